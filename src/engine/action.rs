@@ -1,0 +1,104 @@
+//! What a player submits (R-GEN-5, R-TURN-2) and the kinds of pending choices (R-TURN-3).
+
+use serde::{Deserialize, Serialize};
+
+use super::board::Cell;
+use super::item::Items;
+use super::unit::UnitKind;
+
+/// One action, in canonical, state-independent form. Text notation lives in
+/// [`crate::engine::notation`].
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+pub enum Action {
+    /// A unit move (or a flight from a plane seat): the acting team's unit makes a direct
+    /// step to `to` with `cargo` taken from its starting position.
+    Move {
+        unit: UnitKind,
+        to: Cell,
+        cargo: Items,
+    },
+    /// The main ship moves to an adjacent slot.
+    Ship { to: Cell },
+    /// A boat on `from` moves to `to`.
+    Boat { from: Cell, to: Cell },
+    /// Resurrection in the resurrection fortress on `at`.
+    Resurrect { at: Cell },
+    /// Rum serving on `at` (a free action).
+    Rum { at: Cell },
+    /// The answer to a pending choice: a cell and the cargo that continues (for choices that
+    /// offer no cargo selection this is the cargo carried now).
+    Choose { cell: Cell, cargo: Items },
+}
+
+impl Action {
+    /// The word that starts the canonical form, used by `expect legal for F` (S-EXP-2).
+    pub fn is_main(&self) -> bool {
+        !matches!(self, Action::Rum { .. } | Action::Choose { .. })
+    }
+}
+
+/// An action as listed by `legal_actions`, with the fatal flag of R-CHAIN-9.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+pub struct LegalAction {
+    pub action: Action,
+    pub fatal: bool,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+pub enum ChoiceKind {
+    Exit,
+    Jump,
+    Flight,
+    Cave,
+    Reveal,
+    Quake,
+}
+
+impl ChoiceKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            ChoiceKind::Exit => "exit",
+            ChoiceKind::Jump => "jump",
+            ChoiceKind::Flight => "flight",
+            ChoiceKind::Cave => "cave",
+            ChoiceKind::Reveal => "reveal",
+            ChoiceKind::Quake => "quake",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<ChoiceKind> {
+        [
+            ChoiceKind::Exit,
+            ChoiceKind::Jump,
+            ChoiceKind::Flight,
+            ChoiceKind::Cave,
+            ChoiceKind::Reveal,
+            ChoiceKind::Quake,
+        ]
+        .into_iter()
+        .find(|k| k.name() == text)
+    }
+}
+
+/// How a unit moved into a cell (R-CHAIN-1). Part of the loop-detection key (R-CHAIN-6).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+pub enum Motion {
+    Step(super::board::Dir),
+    Jump(i8, i8),
+    Flight,
+    Shot,
+    Balloon,
+    Tunnel,
+    Advance,
+}
+
+impl Motion {
+    /// The motion a crocodile sends a unit back with (R-CROC-1).
+    pub fn reverse(self) -> Motion {
+        match self {
+            Motion::Step(d) => Motion::Step(d.opposite()),
+            Motion::Jump(dx, dy) => Motion::Jump(-dx, -dy),
+            other => other,
+        }
+    }
+}

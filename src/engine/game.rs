@@ -1,0 +1,433 @@
+//! The game state and the questions the rules ask of it.
+//!
+//! A [`Game`] is the whole state of one game: settings, tiles, units, vessels, items, scores,
+//! whose turn it is and any pending choice. It is plain data (serde round-trips it exactly);
+//! the rules that change it live in `moves`, `chain` and `turn`.
+
+use serde::{Deserialize, Serialize};
+
+use super::action::{ChoiceKind, Motion};
+use super::board::{Board, Cell, Side};
+use super::event::Outcome;
+use super::item::Items;
+use super::mapgen::{self, MapError};
+use super::settings::{Players, Settings};
+use super::tile::{Tile, TileKind};
+use super::unit::{Place, Team, Unit, UnitKind, UnitRef, Vessel};
+
+/// Where items taken by a move came from; where restricted cargo returns (R-CHAIN-4, D-5).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+pub enum ItemHome {
+    Cell(Cell),
+    Vessel(usize),
+}
+
+/// A unit move in progress: what R-CHAIN-2 needs to remember between entries.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct Chain {
+    pub unit: usize,
+    pub cargo: Items,
+    pub origin: ItemHome,
+    /// Entered (cell, maze step, motion) triples (R-CHAIN-6).
+    pub visited: Vec<(Cell, u8, Motion)>,
+}
+
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct Pending {
+    pub kind: ChoiceKind,
+    pub chain: Chain,
+}
+
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct Game {
+    pub(crate) settings: Settings,
+    pub(crate) board: Board,
+    pub(crate) seed: Option<u64>,
+    /// One entry per cell of the square (board index); `None` on sea and missing corners.
+    pub(crate) tiles: Vec<Option<Tile>>,
+    /// Items lying on each land cell (in a maze: on its last step, R-CARGO-1).
+    pub(crate) items: Vec<Items>,
+    pub(crate) units: Vec<Unit>,
+    pub(crate) vessels: Vec<Vessel>,
+    pub(crate) scores: [u32; 4],
+    pub(crate) rum: [u32; 4],
+    pub(crate) eliminated: [bool; 4],
+    pub(crate) turn: Team,
+    pub(crate) weed: u32,
+    pub(crate) weed_turn: bool,
+    pub(crate) stall: u32,
+    /// A tile was opened or gold left play during the current turn (R-END-6).
+    pub(crate) progress: bool,
+    pub(crate) pending: Option<Pending>,
+    pub(crate) outcome: Option<Outcome>,
+    /// Gold accounting for the conservation invariant: points dealt, delivered and lost.
+    pub(crate) dealt_gold: u32,
+    pub(crate) delivered_gold: u32,
+    pub(crate) lost_gold: u32,
+    /// Accepted actions so far.
+    pub(crate) ply: u32,
+    /// Set on copies used to compute the fatal flag: opening fog stops the simulation.
+    #[serde(skip)]
+    pub(crate) probe: bool,
+    #[serde(skip)]
+    pub(crate) probe_hit_fog: bool,
+}
+
+/// Why a game could not be set up.
+#[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
+pub enum SetupError {
+    #[error(transparent)]
+    Map(#[from] MapError),
+}
+
+pub fn team_side(players: Players, team: Team) -> Side {
+    match (players, team) {
+        (_, 1) => Side::South,
+        (Players::Two, _) => Side::North,
+        (_, 2) => Side::West,
+        (_, 3) => Side::North,
+        _ => Side::East,
+    }
+}
+
+impl Game {
+    /// A new game: the map dealt face down from `seed` (R-MAP), ships on their middle slots
+    /// with pirates 1–3 aboard (R-SETUP-1), team 1 to move.
+    pub fn new(settings: Settings, seed: u64) -> Result<Game, SetupError> {
+        let mut game = Game::blank(settings);
+        let board = game.board;
+        let tiles = mapgen::generate(board, &game.settings.tile_pack.tiles(), seed)?;
+        for (cell, tile) in board.land_cells().zip(tiles) {
+            game.dealt_gold += tile.kind.hidden_gold();
+            game.tiles[board.index(cell)] = Some(tile);
+        }
+        game.seed = Some(seed);
+        game.start(&mut Vec::new());
+        Ok(game)
+    }
+
+    /// The default scenario position (SCENARIOS §3.3): every land cell an open empty tile,
+    /// ships on their middle slots, pirates aboard; turn processing not started.
+    pub(crate) fn blank(settings: Settings) -> Game {
+        let board = settings.board();
+        let mut tiles = vec![None; board.cell_count()];
+        for cell in board.land_cells() {
+            tiles[board.index(cell)] = Some(Tile::open(TileKind::Empty));
+        }
+        let mut game = Game {
+            board,
+            tiles,
+            items: vec![Items::NONE; board.cell_count()],
+            units: Vec::new(),
+            vessels: Vec::new(),
+            scores: [0; 4],
+            rum: [0; 4],
+            eliminated: [false; 4],
+            turn: 1,
+            weed: 0,
+            weed_turn: false,
+            stall: 0,
+            progress: false,
+            pending: None,
+            outcome: None,
+            dealt_gold: 0,
+            delivered_gold: 0,
+            lost_gold: 0,
+            ply: 0,
+            probe: false,
+            probe_hit_fog: false,
+            seed: None,
+            settings,
+        };
+        for team in game.teams() {
+            let side = team_side(game.settings.players, team);
+            game.vessels.push(Vessel {
+                owner: team,
+                boat: false,
+                cell: board.middle_slot(side),
+                hits: 0,
+                items: Items::NONE,
+                sunk: false,
+            });
+            let ship = game.vessels.len() - 1;
+            for n in 1..=3 {
+                game.units
+                    .push(Unit::new(team, UnitKind::Pirate(n), Place::Aboard(ship)));
+            }
+        }
+        game
+    }
+
+    // ----- read access ---------------------------------------------------------------------
+
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    pub fn board(&self) -> Board {
+        self.board
+    }
+
+    pub fn seed(&self) -> Option<u64> {
+        self.seed
+    }
+
+    pub fn tile(&self, cell: Cell) -> Option<&Tile> {
+        if !self.board.exists(cell) {
+            return None;
+        }
+        self.tiles[self.board.index(cell)].as_ref()
+    }
+
+    /// Items lying on a land cell (for a maze: on its last step).
+    pub fn items_at(&self, cell: Cell) -> Items {
+        if !self.board.exists(cell) {
+            return Items::NONE;
+        }
+        self.items[self.board.index(cell)]
+    }
+
+    pub fn units(&self) -> &[Unit] {
+        &self.units
+    }
+
+    pub fn vessels(&self) -> &[Vessel] {
+        &self.vessels
+    }
+
+    /// The team whose turn it is (R-SEAT-2).
+    pub fn turn(&self) -> Team {
+        self.turn
+    }
+
+    pub fn ply(&self) -> u32 {
+        self.ply
+    }
+
+    pub fn score(&self, team: Team) -> u32 {
+        self.scores[team as usize - 1]
+    }
+
+    pub fn rum(&self, team: Team) -> u32 {
+        self.rum[team as usize - 1]
+    }
+
+    pub fn weed(&self) -> u32 {
+        self.weed
+    }
+
+    pub fn stall(&self) -> u32 {
+        self.stall
+    }
+
+    pub fn outcome(&self) -> Option<&Outcome> {
+        self.outcome.as_ref()
+    }
+
+    pub fn is_over(&self) -> bool {
+        self.outcome.is_some()
+    }
+
+    pub fn pending(&self) -> Option<&Pending> {
+        self.pending.as_ref()
+    }
+
+    pub fn pending_kind(&self) -> Option<ChoiceKind> {
+        self.pending.as_ref().map(|p| p.kind)
+    }
+
+    pub fn is_eliminated(&self, team: Team) -> bool {
+        self.eliminated[team as usize - 1]
+    }
+
+    /// The teams of this game, 1-based.
+    pub fn teams(&self) -> impl Iterator<Item = Team> + use<> {
+        1..=self.settings.players.team_count()
+    }
+
+    pub fn teams_in_play(&self) -> impl Iterator<Item = Team> + '_ {
+        self.teams().filter(|t| !self.is_eliminated(*t))
+    }
+
+    /// R-GEN-1: teams of the same side.
+    pub fn allied(&self, a: Team, b: Team) -> bool {
+        a == b || (self.settings.players == Players::TwoVsTwo && a % 2 == b % 2)
+    }
+
+    pub fn enemies(&self, a: Team, b: Team) -> bool {
+        !self.allied(a, b)
+    }
+
+    /// The teams of `team`'s side, in team order.
+    pub fn side_of(&self, team: Team) -> Vec<Team> {
+        self.teams().filter(|t| self.allied(*t, team)).collect()
+    }
+
+    /// R-SCORE-2.
+    pub fn side_score(&self, team: Team) -> u32 {
+        self.side_of(team).iter().map(|t| self.score(*t)).sum()
+    }
+
+    /// The player commanding the current turn (R-TURN-8, R-WEED-2).
+    pub fn controller(&self) -> Team {
+        if !self.weed_turn {
+            return self.turn;
+        }
+        let order: Vec<Team> = self.teams_in_play().collect();
+        let i = order.iter().position(|t| *t == self.turn).unwrap_or(0);
+        order[(i + order.len() - 1) % order.len()]
+    }
+
+    /// Gold in play G (R-SCORE-3): hidden in fog, lying on the board, in hand during a choice.
+    pub fn gold_in_play(&self) -> u32 {
+        let hidden: u32 = self
+            .tiles
+            .iter()
+            .flatten()
+            .filter(|t| !t.open)
+            .map(|t| t.kind.hidden_gold())
+            .sum();
+        let lying: u32 = self.items.iter().map(Items::gold_points).sum();
+        let in_hand = self
+            .pending
+            .as_ref()
+            .map_or(0, |p| p.chain.cargo.gold_points());
+        hidden + lying + in_hand
+    }
+
+    /// Gold dealt, delivered and lost (for the conservation invariant).
+    pub fn gold_accounts(&self) -> (u32, u32, u32) {
+        (self.dealt_gold, self.delivered_gold, self.lost_gold)
+    }
+
+    /// The living unit `r`, by index.
+    pub fn find_unit(&self, r: UnitRef) -> Option<usize> {
+        self.units
+            .iter()
+            .position(|u| u.team == r.team && u.kind == r.kind && u.alive())
+    }
+
+    pub fn unit(&self, r: UnitRef) -> Option<&Unit> {
+        self.find_unit(r).map(|i| &self.units[i])
+    }
+
+    /// The cell a living unit is on (its vessel's cell aboard, its entry cave when stuck).
+    pub fn unit_cell(&self, index: usize) -> Option<Cell> {
+        self.place_cell(self.units[index].place)
+    }
+
+    pub fn place_cell(&self, place: Place) -> Option<Cell> {
+        match place {
+            Place::Land { cell, .. } | Place::Swim(cell) | Place::Tunnel(cell) => Some(cell),
+            Place::Aboard(v) => Some(self.vessels[v].cell),
+            Place::Dead => None,
+        }
+    }
+
+    /// The vessel afloat on `cell`, if any.
+    pub fn vessel_at(&self, cell: Cell) -> Option<usize> {
+        self.vessels
+            .iter()
+            .position(|v| !v.sunk && v.cell == cell)
+    }
+
+    pub fn main_ship(&self, team: Team) -> Option<usize> {
+        self.vessels
+            .iter()
+            .position(|v| v.owner == team && !v.boat && !v.sunk)
+    }
+
+    /// Living units at a land position (cell and maze step).
+    pub(crate) fn units_at(&self, cell: Cell, step: u8) -> impl Iterator<Item = usize> + '_ {
+        self.units_where(move |p| p == Place::Land { cell, step })
+    }
+
+    /// Living units standing on a land cell, any maze step.
+    pub(crate) fn units_on_cell(&self, cell: Cell) -> impl Iterator<Item = usize> + '_ {
+        self.units_where(move |p| matches!(p, Place::Land { cell: c, .. } if c == cell))
+    }
+
+    pub(crate) fn swimmers_at(&self, cell: Cell) -> impl Iterator<Item = usize> + '_ {
+        self.units_where(move |p| p == Place::Swim(cell))
+    }
+
+    pub(crate) fn aboard(&self, vessel: usize) -> impl Iterator<Item = usize> + '_ {
+        self.units_where(move |p| p == Place::Aboard(vessel))
+    }
+
+    fn units_where<F: Fn(Place) -> bool + 'static>(&self, pred: F) -> impl Iterator<Item = usize> + '_ {
+        self.units
+            .iter()
+            .enumerate()
+            .filter(move |(_, u)| pred(u.place))
+            .map(|(i, _)| i)
+    }
+
+    /// The units of `at` that are enemies of `team`.
+    pub(crate) fn enemies_among(&self, team: Team, at: &[usize]) -> Vec<usize> {
+        at.iter()
+            .copied()
+            .filter(|&i| self.enemies(self.units[i].team, team))
+            .collect()
+    }
+
+    /// The maze size of an open maze tile on `cell`, 0 elsewhere.
+    pub(crate) fn maze_steps(&self, cell: Cell) -> u8 {
+        match self.tile(cell) {
+            Some(t) if t.open => match t.kind {
+                TileKind::Maze(k) => k,
+                _ => 0,
+            },
+            _ => 0,
+        }
+    }
+
+    /// The tile kind as it acts now on an open land cell; `None` for fog and sea.
+    pub(crate) fn open_kind(&self, cell: Cell) -> Option<TileKind> {
+        self.tile(cell).filter(|t| t.open).map(Tile::effective)
+    }
+
+    pub(crate) fn is_fog(&self, cell: Cell) -> bool {
+        self.tile(cell).is_some_and(|t| !t.open)
+    }
+
+    pub(crate) fn tile_mut(&mut self, cell: Cell) -> &mut Tile {
+        let i = self.board.index(cell);
+        self.tiles[i].as_mut().expect("a land cell")
+    }
+
+    pub(crate) fn items_mut(&mut self, cell: Cell) -> &mut Items {
+        let i = self.board.index(cell);
+        &mut self.items[i]
+    }
+
+    pub(crate) fn home_items_mut(&mut self, home: ItemHome) -> &mut Items {
+        match home {
+            ItemHome::Cell(c) => self.items_mut(c),
+            ItemHome::Vessel(v) => &mut self.vessels[v].items,
+        }
+    }
+
+    /// Items at the position a unit stands on, where it can take cargo (R-CARGO-3).
+    pub(crate) fn home_of(&self, place: Place) -> Option<ItemHome> {
+        match place {
+            Place::Land { cell, step } => {
+                let k = self.maze_steps(cell);
+                (k == 0 || step == k).then_some(ItemHome::Cell(cell))
+            }
+            Place::Aboard(v) => Some(ItemHome::Vessel(v)),
+            _ => None,
+        }
+    }
+
+    pub(crate) fn home_items(&self, home: ItemHome) -> Items {
+        match home {
+            ItemHome::Cell(c) => self.items_at(c),
+            ItemHome::Vessel(v) => self.vessels[v].items,
+        }
+    }
+
+    pub(crate) fn team_index(team: Team) -> usize {
+        team as usize - 1
+    }
+}

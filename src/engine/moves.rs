@@ -1,0 +1,401 @@
+//! Which actions are legal (R-STEP, R-VESSEL-3, R-RESFORT-2, R-PLANE-5) and, for a refused
+//! one, the first reason in the order the rules give.
+//!
+//! Legal-action listing and validation share one checker, so the list can never disagree
+//! with what `play` accepts.
+
+use super::action::{Action, ChoiceKind, LegalAction};
+use super::board::{Cell, KNIGHT_JUMPS, Side};
+use super::error::ErrorKind;
+use super::game::{Game, team_side};
+use super::item::{Item, Items};
+use super::settings::PlaneSeats;
+use super::tile::TileKind;
+use super::unit::{Place, Seat, Team, UnitKind};
+
+/// The step a unit entering `cell` lands on: maze step 1, the last step for Friday, 0 off
+/// mazes (R-MAZE-1).
+pub(crate) fn entry_step(game: &Game, cell: Cell, friday: bool) -> u8 {
+    match game.maze_steps(cell) {
+        0 => 0,
+        k if friday => k,
+        _ => 1,
+    }
+}
+
+impl Game {
+    /// Direct-step targets of a unit (R-STEP-1), cargo aside; flights from a seat included.
+    pub(crate) fn step_targets(&self, u: usize, out: &mut Vec<Cell>) {
+        let unit = &self.units[u];
+        let board = self.board;
+        match unit.place {
+            Place::Land { cell, step } => {
+                if unit.seat.is_some() {
+                    if self.is_lander(u) {
+                        out.extend(board.land_cells().filter(|c| *c != cell));
+                    }
+                    return;
+                }
+                let k = self.maze_steps(cell);
+                if k > 0 && step < k {
+                    out.push(cell);
+                    return;
+                }
+                // Plain sea is a launch target only; `check_move` decides with the cargo.
+                out.extend(board.neighbours(cell));
+            }
+            Place::Aboard(v) => {
+                let vessel = &self.vessels[v];
+                if vessel.boat {
+                    out.extend(board.neighbours(vessel.cell).filter(|c| board.is_land(*c)));
+                } else if let Some(front) = board.front_cell(vessel.cell) {
+                    out.push(front);
+                }
+                out.extend(
+                    board
+                        .neighbours(vessel.cell)
+                        .filter(|c| self.vessel_at(*c).is_some()),
+                );
+            }
+            Place::Swim(cell) => out.extend(board.neighbours(cell).filter(|c| board.is_sea(*c))),
+            Place::Tunnel(_) | Place::Dead => {}
+        }
+    }
+
+    /// R-PLANE-5: is this seated unit the one that may fly now?
+    pub(crate) fn is_lander(&self, u: usize) -> bool {
+        let unit = &self.units[u];
+        let Some(seat) = unit.seat else { return false };
+        if !unit.able() {
+            return false;
+        }
+        let team = unit.team;
+        match self.settings.plane_seats {
+            PlaneSeats::One | PlaneSeats::Chosen => true,
+            PlaneSeats::Two => match seat {
+                Seat::Passenger => true,
+                Seat::Pilot => {
+                    let cell = self.unit_cell(u);
+                    !self.units.iter().any(|o| {
+                        o.seat == Some(Seat::Passenger)
+                            && o.team == team
+                            && o.able()
+                            && o.alive()
+                            && o.place == unit.place
+                            && cell.is_some()
+                    })
+                }
+            },
+        }
+    }
+
+    /// The team's living unit with this id.
+    pub(crate) fn team_unit(&self, team: Team, kind: UnitKind) -> Option<usize> {
+        self.units
+            .iter()
+            .position(|u| u.team == team && u.kind == kind && u.alive())
+    }
+
+    /// Is this land position "holding enemy units" of `team`? (a maze position is one step)
+    fn enemy_units_at(&self, team: Team, cell: Cell, step: u8) -> Vec<usize> {
+        let at: Vec<usize> = self.units_at(cell, step).collect();
+        self.enemies_among(team, &at)
+    }
+
+    /// R-STEP-2: the first reason a unit move is illegal, or `Ok`.
+    pub(crate) fn check_move(
+        &self,
+        team: Team,
+        kind: UnitKind,
+        to: Cell,
+        cargo: Items,
+    ) -> Result<(), ErrorKind> {
+        let u = self.team_unit(team, kind).ok_or(ErrorKind::NoSuchUnit)?;
+        let unit = &self.units[u];
+        if !unit.able() {
+            return Err(ErrorKind::UnitDisabled);
+        }
+        let board = self.board;
+        let mut targets = Vec::with_capacity(8);
+        self.step_targets(u, &mut targets);
+        if !targets.contains(&to) {
+            return Err(ErrorKind::Unreachable);
+        }
+        let from_land = matches!(unit.place, Place::Land { .. });
+        let plain_sea = board.is_sea(to) && self.vessel_at(to).is_none();
+        if from_land && unit.seat.is_none() && plain_sea && cargo.count(Item::Boat) == 0 {
+            return Err(ErrorKind::Unreachable);
+        }
+        if let Some(v) = self.vessel_at(to)
+            && self.enemies(self.vessels[v].owner, team)
+        {
+            return Err(ErrorKind::EnemyVessel);
+        }
+        if !cargo.is_empty() {
+            let available = self
+                .home_of(unit.place)
+                .map_or(Items::NONE, |h| self.home_items(h));
+            if !unit.carries() || !cargo.within_capacity() || !available.contains(cargo) {
+                return Err(ErrorKind::BadCargo);
+            }
+        }
+        if board.is_sea(to) {
+            // Sea targets: vessels (own or allied) or swimmers.
+            if self.vessel_at(to).is_some() {
+                return Ok(());
+            }
+            let swimmers: Vec<usize> = self.swimmers_at(to).collect();
+            let enemies = self.enemies_among(team, &swimmers);
+            return self.check_enemies(u, &enemies);
+        }
+        let kind_there = self.open_kind(to);
+        if kind_there.is_some_and(TileKind::is_fortress)
+            && self
+                .units_on_cell(to)
+                .any(|i| self.enemies(self.units[i].team, team))
+        {
+            return Err(ErrorKind::EnemyFortress);
+        }
+        let jungle = kind_there == Some(TileKind::Jungle);
+        let step = match unit.place {
+            Place::Land { cell, step } if cell == to && unit.seat.is_none() => step + 1,
+            _ => entry_step(self, to, unit.is_friday()),
+        };
+        let enemies = self.enemy_units_at(team, to, step);
+        if !jungle {
+            self.check_enemies(u, &enemies)?;
+        }
+        if !cargo.is_empty() {
+            let forbidden = self.is_fog(to)
+                || kind_there.is_some_and(|k| k.is_fortress() || k == TileKind::Jungle)
+                || (!jungle && !enemies.is_empty());
+            if forbidden {
+                return Err(ErrorKind::CargoForbidden);
+            }
+        }
+        Ok(())
+    }
+
+    /// Checks 7 and 8 of R-STEP-2 for a unit stepping onto `enemies`.
+    fn check_enemies(&self, u: usize, enemies: &[usize]) -> Result<(), ErrorKind> {
+        if enemies.is_empty() {
+            return Ok(());
+        }
+        let unit = &self.units[u];
+        let all_missionaries = enemies.iter().all(|&e| self.units[e].is_missionary());
+        if enemies.iter().any(|&e| self.units[e].is_missionary()) && !unit.is_friday() {
+            return Err(ErrorKind::EnemyMissionary);
+        }
+        if unit.is_missionary() || (unit.is_friday() && !all_missionaries) {
+            return Err(ErrorKind::CannotAttack);
+        }
+        if self.settings.missionary_blocks_attack {
+            let together = self.units.iter().any(|o| {
+                o.alive()
+                    && o.is_missionary()
+                    && self.allied(o.team, unit.team)
+                    && o.place == unit.place
+                    && !std::ptr::eq(o, unit)
+            });
+            if together {
+                return Err(ErrorKind::CannotAttack);
+            }
+        }
+        Ok(())
+    }
+
+    /// R-VESSEL-3, R-SHIP-1, R-BOAT-1.
+    pub(crate) fn check_vessel_move(&self, team: Team, v: usize, to: Cell) -> Result<(), ErrorKind> {
+        let vessel = &self.vessels[v];
+        let board = self.board;
+        let crewed = self
+            .aboard(v)
+            .any(|i| self.units[i].team == team && self.units[i].sails() && self.units[i].able());
+        let shape_ok = if vessel.boat {
+            board.adjacent(vessel.cell, to) && board.is_sea(to)
+        } else {
+            let side: Side = team_side(self.settings.players, vessel.owner);
+            // Two adjacent slots of one side are always in line: no corner is turned.
+            board.is_slot_of(to, side) && board.adjacent(vessel.cell, to)
+        };
+        if vessel.owner != team || vessel.sunk || !crewed || !shape_ok || self.vessel_at(to).is_some() {
+            return Err(ErrorKind::VesselCannotMove);
+        }
+        if self
+            .swimmers_at(to)
+            .any(|i| self.units[i].is_missionary() && self.enemies(self.units[i].team, team))
+        {
+            return Err(ErrorKind::EnemyMissionary);
+        }
+        Ok(())
+    }
+
+    /// R-RESFORT-2: the resurrection fortress cells where `team` may resurrect now.
+    pub(crate) fn resurrection_cells(&self, team: Team) -> Vec<Cell> {
+        let has_dead = self
+            .units
+            .iter()
+            .any(|u| u.team == team && u.kind.is_pirate() && !u.alive());
+        if !has_dead {
+            return Vec::new();
+        }
+        let mut cells: Vec<Cell> = self
+            .units
+            .iter()
+            .filter(|u| u.team == team && u.sails() && u.able())
+            .filter_map(|u| match u.place {
+                Place::Land { cell, .. } if self.open_kind(cell) == Some(TileKind::ResFort) => {
+                    Some(cell)
+                }
+                _ => None,
+            })
+            .collect();
+        cells.sort();
+        cells.dedup();
+        cells
+    }
+
+    /// All legal main actions of `team` (rum servings aside), without fatal flags. With
+    /// `first_only` it stops at the first one (for "can this team act?").
+    pub(crate) fn main_actions(&self, team: Team, first_only: bool) -> Vec<Action> {
+        let mut out = Vec::new();
+        let mut targets = Vec::with_capacity(16);
+        for u in 0..self.units.len() {
+            let unit = &self.units[u];
+            if unit.team != team || !unit.able() {
+                continue;
+            }
+            targets.clear();
+            self.step_targets(u, &mut targets);
+            let pool = self
+                .home_of(unit.place)
+                .map_or(Items::NONE, |h| self.home_items(h));
+            let selections = if pool.is_empty() || !unit.carries() {
+                vec![Items::NONE]
+            } else {
+                pool.selections()
+            };
+            for &to in &targets {
+                for &cargo in &selections {
+                    if self.check_move(team, unit.kind, to, cargo).is_ok() {
+                        out.push(Action::Move {
+                            unit: unit.kind,
+                            to,
+                            cargo,
+                        });
+                        if first_only {
+                            return out;
+                        }
+                    }
+                }
+            }
+        }
+        for v in 0..self.vessels.len() {
+            if self.vessels[v].owner != team || self.vessels[v].sunk {
+                continue;
+            }
+            let from = self.vessels[v].cell;
+            for to in self.board.neighbours(from) {
+                if self.check_vessel_move(team, v, to).is_ok() {
+                    out.push(if self.vessels[v].boat {
+                        Action::Boat { from, to }
+                    } else {
+                        Action::Ship { to }
+                    });
+                    if first_only {
+                        return out;
+                    }
+                }
+            }
+        }
+        for at in self.resurrection_cells(team) {
+            out.push(Action::Resurrect { at });
+        }
+        out
+    }
+
+    /// Can `team` make a main action now (judged as if it were its turn)?
+    pub(crate) fn can_act(&self, team: Team) -> bool {
+        !self.main_actions(team, true).is_empty() || self.has_effective_rum(team)
+    }
+
+    /// Rum servings are part of the expansion; with an empty stock none is ever legal.
+    pub(crate) fn has_effective_rum(&self, team: Team) -> bool {
+        let _ = team;
+        false
+    }
+
+    /// Options of the pending choice (R-TURN-3), in a stable order.
+    pub(crate) fn choice_options(&self) -> Vec<Action> {
+        let Some(p) = &self.pending else {
+            return Vec::new();
+        };
+        let ch = &p.chain;
+        let unit = &self.units[ch.unit];
+        let Some(here) = self.unit_cell(ch.unit) else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        match p.kind {
+            ChoiceKind::Exit | ChoiceKind::Jump => {
+                let cells: Vec<Cell> = match (p.kind, self.open_kind(here)) {
+                    (ChoiceKind::Exit, Some(TileKind::Arrow(exits))) => {
+                        exits.iter().filter_map(|d| self.board.step(here, d)).collect()
+                    }
+                    _ => self.knight_targets(here),
+                };
+                // Cargo may change at a fork or horse (R-CARGO-9), not after ice.
+                let selections = if self.open_kind(here) == Some(TileKind::Ice) {
+                    vec![ch.cargo]
+                } else {
+                    let mut pool = self.items_at(here);
+                    pool.add_all(ch.cargo);
+                    if unit.carries() { pool.selections() } else { vec![Items::NONE] }
+                };
+                for cell in cells {
+                    for &cargo in &selections {
+                        out.push(Action::Choose { cell, cargo });
+                    }
+                }
+            }
+            ChoiceKind::Flight => {
+                for cell in self.board.land_cells().filter(|c| *c != here) {
+                    out.push(Action::Choose {
+                        cell,
+                        cargo: ch.cargo,
+                    });
+                }
+            }
+            ChoiceKind::Cave | ChoiceKind::Reveal | ChoiceKind::Quake => {}
+        }
+        out
+    }
+
+    /// Knight targets that are land or hold a vessel (R-HORSE-1).
+    pub(crate) fn knight_targets(&self, from: Cell) -> Vec<Cell> {
+        KNIGHT_JUMPS
+            .iter()
+            .filter_map(|&v| self.board.jump(from, v))
+            .filter(|c| self.board.is_land(*c) || self.vessel_at(*c).is_some())
+            .collect()
+    }
+
+    /// Every legal action now with its fatal flag (R-TURN-3, R-TURN-4, R-CHAIN-9).
+    pub fn legal_actions(&self) -> Vec<LegalAction> {
+        if self.outcome.is_some() {
+            return Vec::new();
+        }
+        let actions = if self.pending.is_some() {
+            self.choice_options()
+        } else {
+            self.main_actions(self.turn, false)
+        };
+        actions
+            .into_iter()
+            .map(|action| LegalAction {
+                action,
+                fatal: self.is_fatal(&action),
+            })
+            .collect()
+    }
+}

@@ -1,0 +1,210 @@
+//! Game settings (RULES §20), fixed when a game starts.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+use super::board::Board;
+use super::tile::Pack;
+
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+pub enum Players {
+    Two,
+    Three,
+    Four,
+    TwoVsTwo,
+}
+
+impl Players {
+    pub fn parse(text: &str) -> Option<Players> {
+        match text {
+            "2" => Some(Players::Two),
+            "3" => Some(Players::Three),
+            "4" => Some(Players::Four),
+            "2x2" => Some(Players::TwoVsTwo),
+            _ => None,
+        }
+    }
+
+    pub fn team_count(self) -> u8 {
+        match self {
+            Players::Two => 2,
+            Players::Three => 3,
+            Players::Four | Players::TwoVsTwo => 4,
+        }
+    }
+}
+
+impl fmt::Display for Players {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Players::Two => "2",
+            Players::Three => "3",
+            Players::Four => "4",
+            Players::TwoVsTwo => "2x2",
+        })
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+pub enum PlaneSeats {
+    Two,
+    One,
+    Chosen,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+pub enum RetreatDistance {
+    King,
+    Taxicab,
+    Euclid,
+}
+
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct Settings {
+    pub board_size: u8,
+    pub players: Players,
+    pub tile_pack: Pack,
+    pub plane_seats: PlaneSeats,
+    pub retreat_distance: RetreatDistance,
+    pub restriction_kills: bool,
+    pub missionary_blocks_attack: bool,
+    pub cannonball_kills: bool,
+    pub fortress_vs_cannonball: bool,
+    pub cannonball_spares_fog: bool,
+    pub no_wasted_rum: bool,
+    pub no_trapped_rum: bool,
+    pub boardgame_caves: bool,
+    pub destroying_ships: bool,
+    pub friendly_fire: bool,
+    pub stall_rounds: u16,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            board_size: 13,
+            players: Players::Two,
+            tile_pack: Pack::full(),
+            plane_seats: PlaneSeats::Two,
+            retreat_distance: RetreatDistance::King,
+            restriction_kills: false,
+            missionary_blocks_attack: false,
+            cannonball_kills: false,
+            fortress_vs_cannonball: true,
+            cannonball_spares_fog: false,
+            no_wasted_rum: true,
+            no_trapped_rum: false,
+            boardgame_caves: false,
+            destroying_ships: false,
+            friendly_fire: false,
+            stall_rounds: 50,
+        }
+    }
+}
+
+/// Why a setting could not be applied.
+#[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
+pub enum SettingError {
+    #[error("unknown setting `{0}`")]
+    UnknownSetting(String),
+    #[error("`{value}` is not a valid value for `{id}` (expected {expected})")]
+    BadValue {
+        id: String,
+        value: String,
+        expected: &'static str,
+    },
+}
+
+pub const SETTING_IDS: [&str; 16] = [
+    "board_size",
+    "players",
+    "tile_pack",
+    "plane_seats",
+    "retreat_distance",
+    "restriction_kills",
+    "missionary_blocks_attack",
+    "cannonball_kills",
+    "fortress_vs_cannonball",
+    "cannonball_spares_fog",
+    "no_wasted_rum",
+    "no_trapped_rum",
+    "boardgame_caves",
+    "destroying_ships",
+    "friendly_fire",
+    "stall_rounds",
+];
+
+fn parse_bool(id: &str, value: &str) -> Result<bool, SettingError> {
+    match value {
+        "on" => Ok(true),
+        "off" => Ok(false),
+        _ => Err(SettingError::BadValue {
+            id: id.into(),
+            value: value.into(),
+            expected: "on or off",
+        }),
+    }
+}
+
+impl Settings {
+    pub fn board(&self) -> Board {
+        Board::new(self.board_size).expect("board size validated on set")
+    }
+
+    /// Sets one setting from its textual id and value (RULES §20), as the scenario format and
+    /// the lobby write them.
+    pub fn set(&mut self, id: &str, value: &str) -> Result<(), SettingError> {
+        let bad = |expected: &'static str| SettingError::BadValue {
+            id: id.into(),
+            value: value.into(),
+            expected,
+        };
+        match id {
+            "board_size" => {
+                let n: u8 = value.parse().map_err(|_| bad("5, 7, 9, 11 or 13"))?;
+                Board::new(n).ok_or_else(|| bad("5, 7, 9, 11 or 13"))?;
+                self.board_size = n;
+            }
+            "players" => self.players = Players::parse(value).ok_or_else(|| bad("2, 3, 4 or 2x2"))?,
+            "tile_pack" => {
+                self.tile_pack = Pack::parse(value)
+                    .map_err(|_| bad("full, classic or a list such as chest5*20,empty*97"))?
+            }
+            "plane_seats" => {
+                self.plane_seats = match value {
+                    "two" => PlaneSeats::Two,
+                    "one" => PlaneSeats::One,
+                    "chosen" => PlaneSeats::Chosen,
+                    _ => return Err(bad("two, one or chosen")),
+                }
+            }
+            "retreat_distance" => {
+                self.retreat_distance = match value {
+                    "king" => RetreatDistance::King,
+                    "taxicab" => RetreatDistance::Taxicab,
+                    "euclid" => RetreatDistance::Euclid,
+                    _ => return Err(bad("king, taxicab or euclid")),
+                }
+            }
+            "restriction_kills" => self.restriction_kills = parse_bool(id, value)?,
+            "missionary_blocks_attack" => self.missionary_blocks_attack = parse_bool(id, value)?,
+            "cannonball_kills" => self.cannonball_kills = parse_bool(id, value)?,
+            "fortress_vs_cannonball" => self.fortress_vs_cannonball = parse_bool(id, value)?,
+            "cannonball_spares_fog" => self.cannonball_spares_fog = parse_bool(id, value)?,
+            "no_wasted_rum" => self.no_wasted_rum = parse_bool(id, value)?,
+            "no_trapped_rum" => self.no_trapped_rum = parse_bool(id, value)?,
+            "boardgame_caves" => self.boardgame_caves = parse_bool(id, value)?,
+            "destroying_ships" => self.destroying_ships = parse_bool(id, value)?,
+            "friendly_fire" => self.friendly_fire = parse_bool(id, value)?,
+            "stall_rounds" => {
+                let v: u16 = value.parse().map_err(|_| bad("a number from 0 to 1000"))?;
+                if v > 1000 {
+                    return Err(bad("a number from 0 to 1000"));
+                }
+                self.stall_rounds = v;
+            }
+            _ => return Err(SettingError::UnknownSetting(id.into())),
+        }
+        Ok(())
+    }
+}

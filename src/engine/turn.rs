@@ -1,0 +1,344 @@
+//! The turn structure (R-TURN), playing an action, and the end of the game (R-END).
+
+use super::action::Action;
+use super::error::{ErrorKind, IllegalAction};
+use super::event::{EndReason, Event, Outcome};
+use super::game::Game;
+use super::unit::{Place, Team};
+
+impl Game {
+    /// Plays one action for the side to move and returns what happened, in order. An illegal
+    /// action is refused with the reason and leaves the game untouched.
+    pub fn play(&mut self, action: &Action) -> Result<Vec<Event>, IllegalAction> {
+        self.check(action)?;
+        let mut ev = Vec::new();
+        self.ply += 1;
+        match *action {
+            Action::Move { unit, to, cargo } => {
+                let u = self.team_unit(self.turn, unit).expect("checked");
+                self.start_unit_move(u, to, cargo, &mut ev);
+            }
+            Action::Choose { cell, cargo } => self.resume_chain(cell, cargo, &mut ev),
+            Action::Ship { to } => {
+                let v = self.main_ship(self.turn).expect("checked");
+                self.move_vessel(v, to, &mut ev);
+            }
+            Action::Boat { from, to } => {
+                let v = self.vessel_at(from).expect("checked");
+                self.move_vessel(v, to, &mut ev);
+            }
+            Action::Resurrect { at } => {
+                self.resurrect(at, &mut ev);
+                self.end_turn(&mut ev);
+            }
+            Action::Rum { .. } => unreachable!("refused by check"),
+        }
+        Ok(ev)
+    }
+
+    /// Would this action be accepted now? The first error in the order of S-NOT-4.
+    pub fn check(&self, action: &Action) -> Result<(), IllegalAction> {
+        if self.outcome.is_some() {
+            return Err(ErrorKind::GameOver.into());
+        }
+        let pending = self.pending.is_some();
+        match (action, pending) {
+            (Action::Choose { .. }, false) => return Err(ErrorKind::NoChoicePending.into()),
+            (Action::Choose { .. }, true) => {}
+            (_, true) => return Err(ErrorKind::ChoicePending.into()),
+            _ => {}
+        }
+        let team = self.turn;
+        let result = match *action {
+            Action::Move { unit, to, cargo } => self.check_move(team, unit, to, cargo),
+            Action::Choose { .. } => {
+                if self.choice_options().contains(action) {
+                    Ok(())
+                } else {
+                    Err(ErrorKind::BadChoice)
+                }
+            }
+            Action::Ship { to } => match self.main_ship(team) {
+                Some(v) => self.check_vessel_move(team, v, to),
+                None => Err(ErrorKind::VesselCannotMove),
+            },
+            Action::Boat { from, to } => match self.vessel_at(from) {
+                Some(v) if self.vessels[v].boat => self.check_vessel_move(team, v, to),
+                _ => Err(ErrorKind::VesselCannotMove),
+            },
+            Action::Resurrect { at } => {
+                if self.resurrection_cells(team).contains(&at) {
+                    Ok(())
+                } else {
+                    Err(ErrorKind::NoResurrection)
+                }
+            }
+            // Rum stocks only fill from bottles (expansion); serving is never legal here.
+            Action::Rum { .. } => Err(ErrorKind::RumForbidden),
+        };
+        result.map_err(IllegalAction::from)
+    }
+
+    /// R-VESSEL-3/4: a vessel moves with everyone aboard; swimmers there are picked up or run
+    /// over.
+    fn move_vessel(&mut self, v: usize, to: Cell, ev: &mut Vec<Event>) {
+        let team = self.vessels[v].owner;
+        let from = self.vessels[v].cell;
+        self.vessels[v].cell = to;
+        ev.push(Event::VesselMoved { team, from, to });
+        let swimmers: Vec<usize> = self.swimmers_at(to).collect();
+        for s in swimmers {
+            let unit = self.units[s];
+            if self.allied(unit.team, team) {
+                self.units[s].place = Place::Aboard(v);
+            } else if unit.is_friday() {
+                self.units[s].team = team;
+                self.units[s].place = Place::Aboard(v);
+                ev.push(Event::Joined {
+                    unit: self.units[s].reference(),
+                    team,
+                });
+            } else {
+                self.kill(s, to, super::event::DeathCause::Drowned, ev);
+            }
+        }
+        self.friday_meets_missionary(Place::Aboard(v), to, ev);
+        self.end_turn(ev);
+    }
+
+    /// R-RESFORT-2: the lowest-numbered dead ordinary pirate comes back in the fortress.
+    fn resurrect(&mut self, at: Cell, ev: &mut Vec<Event>) {
+        let team = self.turn;
+        let dead = self
+            .units
+            .iter()
+            .enumerate()
+            .filter(|(_, u)| u.team == team && u.kind.is_pirate() && !u.alive())
+            .min_by_key(|(_, u)| u.kind)
+            .map(|(i, _)| i)
+            .expect("checked");
+        self.units[dead].place = Place::land(at);
+        ev.push(Event::Resurrected {
+            unit: self.units[dead].reference(),
+            at,
+        });
+    }
+
+    /// R-TURN-7: end of the acting team's turn, then the next turn starts.
+    pub(crate) fn end_turn(&mut self, ev: &mut Vec<Event>) {
+        self.close_turn(ev);
+        if self.outcome.is_none() {
+            self.turn = self.next_team(self.turn);
+            self.start(ev);
+        }
+    }
+
+    /// R-TURN-7 (a)–(d).
+    fn close_turn(&mut self, ev: &mut Vec<Event>) {
+        let team = self.turn;
+        for unit in self.units.iter_mut() {
+            if unit.team == team && unit.sobers_this_turn {
+                unit.sobers_this_turn = false;
+                if unit.drunk {
+                    unit.drunk = false;
+                    ev.push(Event::Sobered {
+                        unit: unit.reference(),
+                    });
+                }
+            }
+        }
+        if self.weed_turn {
+            self.weed = self.weed.saturating_sub(1);
+            self.weed_turn = false;
+        }
+        // (c) eliminations need sinking ships (expansion); no vessel is ever lost here.
+        // (d) end checks.
+        if self.progress {
+            self.stall = 0;
+        } else {
+            self.stall += 1;
+        }
+        self.progress = false;
+        if let Some(outcome) = self.uncatchable_check() {
+            self.finish(outcome, ev);
+            return;
+        }
+        let teams = self.teams_in_play().count() as u32;
+        let limit = self.settings.stall_rounds as u32 * teams;
+        if limit > 0 && self.stall >= limit {
+            let outcome = self.outcome_by_score(EndReason::Stall);
+            self.finish(outcome, ev);
+        }
+    }
+
+    fn finish(&mut self, outcome: Outcome, ev: &mut Vec<Event>) {
+        self.pending = None;
+        ev.push(Event::GameOver(outcome.clone()));
+        self.outcome = Some(outcome);
+    }
+
+    /// The next team in turn order that is in play (R-SEAT-2).
+    fn next_team(&self, team: Team) -> Team {
+        let count = self.settings.players.team_count();
+        let mut t = team;
+        for _ in 0..count {
+            t = t % count + 1;
+            if !self.is_eliminated(t) {
+                return t;
+            }
+        }
+        team
+    }
+
+    /// R-TURN-5: start of a turn, repeating for skipped turns.
+    pub(crate) fn start(&mut self, ev: &mut Vec<Event>) {
+        loop {
+            let team = self.turn;
+            for unit in self.units.iter_mut() {
+                if unit.team == team && unit.drunk {
+                    unit.sobers_this_turn = true;
+                }
+            }
+            self.weed_turn = self.weed > 0;
+            if !self.probe {
+                ev.push(Event::TurnStarted { team });
+            }
+            if self.can_act(team) {
+                return;
+            }
+            let own_drunk = self.units.iter().any(|u| u.team == team && u.alive() && u.drunk);
+            // (a) duel early win.
+            if self.settings.players == super::settings::Players::Two && !own_drunk {
+                let winner = self.next_team(team);
+                let outcome = Outcome {
+                    winners: self.side_of(winner),
+                    draw: false,
+                    reason: EndReason::NoMoves,
+                };
+                self.finish(outcome, ev);
+                return;
+            }
+            // (b) all disabled.
+            let any_drunk = self.units.iter().any(|u| u.alive() && u.drunk);
+            let teams: Vec<Team> = self.teams_in_play().collect();
+            if !any_drunk && teams.iter().all(|&t| !self.can_act(t)) {
+                let outcome = self.outcome_by_score(EndReason::Disabled);
+                self.finish(outcome, ev);
+                return;
+            }
+            // (c) skipped.
+            ev.push(Event::TurnSkipped { team });
+            self.close_turn(ev);
+            if self.outcome.is_some() {
+                return;
+            }
+            self.turn = self.next_team(team);
+        }
+    }
+
+    /// Sides in contention with their scores, one entry per side (its lowest team).
+    fn side_scores(&self) -> Vec<(Team, u32)> {
+        let mut out: Vec<(Team, u32)> = Vec::new();
+        for t in self.teams_in_play() {
+            let first = self.side_of(t)[0];
+            if !out.iter().any(|(s, _)| *s == first) {
+                out.push((first, self.side_score(t)));
+            }
+        }
+        out
+    }
+
+    /// R-END-3 (a)–(c).
+    fn uncatchable_check(&self) -> Option<Outcome> {
+        let sides = self.side_scores();
+        if sides.len() == 1 {
+            return Some(Outcome {
+                winners: self.side_of(sides[0].0),
+                draw: false,
+                reason: EndReason::Sunk,
+            });
+        }
+        let g = self.gold_in_play();
+        if g == 0 {
+            return Some(self.outcome_by_score(EndReason::Uncatchable));
+        }
+        let (leader, best) = *sides.iter().max_by_key(|(_, s)| *s)?;
+        let uncatchable = sides
+            .iter()
+            .filter(|(s, _)| *s != leader)
+            .all(|(_, s)| best > s + g);
+        uncatchable.then(|| Outcome {
+            winners: self.side_of(leader),
+            draw: false,
+            reason: EndReason::Uncatchable,
+        })
+    }
+
+    /// R-END-3 (c): the highest score wins; a shared highest score is a draw.
+    fn outcome_by_score(&self, reason: EndReason) -> Outcome {
+        let sides = self.side_scores();
+        let best = sides.iter().map(|(_, s)| *s).max().unwrap_or(0);
+        let top: Vec<Team> = sides
+            .iter()
+            .filter(|(_, s)| *s == best)
+            .flat_map(|(t, _)| self.side_of(*t))
+            .collect();
+        Outcome {
+            draw: sides.iter().filter(|(_, s)| *s == best).count() > 1,
+            winners: top,
+            reason,
+        }
+    }
+
+    /// R-CHAIN-9: does this legal action surely kill the acting unit before any fog opens?
+    pub(crate) fn is_fatal(&self, action: &Action) -> bool {
+        if !self.may_be_fatal(action) {
+            return false;
+        }
+        let mut copy = self.clone();
+        copy.probe = true;
+        copy.fatal_on_copy(action)
+    }
+
+    /// A cheap filter: only a step into a chain tile, or onto the cannibal, can kill.
+    fn may_be_fatal(&self, action: &Action) -> bool {
+        let to = match *action {
+            Action::Move { to, .. } | Action::Choose { cell: to, .. } => to,
+            _ => return false,
+        };
+        if self.pending.is_some() {
+            return true;
+        }
+        match self.open_kind(to) {
+            Some(k) => !k.is_stop() || k == super::tile::TileKind::Cannibal,
+            None => false,
+        }
+    }
+
+    fn fatal_on_copy(&mut self, action: &Action) -> bool {
+        let unit = match (action, &self.pending) {
+            (_, Some(p)) => p.chain.unit,
+            (Action::Move { unit, .. }, None) => match self.team_unit(self.turn, *unit) {
+                Some(u) => u,
+                None => return false,
+            },
+            _ => return false,
+        };
+        if self.play(action).is_err() || self.probe_hit_fog {
+            return false;
+        }
+        if !self.units[unit].alive() {
+            return true;
+        }
+        if self.pending.is_some() {
+            let options = self.choice_options();
+            return options.iter().all(|o| {
+                let mut copy = self.clone();
+                copy.fatal_on_copy(o)
+            });
+        }
+        false
+    }
+}
+
+use super::board::Cell;

@@ -1,0 +1,7 @@
+//! jackal: a Discord bot that runs games of the pirate board game Jackal («Шакал»).
+//!
+//! The crate is a pure rules engine ([`engine`]) with shells around it; see
+//! `docs/ARCHITECTURE.md` for the map.
+
+pub mod engine;
+pub mod scenario;
