@@ -1,1 +1,279 @@
-pub fn placeholder() {}
+//! The rules-scenario checker: `jackal check` (SCENARIOS.md).
+//!
+//! A file is split into scenarios ([`lexer`]), each scenario's position is built and
+//! validated ([`setup`]), then its steps run in order ([`run_scenario`]); [`Report`] collects
+//! the lines of S-OUT-1 and the exit code of S-OUT-2.
+
+pub mod expect;
+pub mod lexer;
+pub mod setup;
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use crate::engine::event::Event;
+use crate::engine::game::Game;
+use expect::Verdict;
+use lexer::{Line, Source};
+use setup::{LineError, UNSUPPORTED};
+
+/// Counts for one scenario or a whole run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counts {
+    pub passed: u32,
+    pub failed: u32,
+    pub skipped: u32,
+    pub errors: u32,
+}
+
+/// The output of a checker run.
+#[derive(Debug, Default)]
+pub struct Report {
+    pub text: String,
+    pub files: u32,
+    pub scenarios: u32,
+    pub totals: Counts,
+    quiet: bool,
+}
+
+impl Report {
+    pub fn new(quiet: bool) -> Report {
+        Report {
+            quiet,
+            ..Report::default()
+        }
+    }
+
+    fn result(&mut self, kind: &str, file: &str, line: &Line, detail: Option<String>) {
+        if self.quiet && kind == "PASS" {
+            return;
+        }
+        let _ = writeln!(self.text, "{kind} {file}:{} {}", line.no, line.text);
+        if let Some(d) = detail {
+            let _ = writeln!(self.text, "     {d}");
+        }
+    }
+
+    fn error(&mut self, file: &str, e: &LineError) {
+        let _ = writeln!(self.text, "ERROR {file}:{} {}", e.line, e.text);
+        let _ = writeln!(self.text, "     {}", e.message);
+    }
+
+    /// S-OUT-2: 0 all passed, 1 failures or skips, 2 a scenario error.
+    pub fn exit_code(&self) -> i32 {
+        if self.totals.errors > 0 {
+            2
+        } else if self.totals.failed > 0 || self.totals.skipped > 0 {
+            1
+        } else {
+            0
+        }
+    }
+
+    pub fn finish(&mut self) {
+        let t = self.totals;
+        let _ = writeln!(
+            self.text,
+            "TOTAL files={} scenarios={} passed={} failed={} skipped={} errors={}",
+            self.files, self.scenarios, t.passed, t.failed, t.skipped, t.errors
+        );
+    }
+
+    /// Checks the scenarios of one file's content; `file` names it in the output.
+    pub fn check_content(&mut self, file: &str, content: &str) {
+        self.files += 1;
+        let name = Path::new(file)
+            .file_name()
+            .map_or(file.to_string(), |n| n.to_string_lossy().into_owned());
+        for src in lexer::split(&name, content) {
+            self.scenarios += 1;
+            let _ = writeln!(self.text, "== {file}:{} scenario \"{}\"", src.line, src.title);
+            let counts = run_scenario(self, file, &src);
+            self.totals.passed += counts.passed;
+            self.totals.failed += counts.failed;
+            self.totals.skipped += counts.skipped;
+            self.totals.errors += counts.errors;
+        }
+    }
+}
+
+/// Every `.scn` file under the given paths, directories walked in path order.
+pub fn collect_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
+    let mut out = Vec::new();
+    for p in paths {
+        if p.is_dir() {
+            let mut found = Vec::new();
+            walk(p, &mut found).map_err(|e| format!("{}: {e}", p.display()))?;
+            found.sort();
+            out.extend(found);
+        } else if p.is_file() {
+            out.push(p.clone());
+        } else {
+            return Err(format!("{}: no such file or directory", p.display()));
+        }
+    }
+    Ok(out)
+}
+
+fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
+    for entry in std::fs::read_dir(dir)? {
+        let path = entry?.path();
+        if path.is_dir() {
+            walk(&path, out)?;
+        } else if path.extension().is_some_and(|e| e == "scn") {
+            out.push(path);
+        }
+    }
+    Ok(())
+}
+
+/// Runs `jackal check` over paths; returns the report (text and exit code) or a usage/file
+/// error (exit code 3).
+pub fn check_paths(paths: &[PathBuf], quiet: bool) -> Result<Report, String> {
+    if paths.is_empty() {
+        return Err("no scenario file given".into());
+    }
+    let files = collect_files(paths)?;
+    let mut report = Report::new(quiet);
+    for f in files {
+        let content = std::fs::read_to_string(&f).map_err(|e| format!("{}: {e}", f.display()))?;
+        report.check_content(&f.display().to_string(), &content);
+    }
+    report.finish();
+    Ok(report)
+}
+
+/// The game a scenario reaches after its setup and its `play` steps (for `jackal render`).
+pub fn position_after_plays(content: &str) -> Result<Game, String> {
+    let src = lexer::split("scenario", content)
+        .into_iter()
+        .next()
+        .ok_or("no scenario")?;
+    let (mut game, first_step) = setup::build(&src).map_err(|e| format!("line {}: {}", e.line, e.message))?;
+    game.start(&mut Vec::new());
+    for line in &src.lines[first_step..] {
+        let text = match line.keyword() {
+            "play" => line.words[1..].join(" "),
+            "play-as" => line.words[2..].join(" "),
+            _ => continue,
+        };
+        game.play_text(&text)
+            .map_err(|e| format!("line {}: `{text}` rejected: {e}", line.no))?;
+    }
+    Ok(game)
+}
+
+/// An expansion tile opened by a step: the scenario needs rules not built yet.
+fn expansion_opened(events: &[Event]) -> Option<String> {
+    events.iter().find_map(|e| match e {
+        Event::Opened { kind, .. } if kind.is_expansion() => Some(format!(
+            "{UNSUPPORTED}: the `{kind}` tile opened here belongs to the expansion rules (Rules engine II)"
+        )),
+        _ => None,
+    })
+}
+
+fn run_scenario(report: &mut Report, file: &str, src: &Source) -> Counts {
+    let mut counts = Counts::default();
+    let (mut game, first_step) = match setup::build(src) {
+        Ok(built) => built,
+        Err(e) => {
+            report.error(file, &e);
+            counts.errors += 1;
+            let _ = writeln!(report.text, "-- not run");
+            return counts;
+        }
+    };
+    let board = game.board();
+    let teams = game.settings().players.team_count();
+    // Parse every step before running any (syntax errors are scenario errors, §7).
+    let mut steps = Vec::new();
+    for line in &src.lines[first_step..] {
+        let step = match line.keyword() {
+            "expect" => expect::parse(line, board, teams).map(Step::Expect),
+            "play" => Ok(Step::Play(None, line.words[1..].join(" "))),
+            _ => {
+                let mut w = setup::Words::new(line);
+                w.team(teams)
+                    .map(|t| Step::Play(Some(t), line.words[2..].join(" ")))
+            }
+        };
+        match step {
+            Ok(s) => steps.push((line, s)),
+            Err(e) => {
+                report.error(file, &e);
+                counts.errors += 1;
+                let _ = writeln!(report.text, "-- not run");
+                return counts;
+            }
+        }
+    }
+    game.start(&mut Vec::new());
+    let mut skipping = false;
+    for (line, step) in &steps {
+        if skipping {
+            report.result("SKIP", file, line, None);
+            counts.skipped += 1;
+            continue;
+        }
+        match step {
+            Step::Expect(e) => match expect::check(&game, e) {
+                Verdict::Pass => {
+                    report.result("PASS", file, line, None);
+                    counts.passed += 1;
+                }
+                Verdict::Fail(actual) => {
+                    report.result("FAIL", file, line, Some(format!("actual: {actual}")));
+                    counts.failed += 1;
+                }
+                Verdict::Error(why) => {
+                    report.result("ERROR", file, line, Some(why));
+                    counts.errors += 1;
+                }
+            },
+            Step::Play(team, text) => {
+                if let Some(t) = team
+                    && (game.is_over() || game.turn() != *t)
+                {
+                    let actual = if game.is_over() {
+                        "the game is over".to_string()
+                    } else {
+                        format!("turn {}", game.turn())
+                    };
+                    report.result("FAIL", file, line, Some(format!("acting team: {actual}")));
+                    counts.failed += 1;
+                    skipping = true;
+                    continue;
+                }
+                match game.play_text(text) {
+                    Ok(events) => {
+                        if let Some(why) = expansion_opened(&events) {
+                            report.result("ERROR", file, line, Some(why));
+                            counts.errors += 1;
+                            skipping = true;
+                        }
+                    }
+                    Err(kind) => {
+                        report.result("FAIL", file, line, Some(format!("rejected: {kind}")));
+                        counts.failed += 1;
+                        skipping = true;
+                    }
+                }
+            }
+        }
+    }
+    let mut summary = format!(
+        "-- {} passed, {} failed, {} skipped",
+        counts.passed, counts.failed, counts.skipped
+    );
+    if counts.errors > 0 {
+        let _ = write!(summary, ", {} errors", counts.errors);
+    }
+    let _ = writeln!(report.text, "{summary}");
+    counts
+}
+
+enum Step {
+    Expect(expect::Expectation),
+    Play(Option<crate::engine::unit::Team>, String),
+}

@@ -1,0 +1,361 @@
+//! Property tests over complete random games with the `classic` pack.
+//!
+//! Each case plays one whole game (random board size, player count and seed) with a random
+//! player whose choices come from a tiny local PRNG seeded by proptest, and checks after every
+//! action:
+//!
+//! - nothing panics;
+//! - gold conservation: `gold_in_play() + delivered + lost == dealt`;
+//! - the game is not stuck: while it is not over, `legal_actions()` is non-empty;
+//! - the game ends (`is_over()`) before a generous ply cap (R-END-6 stall guard).
+//!
+//! and on a sample of plies (always the first one, and more often while a choice is pending):
+//!
+//! - every listed legal action is accepted by `play` on a clone;
+//! - notation round trip: `parse_action(&notation(a)) == Ok(a)` for every legal action;
+//! - serde: JSON serialize → deserialize gives an equal `Game` with equal legal actions.
+//!
+//! At the end of every game: replaying the same seed with the same actions gives an identical
+//! `Game`, and a finished game lists no actions and refuses to play.
+//!
+//! The default run plays 2,000 games (`cargo test --test invariants`). The long run plays
+//! 100,000 games with every check on every ply:
+//!
+//! ```text
+//! cargo test --release --test invariants -- --ignored
+//! ```
+//!
+//! On failure, the message names the seed, the settings and the action list in notation, which
+//! is enough to replay the game (see `replay_from_notation`).
+
+use jackal::engine::{Action, Game, LegalAction, Pack, Players, Settings};
+use proptest::prelude::*;
+use proptest::test_runner::TestCaseError;
+
+/// The generous ply cap: the stall guard ends every game long before this.
+const PLY_CAP: usize = 20_000;
+
+/// A tiny deterministic PRNG (SplitMix64), seeded from proptest: no global randomness.
+#[derive(Clone)]
+struct SplitMix(u64);
+
+impl SplitMix {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    fn below(&mut self, k: usize) -> usize {
+        (self.next() % k as u64) as usize
+    }
+}
+
+/// One random game: settings, map seed and the seed of the random player.
+#[derive(Clone, Debug)]
+struct Spec {
+    board_size: u8,
+    players: Players,
+    seed: u64,
+    player_seed: u64,
+}
+
+impl Spec {
+    fn settings(&self) -> Settings {
+        Settings {
+            board_size: self.board_size,
+            players: self.players,
+            tile_pack: Pack::Classic,
+            ..Settings::default()
+        }
+    }
+}
+
+/// How often the expensive checks run.
+#[derive(Clone, Copy)]
+struct Checks {
+    /// Check one ply in `sample` (1 = every ply) without a pending choice…
+    sample: usize,
+    /// …and one in `sample_pending` while a choice is pending.
+    sample_pending: usize,
+}
+
+fn players() -> impl Strategy<Value = Players> {
+    prop_oneof![
+        Just(Players::Two),
+        Just(Players::Three),
+        Just(Players::Four),
+        Just(Players::TwoVsTwo),
+    ]
+}
+
+/// Small boards are favoured so that the default run is fast.
+fn board_size() -> impl Strategy<Value = u8> {
+    prop_oneof![
+        8 => Just(5u8),
+        4 => Just(7u8),
+        2 => Just(9u8),
+        1 => Just(11u8),
+        1 => Just(13u8),
+    ]
+}
+
+fn spec() -> impl Strategy<Value = Spec> {
+    (board_size(), players(), any::<u64>(), any::<u64>()).prop_map(
+        |(board_size, players, seed, player_seed)| Spec {
+            board_size,
+            players,
+            seed,
+            player_seed,
+        },
+    )
+}
+
+/// A failure message carrying everything needed to reproduce the game.
+fn fail(spec: &Spec, history: &[String], what: String) -> TestCaseError {
+    TestCaseError::fail(format!(
+        "{what}\n  seed {} board_size {} players {} tile_pack classic\n  {} actions: [{}]",
+        spec.seed,
+        spec.board_size,
+        spec.players,
+        history.len(),
+        history
+            .iter()
+            .map(|s| format!("{s:?}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    ))
+}
+
+/// The expensive checks on one position.
+fn check_position(
+    spec: &Spec,
+    history: &[String],
+    game: &Game,
+    legal: &[LegalAction],
+) -> Result<(), TestCaseError> {
+    for la in legal {
+        let a = la.action;
+        // Every listed action is accepted.
+        let mut probe = game.clone();
+        if let Err(e) = probe.play(&a) {
+            return Err(fail(
+                spec,
+                history,
+                format!("listed action {a:?} (`{}`) refused: {e:?}", game.notation(&a)),
+            ));
+        }
+        // Notation round trip.
+        let text = game.notation(&a);
+        let back = game.parse_action(&text);
+        if back != Ok(a) {
+            return Err(fail(
+                spec,
+                history,
+                format!("notation round trip of {a:?}: `{text}` reads back as {back:?}"),
+            ));
+        }
+    }
+    // Serde round trip.
+    let json = serde_json::to_string(game)
+        .map_err(|e| fail(spec, history, format!("serialize: {e}")))?;
+    let back: Game = serde_json::from_str(&json)
+        .map_err(|e| fail(spec, history, format!("deserialize: {e}")))?;
+    if &back != game {
+        return Err(fail(
+            spec,
+            history,
+            "serde round trip gives a different Game".into(),
+        ));
+    }
+    if back.legal_actions() != legal {
+        return Err(fail(
+            spec,
+            history,
+            "serde round trip gives different legal actions".into(),
+        ));
+    }
+    Ok(())
+}
+
+fn check_gold(spec: &Spec, history: &[String], game: &Game) -> Result<(), TestCaseError> {
+    let (dealt, delivered, lost) = game.gold_accounts();
+    let g = game.gold_in_play();
+    if g + delivered + lost != dealt {
+        return Err(fail(
+            spec,
+            history,
+            format!(
+                "gold not conserved: in play {g} + delivered {delivered} + lost {lost} != dealt {dealt}"
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// Plays one complete game, checking the invariants; returns the number of plies.
+fn run_game(spec: &Spec, checks: Checks) -> Result<usize, TestCaseError> {
+    let settings = spec.settings();
+    let mut game = Game::new(settings.clone(), spec.seed)
+        .map_err(|e| fail(spec, &[], format!("setup failed: {e}")))?;
+    let mut rng = SplitMix(spec.player_seed);
+    let mut actions: Vec<Action> = Vec::new();
+    let mut history: Vec<String> = Vec::new();
+    check_gold(spec, &history, &game)?;
+
+    while !game.is_over() {
+        if actions.len() >= PLY_CAP {
+            return Err(fail(
+                spec,
+                &history,
+                format!("game not over after {PLY_CAP} plies"),
+            ));
+        }
+        let legal = game.legal_actions();
+        if legal.is_empty() {
+            return Err(fail(
+                spec,
+                &history,
+                "game not over but no legal action".into(),
+            ));
+        }
+        let rate = if game.pending().is_some() {
+            checks.sample_pending
+        } else {
+            checks.sample
+        };
+        if actions.is_empty() || rng.below(rate) == 0 {
+            check_position(spec, &history, &game, &legal)?;
+        }
+        let action = legal[rng.below(legal.len())].action;
+        let text = game.notation(&action);
+        if let Err(e) = game.play(&action) {
+            return Err(fail(
+                spec,
+                &history,
+                format!("listed action {action:?} (`{text}`) refused: {e:?}"),
+            ));
+        }
+        actions.push(action);
+        history.push(text);
+        check_gold(spec, &history, &game)?;
+    }
+
+    // A finished game lists nothing and refuses everything.
+    if !game.legal_actions().is_empty() {
+        return Err(fail(spec, &history, "finished game lists actions".into()));
+    }
+    if let Some(a) = actions.last()
+        && game.clone().play(a).is_ok()
+    {
+        return Err(fail(spec, &history, "finished game accepts an action".into()));
+    }
+    if game.outcome().is_none() {
+        return Err(fail(spec, &history, "finished game has no outcome".into()));
+    }
+
+    // Replay: same seed, same actions, identical game.
+    let mut replay = Game::new(settings, spec.seed)
+        .map_err(|e| fail(spec, &history, format!("replay setup failed: {e}")))?;
+    for (i, a) in actions.iter().enumerate() {
+        if let Err(e) = replay.play(a) {
+            return Err(fail(
+                spec,
+                &history,
+                format!("replay refused ply {i} {a:?}: {e:?}"),
+            ));
+        }
+    }
+    if replay != game {
+        return Err(fail(spec, &history, "replay gives a different Game".into()));
+    }
+    Ok(actions.len())
+}
+
+/// Replays a game written in notation (the form failure messages print), for reproducers.
+#[allow(dead_code)]
+fn replay_from_notation(
+    board_size: u8,
+    players: Players,
+    seed: u64,
+    actions: &[&str],
+) -> Game {
+    let settings = Settings {
+        board_size,
+        players,
+        tile_pack: Pack::Classic,
+        ..Settings::default()
+    };
+    let mut game = Game::new(settings, seed).expect("setup");
+    for (i, text) in actions.iter().enumerate() {
+        game.play_text(text)
+            .unwrap_or_else(|e| panic!("ply {i} `{text}` refused: {e:?}"));
+    }
+    game
+}
+
+const DEFAULT_CHECKS: Checks = Checks {
+    sample: 16,
+    sample_pending: 2,
+};
+
+const FULL_CHECKS: Checks = Checks {
+    sample: 1,
+    sample_pending: 1,
+};
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: 2_000,
+        max_shrink_iters: 2_000,
+        ..ProptestConfig::default()
+    })]
+
+    /// 2,000 complete games; expensive checks on a sample of plies.
+    #[test]
+    fn random_games(spec in spec()) {
+        run_game(&spec, DEFAULT_CHECKS)?;
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: 100_000,
+        max_shrink_iters: 2_000,
+        ..ProptestConfig::default()
+    })]
+
+    /// 100,000 complete games with every check on every ply.
+    /// `cargo test --release --test invariants -- --ignored`
+    #[test]
+    #[ignore]
+    fn random_games_long(spec in spec()) {
+        run_game(&spec, FULL_CHECKS)?;
+    }
+}
+
+/// A few fixed games on every board size and player count, every check on every ply.
+#[test]
+fn fixed_games_all_checks() {
+    let mut rng = SplitMix(0x5EED);
+    for board_size in [5u8, 7, 9, 11, 13] {
+        for players in [
+            Players::Two,
+            Players::Three,
+            Players::Four,
+            Players::TwoVsTwo,
+        ] {
+            let spec = Spec {
+                board_size,
+                players,
+                seed: rng.next(),
+                player_seed: rng.next(),
+            };
+            if let Err(e) = run_game(&spec, FULL_CHECKS) {
+                panic!("{e}");
+            }
+        }
+    }
+}

@@ -1,0 +1,28 @@
+//! Runs every rules scenario in `tests/scenarios/` through the checker (`jackal check`), and
+//! checks that scenarios needing the expansion are reported as "not yet supported", never as
+//! passing.
+
+use std::path::PathBuf;
+
+fn dir(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests").join(name)
+}
+
+#[test]
+fn every_scenario_passes() {
+    let report = jackal::scenario::check_paths(&[dir("scenarios")], true).expect("readable");
+    assert!(report.scenarios > 0, "no scenario found");
+    assert_eq!(report.exit_code(), 0, "scenario failures:\n{}", report.text);
+}
+
+#[test]
+fn expansion_scenarios_are_not_yet_supported() {
+    let files = jackal::scenario::collect_files(&[dir("scenarios-expansion")]).expect("readable");
+    assert!(!files.is_empty());
+    for file in files {
+        let report = jackal::scenario::check_paths(&[file.clone()], false).expect("readable");
+        assert_eq!(report.exit_code(), 2, "{}:\n{}", file.display(), report.text);
+        assert!(report.text.contains("not yet supported"), "{}", report.text);
+        assert_eq!(report.totals.passed, 0, "{}", report.text);
+    }
+}
