@@ -6,7 +6,11 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 #[derive(Parser)]
-#[command(name = "jackal", version, about = "Jackal («Шакал»): a Discord bot for the pirate board game")]
+#[command(
+    name = "jackal",
+    version,
+    about = "Jackal («Шакал»): a Discord bot for the pirate board game"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,

@@ -5,7 +5,9 @@
 use std::path::PathBuf;
 
 fn dir(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests").join(name)
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests")
+        .join(name)
 }
 
 #[test]
@@ -20,8 +22,15 @@ fn expansion_scenarios_are_not_yet_supported() {
     let files = jackal::scenario::collect_files(&[dir("scenarios-expansion")]).expect("readable");
     assert!(!files.is_empty());
     for file in files {
-        let report = jackal::scenario::check_paths(&[file.clone()], false).expect("readable");
-        assert_eq!(report.exit_code(), 2, "{}:\n{}", file.display(), report.text);
+        let report =
+            jackal::scenario::check_paths(std::slice::from_ref(&file), false).expect("readable");
+        assert_eq!(
+            report.exit_code(),
+            2,
+            "{}:\n{}",
+            file.display(),
+            report.text
+        );
         assert!(report.text.contains("not yet supported"), "{}", report.text);
         assert_eq!(report.totals.passed, 0, "{}", report.text);
     }

@@ -294,7 +294,9 @@ impl Board {
     }
 
     pub fn adjacent(self, a: Cell, b: Cell) -> bool {
-        a != b && (a.col as i16 - b.col as i16).abs() <= 1 && (a.row as i16 - b.row as i16).abs() <= 1
+        a != b
+            && (a.col as i16 - b.col as i16).abs() <= 1
+            && (a.row as i16 - b.row as i16).abs() <= 1
     }
 
     /// Direction from `a` to an adjacent `b`.
@@ -396,7 +398,9 @@ mod tests {
             assert!(b.is_sea(Cell::parse(name).unwrap()));
         }
         assert_eq!(
-            b.front_cell(Cell::parse("m7").unwrap()).unwrap().to_string(),
+            b.front_cell(Cell::parse("m7").unwrap())
+                .unwrap()
+                .to_string(),
             "l7"
         );
     }

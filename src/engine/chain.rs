@@ -42,7 +42,13 @@ enum Flow {
 impl Game {
     /// Starts a legal unit move (R-STEP-3): take the cargo, take off from a plane seat, and
     /// enter the target.
-    pub(crate) fn start_unit_move(&mut self, u: usize, to: Cell, cargo: Items, ev: &mut Vec<Event>) {
+    pub(crate) fn start_unit_move(
+        &mut self,
+        u: usize,
+        to: Cell,
+        cargo: Items,
+        ev: &mut Vec<Event>,
+    ) {
         let place = self.units[u].place;
         let origin = self.home_of(place).unwrap_or(ItemHome::Cell(to));
         if !cargo.is_empty() {
@@ -67,7 +73,15 @@ impl Game {
             origin,
             visited: Vec::new(),
         };
-        self.run_chain(chain, Entry { cell: to, motion, step }, ev);
+        self.run_chain(
+            chain,
+            Entry {
+                cell: to,
+                motion,
+                step,
+            },
+            ev,
+        );
     }
 
     /// R-PLANE-6: the lander leaves its seat; the plane stays usable only if someone is still
@@ -98,7 +112,9 @@ impl Game {
         let Some(Pending { kind, mut chain }) = self.pending.take() else {
             return;
         };
-        let here = self.unit_cell(chain.unit).expect("the acting unit is alive");
+        let here = self
+            .unit_cell(chain.unit)
+            .expect("the acting unit is alive");
         if chain.cargo != cargo {
             // R-CARGO-9: at a fork or horse the cargo is re-chosen from hand + cell.
             let mut pool = self.items_at(here);
@@ -244,7 +260,10 @@ impl Game {
             // R-MAZE-3: the cargo goes straight to the last step.
             let cargo = std::mem::take(&mut ch.cargo);
             self.items_mut(x).add_all(cargo);
-            ev.push(Event::PutDown { cell: x, items: cargo });
+            ev.push(Event::PutDown {
+                cell: x,
+                items: cargo,
+            });
         }
         // (e) fights.
         if kind != TileKind::Jungle {
@@ -296,7 +315,10 @@ impl Game {
             TileKind::Cannon(d) => {
                 let mut c = x;
                 loop {
-                    c = self.board.step(c, d).expect("a barrel always meets the sea");
+                    c = self
+                        .board
+                        .step(c, d)
+                        .expect("a barrel always meets the sea");
                     if self.board.is_sea(c) {
                         break;
                     }
@@ -311,7 +333,15 @@ impl Game {
         }
     }
 
-    fn record_move(&self, ch: &Chain, from: Cell, to: Cell, motion: Motion, step: u8, ev: &mut Vec<Event>) {
+    fn record_move(
+        &self,
+        ch: &Chain,
+        from: Cell,
+        to: Cell,
+        motion: Motion,
+        step: u8,
+        ev: &mut Vec<Event>,
+    ) {
         ev.push(Event::Moved {
             unit: self.units[ch.unit].reference(),
             from,
@@ -467,7 +497,12 @@ impl Game {
                 .iter()
                 .enumerate()
                 .filter(|(_, v)| {
-                    !v.sunk && if own { v.owner == team } else { self.allied(v.owner, team) }
+                    !v.sunk
+                        && if own {
+                            v.owner == team
+                        } else {
+                            self.allied(v.owner, team)
+                        }
                 })
                 .min_by_key(|(_, v)| {
                     (
@@ -518,7 +553,13 @@ impl Game {
     }
 
     /// The chain's unit dies: its cargo is lost (R-DEATH-2).
-    fn die_in_chain(&mut self, ch: &mut Chain, at: Cell, cause: DeathCause, ev: &mut Vec<Event>) -> Flow {
+    fn die_in_chain(
+        &mut self,
+        ch: &mut Chain,
+        at: Cell,
+        cause: DeathCause,
+        ev: &mut Vec<Event>,
+    ) -> Flow {
         self.kill_carrier(ch, cause, ev);
         let _ = at;
         Flow::Done

@@ -85,34 +85,96 @@ pub enum Event {
         step: u8,
     },
     /// A face-down tile was opened.
-    Opened { cell: Cell, kind: TileKind },
+    Opened {
+        cell: Cell,
+        kind: TileKind,
+    },
     /// Gold or items appeared on an opened tile.
-    Appeared { cell: Cell, items: Items },
+    Appeared {
+        cell: Cell,
+        items: Items,
+    },
     /// Cargo put down at the end of a chain, or left at a fork or horse.
-    PutDown { cell: Cell, items: Items },
+    PutDown {
+        cell: Cell,
+        items: Items,
+    },
     /// Cargo that could not go on went back to the move's starting position (R-CHAIN-4).
-    CargoReturned { cell: Cell, items: Items },
+    CargoReturned {
+        cell: Cell,
+        items: Items,
+    },
     /// Items left the game (sunk, eaten, lost with a dying unit).
-    Lost { cell: Cell, items: Items },
+    Lost {
+        cell: Cell,
+        items: Items,
+    },
     /// Gold delivered aboard a vessel, scoring for its owner.
-    Delivered { team: Team, cell: Cell, points: u32 },
+    Delivered {
+        team: Team,
+        cell: Cell,
+        points: u32,
+    },
     /// Non-gold items put aboard a vessel.
-    Stowed { cell: Cell, items: Items },
-    KnockedOut { unit: UnitRef, from: Cell, to: Cell },
-    Died { unit: UnitRef, at: Cell, cause: DeathCause },
+    Stowed {
+        cell: Cell,
+        items: Items,
+    },
+    KnockedOut {
+        unit: UnitRef,
+        from: Cell,
+        to: Cell,
+    },
+    Died {
+        unit: UnitRef,
+        at: Cell,
+        cause: DeathCause,
+    },
     /// Friday changed sides.
-    Joined { unit: UnitRef, team: Team },
-    Drunk { unit: UnitRef },
-    Sobered { unit: UnitRef },
-    Trapped { unit: UnitRef },
-    Freed { unit: UnitRef },
-    Seated { unit: UnitRef, seat: Seat },
-    PlaneSpent { cell: Cell },
-    VesselMoved { team: Team, from: Cell, to: Cell },
-    Resurrected { unit: UnitRef, at: Cell },
-    RumServed { team: Team, cell: Cell },
-    ChoiceRequired { kind: ChoiceKind },
-    TurnSkipped { team: Team },
-    TurnStarted { team: Team },
+    Joined {
+        unit: UnitRef,
+        team: Team,
+    },
+    Drunk {
+        unit: UnitRef,
+    },
+    Sobered {
+        unit: UnitRef,
+    },
+    Trapped {
+        unit: UnitRef,
+    },
+    Freed {
+        unit: UnitRef,
+    },
+    Seated {
+        unit: UnitRef,
+        seat: Seat,
+    },
+    PlaneSpent {
+        cell: Cell,
+    },
+    VesselMoved {
+        team: Team,
+        from: Cell,
+        to: Cell,
+    },
+    Resurrected {
+        unit: UnitRef,
+        at: Cell,
+    },
+    RumServed {
+        team: Team,
+        cell: Cell,
+    },
+    ChoiceRequired {
+        kind: ChoiceKind,
+    },
+    TurnSkipped {
+        team: Team,
+    },
+    TurnStarted {
+        team: Team,
+    },
     GameOver(Outcome),
 }

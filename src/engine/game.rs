@@ -326,9 +326,7 @@ impl Game {
 
     /// The vessel afloat on `cell`, if any.
     pub fn vessel_at(&self, cell: Cell) -> Option<usize> {
-        self.vessels
-            .iter()
-            .position(|v| !v.sunk && v.cell == cell)
+        self.vessels.iter().position(|v| !v.sunk && v.cell == cell)
     }
 
     pub fn main_ship(&self, team: Team) -> Option<usize> {
@@ -355,7 +353,10 @@ impl Game {
         self.units_where(move |p| p == Place::Aboard(vessel))
     }
 
-    fn units_where<F: Fn(Place) -> bool + 'static>(&self, pred: F) -> impl Iterator<Item = usize> + '_ {
+    fn units_where<F: Fn(Place) -> bool + 'static>(
+        &self,
+        pred: F,
+    ) -> impl Iterator<Item = usize> + '_ {
         self.units
             .iter()
             .enumerate()

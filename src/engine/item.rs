@@ -79,7 +79,9 @@ impl Items {
     }
 
     pub fn contains(&self, other: Items) -> bool {
-        Item::ALL.into_iter().all(|i| self.count(i) >= other.count(i))
+        Item::ALL
+            .into_iter()
+            .all(|i| self.count(i) >= other.count(i))
     }
 
     pub fn is_empty(&self) -> bool {

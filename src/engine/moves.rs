@@ -205,7 +205,12 @@ impl Game {
     }
 
     /// R-VESSEL-3, R-SHIP-1, R-BOAT-1.
-    pub(crate) fn check_vessel_move(&self, team: Team, v: usize, to: Cell) -> Result<(), ErrorKind> {
+    pub(crate) fn check_vessel_move(
+        &self,
+        team: Team,
+        v: usize,
+        to: Cell,
+    ) -> Result<(), ErrorKind> {
         let vessel = &self.vessels[v];
         let board = self.board;
         let crewed = self
@@ -218,7 +223,12 @@ impl Game {
             // Two adjacent slots of one side are always in line: no corner is turned.
             board.is_slot_of(to, side) && board.adjacent(vessel.cell, to)
         };
-        if vessel.owner != team || vessel.sunk || !crewed || !shape_ok || self.vessel_at(to).is_some() {
+        if vessel.owner != team
+            || vessel.sunk
+            || !crewed
+            || !shape_ok
+            || self.vessel_at(to).is_some()
+        {
             return Err(ErrorKind::VesselCannotMove);
         }
         if self
@@ -339,9 +349,10 @@ impl Game {
         match p.kind {
             ChoiceKind::Exit | ChoiceKind::Jump => {
                 let cells: Vec<Cell> = match (p.kind, self.open_kind(here)) {
-                    (ChoiceKind::Exit, Some(TileKind::Arrow(exits))) => {
-                        exits.iter().filter_map(|d| self.board.step(here, d)).collect()
-                    }
+                    (ChoiceKind::Exit, Some(TileKind::Arrow(exits))) => exits
+                        .iter()
+                        .filter_map(|d| self.board.step(here, d))
+                        .collect(),
                     _ => self.knight_targets(here),
                 };
                 // Cargo may change at a fork or horse (R-CARGO-9), not after ice.
@@ -350,7 +361,11 @@ impl Game {
                 } else {
                     let mut pool = self.items_at(here);
                     pool.add_all(ch.cargo);
-                    if unit.carries() { pool.selections() } else { vec![Items::NONE] }
+                    if unit.carries() {
+                        pool.selections()
+                    } else {
+                        vec![Items::NONE]
+                    }
                 };
                 for cell in cells {
                     for &cargo in &selections {

@@ -165,7 +165,9 @@ impl Settings {
                 Board::new(n).ok_or_else(|| bad("5, 7, 9, 11 or 13"))?;
                 self.board_size = n;
             }
-            "players" => self.players = Players::parse(value).ok_or_else(|| bad("2, 3, 4 or 2x2"))?,
+            "players" => {
+                self.players = Players::parse(value).ok_or_else(|| bad("2, 3, 4 or 2x2"))?
+            }
             "tile_pack" => {
                 self.tile_pack = Pack::parse(value)
                     .map_err(|_| bad("full, classic or a list such as chest5*20,empty*97"))?

@@ -275,7 +275,9 @@ impl Tile {
     /// The kind as it acts now: a fired trigger, a spent plane or an opened chest is empty.
     pub fn effective(&self) -> TileKind {
         if self.used
-            && (self.kind.has_trigger() || self.kind.acts_on_opening() || self.kind == TileKind::Plane)
+            && (self.kind.has_trigger()
+                || self.kind.acts_on_opening()
+                || self.kind == TileKind::Plane)
         {
             TileKind::Empty
         } else {

@@ -206,7 +206,10 @@ impl Game {
             if self.can_act(team) {
                 return;
             }
-            let own_drunk = self.units.iter().any(|u| u.team == team && u.alive() && u.drunk);
+            let own_drunk = self
+                .units
+                .iter()
+                .any(|u| u.team == team && u.alive() && u.drunk);
             // (a) duel early win.
             if self.settings.players == super::settings::Players::Two && !own_drunk {
                 let winner = self.next_team(team);

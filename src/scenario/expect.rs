@@ -71,8 +71,18 @@ pub enum Expectation {
 }
 
 const STATES: [&str; 12] = [
-    "alive", "drunk", "sober", "trapped", "stuck", "free", "swimming", "aboard", "pilot",
-    "passenger", "unseated", "converted",
+    "alive",
+    "drunk",
+    "sober",
+    "trapped",
+    "stuck",
+    "free",
+    "swimming",
+    "aboard",
+    "pilot",
+    "passenger",
+    "unseated",
+    "converted",
 ];
 
 fn item_list(w: &mut Words) -> Result<Items, LineError> {
@@ -95,7 +105,8 @@ fn reason(w: &mut Words) -> Result<Option<EndReason>, LineError> {
     match w.peek() {
         None => Ok(None),
         Some(r) => {
-            let reason = EndReason::parse(r).ok_or_else(|| w.err(format!("`{r}` is not an end reason")))?;
+            let reason =
+                EndReason::parse(r).ok_or_else(|| w.err(format!("`{r}` is not an end reason")))?;
             w.pos += 1;
             Ok(Some(reason))
         }
@@ -212,7 +223,9 @@ pub fn parse(line: &Line, board: Board, teams: u8) -> Result<Expectation, LineEr
         "weed" => Expectation::Weed(w.count()?),
         "pending" => {
             let k = w.next("a choice kind")?;
-            Expectation::Pending(ChoiceKind::parse(k).ok_or_else(|| w.err(format!("`{k}` is not a choice kind")))?)
+            Expectation::Pending(
+                ChoiceKind::parse(k).ok_or_else(|| w.err(format!("`{k}` is not a choice kind")))?,
+            )
         }
         "no" => {
             w.expect("pending")?;
@@ -221,7 +234,10 @@ pub fn parse(line: &Line, board: Board, teams: u8) -> Result<Expectation, LineEr
         "legal" => {
             let filter = if w.eat("for") {
                 let f = w.next("a filter")?;
-                if !matches!(f, "1" | "2" | "3" | "b" | "f" | "m" | "ship" | "boat" | "res" | "rum") {
+                if !matches!(
+                    f,
+                    "1" | "2" | "3" | "b" | "f" | "m" | "ship" | "boat" | "res" | "rum"
+                ) {
                     return Err(w.err(format!("`{f}` is not a filter")));
                 }
                 Some(f.to_string())
@@ -237,15 +253,17 @@ pub fn parse(line: &Line, board: Board, teams: u8) -> Result<Expectation, LineEr
                     w.done()?;
                     return Ok(Expectation::LegalCount(filter, k));
                 }
-                s => return Err(w.err(format!("`{s}`: includes, excludes, exactly or count expected"))),
+                s => {
+                    return Err(w.err(format!(
+                        "`{s}`: includes, excludes, exactly or count expected"
+                    )));
+                }
             };
-            let actions: Vec<String> = w
-                .rest()
-                .split(|t| t == ";")
-                .map(|a| a.join(" "))
-                .collect();
+            let actions: Vec<String> = w.rest().split(|t| t == ";").map(|a| a.join(" ")).collect();
             w.pos = line.words.len();
-            if actions.iter().any(String::is_empty) && !(mode == LegalMode::Exactly && actions.len() == 1) {
+            if actions.iter().any(String::is_empty)
+                && !(mode == LegalMode::Exactly && actions.len() == 1)
+            {
                 return Err(w.err("an empty action in the list"));
             }
             let actions = actions.into_iter().filter(|a| !a.is_empty()).collect();
@@ -357,7 +375,11 @@ fn starts_with_filter(game: &Game, a: &Action, filter: &Option<String>) -> bool 
 }
 
 fn check_bool(ok: bool, actual: impl FnOnce() -> String) -> Verdict {
-    if ok { Verdict::Pass } else { Verdict::Fail(actual()) }
+    if ok {
+        Verdict::Pass
+    } else {
+        Verdict::Fail(actual())
+    }
 }
 
 /// Checks an expectation; never changes the game.
@@ -367,7 +389,8 @@ pub fn check(game: &Game, e: &Expectation) -> Verdict {
         Expectation::Items(cell, step, want) => {
             let board = game.board();
             let have = if board.is_sea(*cell) {
-                game.vessel_at(*cell).map_or(Items::NONE, |v| game.vessels()[v].items)
+                game.vessel_at(*cell)
+                    .map_or(Items::NONE, |v| game.vessels()[v].items)
             } else {
                 let k = game.maze_steps(*cell);
                 match step {
@@ -376,15 +399,25 @@ pub fn check(game: &Game, e: &Expectation) -> Verdict {
                 }
             };
             check_bool(have == *want, || {
-                if have.is_empty() { "none".into() } else { format!("= {}", have.list()) }
+                if have.is_empty() {
+                    "none".into()
+                } else {
+                    format!("= {}", have.list())
+                }
             })
         }
-        Expectation::Score(t, k) => check_bool(game.score(*t) == *k, || format!("score {t} = {}", game.score(*t))),
+        Expectation::Score(t, k) => check_bool(game.score(*t) == *k, || {
+            format!("score {t} = {}", game.score(*t))
+        }),
         Expectation::SideScore(t, k) => check_bool(game.side_score(*t) == *k, || {
             format!("side-score {t} = {}", game.side_score(*t))
         }),
-        Expectation::Gold(k) => check_bool(game.gold_in_play() == *k, || format!("gold {}", game.gold_in_play())),
-        Expectation::Rum(t, k) => check_bool(game.rum(*t) == *k, || format!("rum {t} = {}", game.rum(*t))),
+        Expectation::Gold(k) => check_bool(game.gold_in_play() == *k, || {
+            format!("gold {}", game.gold_in_play())
+        }),
+        Expectation::Rum(t, k) => {
+            check_bool(game.rum(*t) == *k, || format!("rum {t} = {}", game.rum(*t)))
+        }
         Expectation::Tile(cell, c) => {
             let Some(tile) = game.tile(*cell) else {
                 return Verdict::Fail(format!("{cell} holds no tile"));
@@ -421,23 +454,43 @@ pub fn check(game: &Game, e: &Expectation) -> Verdict {
                 .map_or(0, |v| v.hits as u32);
             check_bool(hits == *k, || format!("ship {t} hits {hits}"))
         }
-        Expectation::ShipSunk(t) => check_bool(game.main_ship(*t).is_none(), || format!("ship {t} afloat")),
+        Expectation::ShipSunk(t) => {
+            check_bool(game.main_ship(*t).is_none(), || format!("ship {t} afloat"))
+        }
         Expectation::BoatAt(t, cell) => check_bool(
-            game.vessels().iter().any(|v| v.boat && !v.sunk && v.owner == *t && v.cell == *cell),
+            game.vessels()
+                .iter()
+                .any(|v| v.boat && !v.sunk && v.owner == *t && v.cell == *cell),
             || format!("no boat of team {t} on {cell}"),
         ),
         Expectation::Boats(t, k) => {
-            let n = game.vessels().iter().filter(|v| v.boat && !v.sunk && v.owner == *t).count() as u32;
+            let n = game
+                .vessels()
+                .iter()
+                .filter(|v| v.boat && !v.sunk && v.owner == *t)
+                .count() as u32;
             check_bool(n == *k, || format!("boats {t} = {n}"))
         }
         Expectation::Turn(t) => check_bool(!game.is_over() && game.turn() == *t, || {
-            if game.is_over() { "the game is over".into() } else { format!("turn {}", game.turn()) }
+            if game.is_over() {
+                "the game is over".into()
+            } else {
+                format!("turn {}", game.turn())
+            }
         }),
-        Expectation::Controller(t) => check_bool(game.controller() == *t, || format!("controller {}", game.controller())),
+        Expectation::Controller(t) => check_bool(game.controller() == *t, || {
+            format!("controller {}", game.controller())
+        }),
         Expectation::Weed(k) => check_bool(game.weed() == *k, || format!("weed {}", game.weed())),
-        Expectation::Pending(k) => check_bool(game.pending_kind() == Some(*k), || pending_text(game)),
+        Expectation::Pending(k) => {
+            check_bool(game.pending_kind() == Some(*k), || pending_text(game))
+        }
         Expectation::NoPending => check_bool(game.pending_kind().is_none(), || pending_text(game)),
-        Expectation::Legal { filter, mode, actions } => check_legal(game, filter, *mode, actions),
+        Expectation::Legal {
+            filter,
+            mode,
+            actions,
+        } => check_legal(game, filter, *mode, actions),
         Expectation::LegalCount(filter, k) => {
             let n = game
                 .legal_actions()
@@ -447,11 +500,24 @@ pub fn check(game: &Game, e: &Expectation) -> Verdict {
             check_bool(n == *k, || format!("count {n}"))
         }
         Expectation::Fatal(want, text) => match interpret(game, text) {
-            Err(e @ (ErrorKind::Syntax | ErrorKind::Ambiguous)) => Verdict::Error(format!("`{text}`: {e}")),
+            Err(e @ (ErrorKind::Syntax | ErrorKind::Ambiguous)) => {
+                Verdict::Error(format!("`{text}`: {e}"))
+            }
             Err(e) => Verdict::Fail(format!("not legal: {e}")),
             Ok(a) => match game.legal_actions().into_iter().find(|l| l.action == a) {
-                None => Verdict::Fail(format!("not legal: {}", game.check(&a).err().map_or("not listed".into(), |e| e.kind.to_string()))),
-                Some(l) => check_bool(l.fatal == *want, || if l.fatal { "fatal".into() } else { "not fatal".into() }),
+                None => Verdict::Fail(format!(
+                    "not legal: {}",
+                    game.check(&a)
+                        .err()
+                        .map_or("not listed".into(), |e| e.kind.to_string())
+                )),
+                Some(l) => check_bool(l.fatal == *want, || {
+                    if l.fatal {
+                        "fatal".into()
+                    } else {
+                        "not fatal".into()
+                    }
+                }),
             },
         },
         Expectation::Reject(text, error) => {
@@ -463,7 +529,9 @@ pub fn check(game: &Game, e: &Expectation) -> Verdict {
             }
         }
         Expectation::Winner(t, r) => match game.outcome() {
-            Some(o) if !o.draw && o.winners.contains(t) && r.is_none_or(|r| r == o.reason) => Verdict::Pass,
+            Some(o) if !o.draw && o.winners.contains(t) && r.is_none_or(|r| r == o.reason) => {
+                Verdict::Pass
+            }
             _ => Verdict::Fail(outcome_text(game)),
         },
         Expectation::Draw(teams, r) => match game.outcome() {
@@ -477,7 +545,9 @@ pub fn check(game: &Game, e: &Expectation) -> Verdict {
             _ => Verdict::Fail(outcome_text(game)),
         },
         Expectation::NotOver => check_bool(!game.is_over(), || outcome_text(game)),
-        Expectation::Eliminated(t) => check_bool(game.is_eliminated(*t), || format!("team {t} in play")),
+        Expectation::Eliminated(t) => {
+            check_bool(game.is_eliminated(*t), || format!("team {t} in play"))
+        }
     }
 }
 
@@ -520,7 +590,9 @@ fn check_unit(game: &Game, r: UnitRef, c: &UnitCheck) -> Verdict {
     };
     match c {
         UnitCheck::At(cell, step) => {
-            let Some(u) = unit else { return Verdict::Fail(where_now()) };
+            let Some(u) = unit else {
+                return Verdict::Fail(where_now());
+            };
             let board = game.board();
             let ok = match u.place {
                 Place::Land { cell: c, step: s } => c == *cell && step.is_none_or(|k| k == s),
@@ -538,18 +610,27 @@ fn check_unit(game: &Game, r: UnitRef, c: &UnitCheck) -> Verdict {
         },
         UnitCheck::Dead => {
             let dead = game.find_unit(r).is_none()
-                && game.units().iter().any(|u| u.team == r.team && u.kind == r.kind && !u.alive());
+                && game
+                    .units()
+                    .iter()
+                    .any(|u| u.team == r.team && u.kind == r.kind && !u.alive());
             check_bool(dead, where_now)
         }
         UnitCheck::Absent => check_bool(unit.is_none(), where_now),
         UnitCheck::Carries(items) => {
-            let Some(i) = game.find_unit(r) else { return Verdict::Fail(where_now()) };
+            let Some(i) = game.find_unit(r) else {
+                return Verdict::Fail(where_now());
+            };
             let carried = match game.pending() {
                 Some(p) if p.chain.unit == i => p.chain.cargo,
                 _ => Items::NONE,
             };
             check_bool(carried == *items, || {
-                if carried.is_empty() { "carries nothing".into() } else { format!("carries {}", carried.words()) }
+                if carried.is_empty() {
+                    "carries nothing".into()
+                } else {
+                    format!("carries {}", carried.words())
+                }
             })
         }
     }
@@ -573,11 +654,23 @@ fn check_legal(game: &Game, filter: &Option<String>, mode: LegalMode, texts: &[S
         }
     }
     let is_legal = |a: &Option<Action>| a.is_some_and(|a| legal.contains(&a));
-    let missing: Vec<String> = listed.iter().filter(|(_, a)| !is_legal(a)).map(|(t, _)| t.clone()).collect();
-    let present: Vec<String> = listed.iter().filter(|(_, a)| is_legal(a)).map(|(t, _)| t.clone()).collect();
+    let missing: Vec<String> = listed
+        .iter()
+        .filter(|(_, a)| !is_legal(a))
+        .map(|(t, _)| t.clone())
+        .collect();
+    let present: Vec<String> = listed
+        .iter()
+        .filter(|(_, a)| is_legal(a))
+        .map(|(t, _)| t.clone())
+        .collect();
     match mode {
-        LegalMode::Includes => check_bool(missing.is_empty(), || format!("missing: {}", missing.join("; "))),
-        LegalMode::Excludes => check_bool(present.is_empty(), || format!("unexpected: {}", present.join("; "))),
+        LegalMode::Includes => check_bool(missing.is_empty(), || {
+            format!("missing: {}", missing.join("; "))
+        }),
+        LegalMode::Excludes => check_bool(present.is_empty(), || {
+            format!("unexpected: {}", present.join("; "))
+        }),
         LegalMode::Exactly => {
             let unexpected: Vec<String> = legal
                 .iter()
@@ -604,7 +697,10 @@ mod tests {
     use crate::engine::item::Item;
 
     fn line(text: &str) -> Line {
-        super::super::lexer::split("t.scn", text).remove(0).lines.remove(0)
+        super::super::lexer::split("t.scn", text)
+            .remove(0)
+            .lines
+            .remove(0)
     }
 
     #[test]

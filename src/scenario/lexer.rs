@@ -108,7 +108,10 @@ mod tests {
             tokenize("expect items F5 = coin 2,bar"),
             ["expect", "items", "f5", "=", "coin", "2", ",", "bar"]
         );
-        assert_eq!(tokenize("tile e5 arrow e+w"), ["tile", "e5", "arrow", "e+w"]);
+        assert_eq!(
+            tokenize("tile e5 arrow e+w"),
+            ["tile", "e5", "arrow", "e+w"]
+        );
     }
 
     #[test]

@@ -87,7 +87,11 @@ impl Report {
             .map_or(file.to_string(), |n| n.to_string_lossy().into_owned());
         for src in lexer::split(&name, content) {
             self.scenarios += 1;
-            let _ = writeln!(self.text, "== {file}:{} scenario \"{}\"", src.line, src.title);
+            let _ = writeln!(
+                self.text,
+                "== {file}:{} scenario \"{}\"",
+                src.line, src.title
+            );
             let counts = run_scenario(self, file, &src);
             self.totals.passed += counts.passed;
             self.totals.failed += counts.failed;
@@ -149,7 +153,8 @@ pub fn position_after_plays(content: &str) -> Result<Game, String> {
         .into_iter()
         .next()
         .ok_or("no scenario")?;
-    let (mut game, first_step) = setup::build(&src).map_err(|e| format!("line {}: {}", e.line, e.message))?;
+    let (mut game, first_step) =
+        setup::build(&src).map_err(|e| format!("line {}: {}", e.line, e.message))?;
     game.start(&mut Vec::new());
     for line in &src.lines[first_step..] {
         let text = match line.keyword() {

@@ -118,9 +118,13 @@ impl<'a> Words<'a> {
 
     pub fn cell(&mut self, board: Board) -> Result<Cell, LineError> {
         let w = self.next("a cell")?;
-        board
-            .parse_cell(w)
-            .ok_or_else(|| self.err(format!("`{w}` is not a cell of this {}×{} board", board.size(), board.size())))
+        board.parse_cell(w).ok_or_else(|| {
+            self.err(format!(
+                "`{w}` is not a cell of this {}×{} board",
+                board.size(),
+                board.size()
+            ))
+        })
     }
 
     pub fn team(&mut self, teams: u8) -> Result<Team, LineError> {
@@ -145,7 +149,11 @@ impl<'a> Words<'a> {
 
     pub fn item(&mut self) -> Result<Item, LineError> {
         let w = self.next("an item word")?;
-        Item::parse(w).ok_or_else(|| self.err(format!("`{w}` is not an item (coin, bar, ball, boat, cart)")))
+        Item::parse(w).ok_or_else(|| {
+            self.err(format!(
+                "`{w}` is not an item (coin, bar, ball, boat, cart)"
+            ))
+        })
     }
 
     /// `CELL [step K]`.
@@ -185,7 +193,9 @@ impl<'a> Words<'a> {
                 }
             }
             "cannon1" | "arrow1" | "arrow2" | "arrow3" | "arrow4" | "arrow5" | "arrow6"
-            | "arrow7" => Err(self.err(format!("`{w}`: write arrows by their exits (`arrow n+e`)"))),
+            | "arrow7" => {
+                Err(self.err(format!("`{w}`: write arrows by their exits (`arrow n+e`)")))
+            }
             _ => TileKind::parse_pack_id(w)
                 .filter(|k| !matches!(k, TileKind::Cannon(_)))
                 .ok_or_else(|| self.err(format!("`{w}` is not a tile kind"))),
@@ -221,10 +231,14 @@ pub fn build(src: &Source) -> Result<(Game, usize), LineError> {
     let mut last = Group::Header;
     let mut first_step = src.lines.len();
     for (i, line) in src.lines.iter().enumerate() {
-        let g = group_of(line.keyword())
-            .ok_or_else(|| LineError::at(line, format!("unknown statement `{}`", line.keyword())))?;
+        let g = group_of(line.keyword()).ok_or_else(|| {
+            LineError::at(line, format!("unknown statement `{}`", line.keyword()))
+        })?;
         if g < last {
-            return Err(LineError::at(line, "statement out of order: headers, then the position, then steps"));
+            return Err(LineError::at(
+                line,
+                "statement out of order: headers, then the position, then steps",
+            ));
         }
         if g == Group::Step && first_step == src.lines.len() {
             first_step = i;
@@ -237,8 +251,14 @@ pub fn build(src: &Source) -> Result<(Game, usize), LineError> {
     for line in &src.lines[..first_step] {
         let mut w = Words::new(line);
         let (id, value) = match line.keyword() {
-            "board" => ("board_size".to_string(), w.next("a board size")?.to_string()),
-            "players" => ("players".to_string(), w.next("a players value")?.to_string()),
+            "board" => (
+                "board_size".to_string(),
+                w.next("a board size")?.to_string(),
+            ),
+            "players" => (
+                "players".to_string(),
+                w.next("a players value")?.to_string(),
+            ),
             "set" => {
                 let id = w.next("a setting id")?.to_string();
                 w.expect("=")?;
@@ -259,7 +279,8 @@ pub fn build(src: &Source) -> Result<(Game, usize), LineError> {
                 if !seen.insert("seed".to_string()) {
                     return Err(w.err("`seed` given twice"));
                 }
-                seed = Some(parse_seed(text).ok_or_else(|| w.err(format!("`{text}` is not a seed")))?);
+                seed =
+                    Some(parse_seed(text).ok_or_else(|| w.err(format!("`{text}` is not a seed")))?);
                 continue;
             }
             _ => break,
@@ -268,7 +289,9 @@ pub fn build(src: &Source) -> Result<(Game, usize), LineError> {
         if !seen.insert(id.clone()) {
             return Err(w.err(format!("`{id}` given twice")));
         }
-        settings.set(&id, &value).map_err(|e| w.err(e.to_string()))?;
+        settings
+            .set(&id, &value)
+            .map_err(|e| w.err(e.to_string()))?;
     }
     let position: Vec<&Line> = src.lines[..first_step]
         .iter()
@@ -278,7 +301,11 @@ pub fn build(src: &Source) -> Result<(Game, usize), LineError> {
     Ok((game, first_step))
 }
 
-fn build_position(settings: Settings, seed: Option<u64>, lines: &[&Line]) -> Result<Game, LineError> {
+fn build_position(
+    settings: Settings,
+    seed: Option<u64>,
+    lines: &[&Line],
+) -> Result<Game, LineError> {
     let mut game = match seed {
         Some(s) => {
             let mut g = Game::blank(settings.clone());
@@ -325,7 +352,11 @@ fn build_position(settings: Settings, seed: Option<u64>, lines: &[&Line]) -> Res
                     if !board.is_land(cell) {
                         return Err(w.err(format!("{cell} is a sea cell: tiles lie on land")));
                     }
-                    let mut tile = if fog { Tile::fog(kind, 0) } else { Tile::open(kind) };
+                    let mut tile = if fog {
+                        Tile::fog(kind, 0)
+                    } else {
+                        Tile::open(kind)
+                    };
                     // An open tile that acts on opening has already acted (SCENARIOS §3.2).
                     tile.used = used || (!fog && kind.acts_on_opening());
                     let i = board.index(cell);
@@ -346,7 +377,9 @@ fn build_position(settings: Settings, seed: Option<u64>, lines: &[&Line]) -> Res
                 for f in &flags {
                     match *f {
                         "drunk" | "trapped" | "pilot" | "passenger" => {}
-                        "stuck" | "converted" => return Err(unsupported(line, &format!("the `{f}` state"))),
+                        "stuck" | "converted" => {
+                            return Err(unsupported(line, &format!("the `{f}` state")));
+                        }
                         _ => return Err(w.err(format!("`{f}` is not a unit flag"))),
                     }
                     if pos.is_none() {
@@ -356,7 +389,12 @@ fn build_position(settings: Settings, seed: Option<u64>, lines: &[&Line]) -> Res
                 if unit_lines.iter().any(|u| u.r == r) {
                     return Err(w.err(format!("unit {r} is given twice")));
                 }
-                unit_lines.push(UnitLine { line, r, pos, flags });
+                unit_lines.push(UnitLine {
+                    line,
+                    r,
+                    pos,
+                    flags,
+                });
             }
             "item" => {
                 let (cell, step) = w.pos(board)?;
@@ -424,7 +462,13 @@ fn build_position(settings: Settings, seed: Option<u64>, lines: &[&Line]) -> Res
     for (team, line) in &ships_set {
         let v = game.main_ship(*team).expect("placed");
         let cell = game.vessels[v].cell;
-        if game.vessels.iter().filter(|o| o.cell == cell && !o.sunk).count() > 1 {
+        if game
+            .vessels
+            .iter()
+            .filter(|o| o.cell == cell && !o.sunk)
+            .count()
+            > 1
+        {
             return Err(LineError::at(line, format!("two vessels on {cell}")));
         }
     }
@@ -445,15 +489,20 @@ fn place_units(game: &mut Game, lines: &[UnitLine]) -> Result<(), LineError> {
     game.units.retain(|u| !listed.contains(&u.team));
     for &team in &listed {
         for n in 1..=3 {
-            if !lines.iter().any(|u| u.r.team == team && u.r.kind == UnitKind::Pirate(n)) {
-                game.units.push(Unit::new(team, UnitKind::Pirate(n), Place::Dead));
+            if !lines
+                .iter()
+                .any(|u| u.r.team == team && u.r.kind == UnitKind::Pirate(n))
+            {
+                game.units
+                    .push(Unit::new(team, UnitKind::Pirate(n), Place::Dead));
             }
         }
     }
     for ul in lines {
         let err = |m: String| LineError::at(ul.line, m);
         let Some((cell, step)) = ul.pos else {
-            game.units.push(Unit::new(ul.r.team, ul.r.kind, Place::Dead));
+            game.units
+                .push(Unit::new(ul.r.team, ul.r.kind, Place::Dead));
             continue;
         };
         let place = if board.is_sea(cell) {
@@ -463,7 +512,10 @@ fn place_units(game: &mut Game, lines: &[UnitLine]) -> Result<(), LineError> {
             match game.vessel_at(cell) {
                 Some(v) => {
                     if game.enemies(game.vessels[v].owner, ul.r.team) {
-                        return Err(err(format!("unit {} aboard a vessel of another side", ul.r)));
+                        return Err(err(format!(
+                            "unit {} aboard a vessel of another side",
+                            ul.r
+                        )));
                     }
                     Place::Aboard(v)
                 }
@@ -476,7 +528,10 @@ fn place_units(game: &mut Game, lines: &[UnitLine]) -> Result<(), LineError> {
             }
             let kind = tile.effective();
             if !kind.is_stop() && !matches!(kind, TileKind::Cannon(_)) {
-                return Err(err(format!("a unit cannot stand on the {} tile", tile.kind)));
+                return Err(err(format!(
+                    "a unit cannot stand on the {} tile",
+                    tile.kind
+                )));
             }
             let k = game.maze_steps(cell);
             match (k, step) {
@@ -510,7 +565,11 @@ fn place_units(game: &mut Game, lines: &[UnitLine]) -> Result<(), LineError> {
                     {
                         return Err(err(format!("`{f}` needs an unspent open plane")));
                     }
-                    let seat = if *f == "pilot" { Seat::Pilot } else { Seat::Passenger };
+                    let seat = if *f == "pilot" {
+                        Seat::Pilot
+                    } else {
+                        Seat::Passenger
+                    };
                     if seat == Seat::Passenger && game.settings.plane_seats == PlaneSeats::One {
                         return Err(err("the plane has one seat (`plane_seats = one`)".into()));
                     }
@@ -538,7 +597,10 @@ fn place_units(game: &mut Game, lines: &[UnitLine]) -> Result<(), LineError> {
         let passengers = seats.iter().filter(|s| s.0 == Seat::Passenger).count();
         if pilots > 1 || passengers > 1 || (passengers == 1 && pilots == 0) {
             let ul = seats.last().expect("non-empty").1;
-            return Err(LineError::at(ul.line, "a plane has one pilot and at most one passenger, and a passenger needs a pilot"));
+            return Err(LineError::at(
+                ul.line,
+                "a plane has one pilot and at most one passenger, and a passenger needs a pilot",
+            ));
         }
     }
     // Enemies together; a trapped unit alone (§3.4 item 4).
@@ -552,20 +614,37 @@ fn place_units(game: &mut Game, lines: &[UnitLine]) -> Result<(), LineError> {
             .find(|ul| ul.r == a.reference())
             .map(|ul| ul.line);
         for b in units.iter().skip(i + 1) {
-            let together = a.place == b.place && matches!(a.place, Place::Land { .. } | Place::Swim(_));
-            if together && game.enemies(a.team, b.team) {
-                if let Some(line) = line.or_else(|| lines.iter().find(|ul| ul.r == b.reference()).map(|ul| ul.line)) {
-                    return Err(LineError::at(line, format!("enemy units {} and {} stand together", a.reference(), b.reference())));
-                }
+            let together =
+                a.place == b.place && matches!(a.place, Place::Land { .. } | Place::Swim(_));
+            let b_line = || {
+                lines
+                    .iter()
+                    .find(|ul| ul.r == b.reference())
+                    .map(|ul| ul.line)
+            };
+            if together
+                && game.enemies(a.team, b.team)
+                && let Some(line) = line.or_else(b_line)
+            {
+                return Err(LineError::at(
+                    line,
+                    format!(
+                        "enemy units {} and {} stand together",
+                        a.reference(),
+                        b.reference()
+                    ),
+                ));
             }
         }
-        if a.trapped {
-            let Place::Land { cell, .. } = a.place else { continue };
-            if game.units_on_cell(cell).count() > 1 {
-                if let Some(line) = line {
-                    return Err(LineError::at(line, "a trapped unit must be alone on its trap"));
-                }
-            }
+        if let Place::Land { cell, .. } = a.place
+            && a.trapped
+            && game.units_on_cell(cell).count() > 1
+            && let Some(line) = line
+        {
+            return Err(LineError::at(
+                line,
+                "a trapped unit must be alone on its trap",
+            ));
         }
     }
     Ok(())
@@ -587,7 +666,9 @@ fn place_items(
             .vessel_at(cell)
             .ok_or_else(|| err(format!("items cannot lie in the sea ({cell})")))?;
         if item.points() > 0 {
-            return Err(err("gold cannot lie aboard a vessel: it is delivered at once".into()));
+            return Err(err(
+                "gold cannot lie aboard a vessel: it is delivered at once".into(),
+            ));
         }
         game.vessels[v].items.add(item, n);
         return Ok(());
@@ -604,7 +685,9 @@ fn place_items(
     match (k, step) {
         (0, Some(_)) => return Err(err("`step` is only for maze cells".into())),
         (k, s) if k > 0 && s != Some(k) => {
-            return Err(err(format!("items in a maze lie only on its last step ({k})")));
+            return Err(err(format!(
+                "items in a maze lie only on its last step ({k})"
+            )));
         }
         _ => {}
     }
