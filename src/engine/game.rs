@@ -78,6 +78,11 @@ pub struct Game {
 pub enum SetupError {
     #[error(transparent)]
     Map(#[from] MapError),
+    /// The pack deals tiles whose rules come with the expansion ("Rules engine II").
+    #[error(
+        "the `{0}` tile needs the expansion rules, which are not built yet: use the classic pack"
+    )]
+    ExpansionTile(TileKind),
 }
 
 pub fn team_side(players: Players, team: Team) -> Side {
@@ -94,6 +99,14 @@ impl Game {
     /// A new game: the map dealt face down from `seed` (R-MAP), ships on their middle slots
     /// with pirates 1–3 aboard (R-SETUP-1), team 1 to move.
     pub fn new(settings: Settings, seed: u64) -> Result<Game, SetupError> {
+        if let Some(kind) = settings
+            .tile_pack
+            .tiles()
+            .into_iter()
+            .find(|k| k.is_expansion())
+        {
+            return Err(SetupError::ExpansionTile(kind));
+        }
         let mut game = Game::blank(settings);
         let board = game.board;
         let tiles = mapgen::generate(board, &game.settings.tile_pack.tiles(), seed)?;
