@@ -111,16 +111,53 @@ impl Game {
         cargo: Items,
     ) -> Result<(), ErrorKind> {
         let u = self.team_unit(team, kind).ok_or(ErrorKind::NoSuchUnit)?;
-        let unit = &self.units[u];
-        if !unit.able() {
+        if !self.units[u].able() {
             return Err(ErrorKind::UnitDisabled);
         }
-        let board = self.board;
-        let mut targets = Vec::with_capacity(8);
-        self.step_targets(u, &mut targets);
-        if !targets.contains(&to) {
+        if !self.is_step_target(u, to) {
             return Err(ErrorKind::Unreachable);
         }
+        self.check_step(u, to, cargo)
+    }
+
+    /// Is `to` one of the unit's direct-step targets? The same answer as [`Game::step_targets`]
+    /// without building the list.
+    fn is_step_target(&self, u: usize, to: Cell) -> bool {
+        let unit = &self.units[u];
+        let board = self.board;
+        if !board.exists(to) {
+            return false;
+        }
+        match unit.place {
+            Place::Land { cell, step } => {
+                if unit.seat.is_some() {
+                    return self.is_lander(u) && board.is_land(to) && to != cell;
+                }
+                let k = self.maze_steps(cell);
+                if k > 0 && step < k {
+                    return to == cell;
+                }
+                board.adjacent(cell, to)
+            }
+            Place::Aboard(v) => {
+                let vessel = &self.vessels[v];
+                let onto_vessel = board.adjacent(vessel.cell, to) && self.vessel_at(to).is_some();
+                if vessel.boat {
+                    onto_vessel || (board.adjacent(vessel.cell, to) && board.is_land(to))
+                } else {
+                    onto_vessel || board.front_cell(vessel.cell) == Some(to)
+                }
+            }
+            Place::Swim(cell) => board.adjacent(cell, to) && board.is_sea(to),
+            Place::Tunnel(_) | Place::Dead => false,
+        }
+    }
+
+    /// R-STEP-2 checks 3 (launch) to 9 for a unit able to act and a target it can reach.
+    fn check_step(&self, u: usize, to: Cell, cargo: Items) -> Result<(), ErrorKind> {
+        let unit = &self.units[u];
+        let team = unit.team;
+        let board = self.board;
         let from_land = matches!(unit.place, Place::Land { .. });
         let plain_sea = board.is_sea(to) && self.vessel_at(to).is_none();
         if from_land && unit.seat.is_none() && plain_sea && cargo.count(Item::Boat) == 0 {
@@ -287,7 +324,7 @@ impl Game {
             };
             for &to in &targets {
                 for &cargo in &selections {
-                    if self.check_move(team, unit.kind, to, cargo).is_ok() {
+                    if self.check_step(u, to, cargo).is_ok() {
                         out.push(Action::Move {
                             unit: unit.kind,
                             to,
