@@ -3,5 +3,8 @@
 //! The crate is a pure rules engine ([`engine`]) with shells around it; see
 //! `docs/ARCHITECTURE.md` for the map.
 
+pub mod ai;
 pub mod engine;
+pub mod game;
 pub mod scenario;
+pub mod store;

@@ -232,12 +232,22 @@ impl Game {
                 return self.die_in_chain(ch, x, DeathCause::Restriction, ev);
             }
             let back = std::mem::take(&mut ch.cargo);
-            self.home_items_mut(ch.origin).add_all(back);
-            let cell = match ch.origin {
-                ItemHome::Cell(c) => c,
-                ItemHome::Vessel(v) => self.vessels[v].cell,
-            };
-            ev.push(Event::CargoReturned { cell, items: back });
+            match ch.origin {
+                ItemHome::Cell(c) => {
+                    self.items_mut(c).add_all(back);
+                    ev.push(Event::CargoReturned {
+                        cell: c,
+                        items: back,
+                    });
+                }
+                ItemHome::Vessel(v) => {
+                    // Gold picked up on the way (at a fork or horse) cannot lie aboard: it
+                    // arrives aboard like any cargo and scores (R-CARGO-1, R-CARGO-7).
+                    let cell = self.vessels[v].cell;
+                    ev.push(Event::CargoReturned { cell, items: back });
+                    self.deliver(v, back, ev);
+                }
+            }
         }
         // (c) open the fog.
         if was_fog {

@@ -1,0 +1,176 @@
+//! A game's configuration: the engine's rule settings plus what the service adds (turn time,
+//! reminders, what happens when a deadline passes). Validated on every change.
+
+use serde::{Deserialize, Serialize};
+
+use crate::engine::{Game, Settings};
+
+/// What happens when a player lets the deadline pass.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TimeoutPolicy {
+    /// A bot makes this one move for the player; after `max_missed` missed deadlines in a row
+    /// the bot keeps the seat.
+    Bot,
+    /// The player's seat resigns (a duel is lost; otherwise a bot keeps the seat).
+    Resign,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameConfig {
+    pub rules: Settings,
+    /// Time for one turn, in seconds.
+    pub turn_seconds: u32,
+    /// How long before the deadline the player is reminded, in seconds (0: no reminder).
+    pub reminder_seconds: u32,
+    pub timeout: TimeoutPolicy,
+    /// Missed deadlines in a row after which a bot takes the seat for good.
+    pub max_missed: u8,
+}
+
+pub const MIN_TURN_SECONDS: u32 = 60;
+pub const MAX_TURN_SECONDS: u32 = 14 * 24 * 3600;
+
+impl Default for GameConfig {
+    fn default() -> GameConfig {
+        GameConfig {
+            rules: Settings {
+                // Until the expansion rules exist, new games use the classic pack.
+                tile_pack: crate::engine::Pack::Classic,
+                ..Settings::default()
+            },
+            turn_seconds: 24 * 3600,
+            reminder_seconds: 3 * 3600,
+            timeout: TimeoutPolicy::Bot,
+            max_missed: 3,
+        }
+    }
+}
+
+/// Settings ids the service adds to the engine's (RULES §20).
+pub const SERVICE_SETTING_IDS: [&str; 4] = ["turn_time", "reminder", "timeout", "max_missed"];
+
+/// Reads `90s`, `30m`, `12h`, `2d` or a bare number of seconds.
+pub fn parse_duration(text: &str) -> Option<u32> {
+    let text = text.trim().to_ascii_lowercase();
+    let (digits, unit) = match text.char_indices().find(|(_, c)| !c.is_ascii_digit()) {
+        Some((i, _)) => text.split_at(i),
+        None => (text.as_str(), "s"),
+    };
+    let n: u32 = digits.parse().ok()?;
+    let scale = match unit {
+        "s" => 1,
+        "m" | "min" => 60,
+        "h" => 3600,
+        "d" => 86400,
+        _ => return None,
+    };
+    n.checked_mul(scale)
+}
+
+pub fn format_duration(seconds: u32) -> String {
+    match seconds {
+        s if s % 86400 == 0 && s > 0 => format!("{}d", s / 86400),
+        s if s % 3600 == 0 && s > 0 => format!("{}h", s / 3600),
+        s if s % 60 == 0 && s > 0 => format!("{}m", s / 60),
+        s => format!("{s}s"),
+    }
+}
+
+impl GameConfig {
+    /// Changes one setting by its id (an engine setting of RULES §20 or a service one).
+    /// On error nothing changes.
+    pub fn set(&mut self, id: &str, value: &str) -> Result<(), String> {
+        let mut next = self.clone();
+        let value = value.trim();
+        match id {
+            "turn_time" => {
+                let s = parse_duration(value)
+                    .filter(|s| (MIN_TURN_SECONDS..=MAX_TURN_SECONDS).contains(s))
+                    .ok_or_else(|| {
+                        format!("turn_time must be between 1m and 14d (e.g. 12h), not `{value}`")
+                    })?;
+                next.turn_seconds = s;
+            }
+            "reminder" => {
+                next.reminder_seconds = if value == "off" {
+                    0
+                } else {
+                    parse_duration(value).ok_or_else(|| {
+                        format!("reminder must be a duration or off, not `{value}`")
+                    })?
+                };
+            }
+            "timeout" => {
+                next.timeout = match value {
+                    "bot" => TimeoutPolicy::Bot,
+                    "resign" => TimeoutPolicy::Resign,
+                    _ => return Err(format!("timeout must be bot or resign, not `{value}`")),
+                }
+            }
+            "max_missed" => {
+                next.max_missed = value
+                    .parse()
+                    .ok()
+                    .filter(|n| (1..=20).contains(n))
+                    .ok_or_else(|| format!("max_missed must be from 1 to 20, not `{value}`"))?;
+            }
+            _ => next
+                .rules
+                .set(id, &value.to_ascii_lowercase())
+                .map_err(|e| e.to_string())?,
+        }
+        next.validate()?;
+        *self = next;
+        Ok(())
+    }
+
+    /// Checks the whole configuration, including that a game can be dealt with these rules.
+    pub fn validate(&self) -> Result<(), String> {
+        if self.reminder_seconds >= self.turn_seconds {
+            return Err(format!(
+                "the reminder ({}) must come before the deadline ({})",
+                format_duration(self.reminder_seconds),
+                format_duration(self.turn_seconds)
+            ));
+        }
+        Game::new(self.rules.clone(), 0).map_err(|e| e.to_string())?;
+        Ok(())
+    }
+
+    pub fn team_count(&self) -> u8 {
+        self.rules.players.team_count()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations() {
+        assert_eq!(parse_duration("12h"), Some(43200));
+        assert_eq!(parse_duration("90"), Some(90));
+        assert_eq!(parse_duration("2d"), Some(172800));
+        assert_eq!(parse_duration("x"), None);
+        assert_eq!(format_duration(7200), "2h");
+    }
+
+    #[test]
+    fn bad_values_change_nothing() {
+        let mut c = GameConfig::default();
+        let before = c.clone();
+        assert!(c.set("board_size", "8").is_err());
+        assert!(c.set("turn_time", "5s").is_err());
+        assert!(c.set("reminder", "2d").is_err());
+        assert!(
+            c.set("tile_pack", "full").is_err(),
+            "expansion pack refused for now"
+        );
+        assert!(c.set("nonsense", "1").is_err());
+        assert_eq!(c, before);
+        c.set("board_size", "9").unwrap();
+        c.set("players", "4").unwrap();
+        assert_eq!(c.team_count(), 4);
+    }
+}

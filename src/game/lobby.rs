@@ -1,0 +1,315 @@
+//! Lobby use cases: create, join, leave, configure, bots, start, kick, cancel, my games.
+
+use rusqlite::TransactionBehavior;
+
+use super::outbox::{self, OutboxMessage, Target};
+use super::{Actor, GameConfig, GameService, Loaded, Location, Result, ServiceError, load_with};
+use crate::ai::BotLevel;
+use crate::engine::Game;
+use crate::store::{self, GameId, GameRow, GameStatus, NewGame, SeatRow, UserId};
+
+fn require_owner(row: &GameRow, actor: Actor) -> Result<()> {
+    if actor.admin || actor.user == row.owner_id {
+        Ok(())
+    } else {
+        Err(ServiceError::NotOwner)
+    }
+}
+
+fn require_lobby(row: &GameRow) -> Result<()> {
+    match row.status {
+        GameStatus::Lobby => Ok(()),
+        GameStatus::Active => Err(ServiceError::AlreadyStarted(row.id)),
+        _ => Err(ServiceError::Finished(row.id)),
+    }
+}
+
+/// The public channel of a game: its thread if it has one.
+pub(super) fn public_target(row: &GameRow) -> Option<Target> {
+    row.thread_id
+        .or(row.channel_id)
+        .map(|id| Target::Channel { id })
+}
+
+/// A random free seat, from the operating system's generator (seating is not the engine's
+/// business, R-SEAT-3).
+fn random_seat(free: &[u8]) -> u8 {
+    let r = getrandom::u64().unwrap_or(0);
+    free[(r % free.len() as u64) as usize]
+}
+
+impl GameService {
+    /// Opens a lobby in a channel; the creator owns it and takes a seat (random unless given).
+    pub fn create_lobby(
+        &self,
+        actor: Actor,
+        location: Location,
+        language: &str,
+        config: GameConfig,
+        seat: Option<u8>,
+    ) -> Result<GameId> {
+        config.validate().map_err(ServiceError::BadSetting)?;
+        let settings = serde_json::to_string(&config).expect("plain data");
+        let mut conn = self.store.conn()?;
+        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let id = store::insert_game(
+            &tx,
+            &NewGame {
+                guild_id: location.guild_id,
+                channel_id: location.channel_id,
+                thread_id: location.thread_id,
+                settings: &settings,
+                owner_id: actor.user,
+                language,
+                created_at: self.now(),
+            },
+        )?;
+        let teams: Vec<u8> = (1..=config.team_count()).collect();
+        let team = match seat {
+            Some(t) if teams.contains(&t) => t,
+            Some(t) => return Err(ServiceError::NoSuchSeat(t)),
+            None => random_seat(&teams),
+        };
+        store::put_seat(&tx, &self.human_seat(id, team, actor.user))?;
+        tx.commit()?;
+        Ok(id)
+    }
+
+    fn human_seat(&self, game_id: GameId, team: u8, user: UserId) -> SeatRow {
+        SeatRow {
+            game_id,
+            team,
+            user_id: Some(user),
+            bot_level: None,
+            joined_at: self.now(),
+            missed_deadlines: 0,
+            resigned: false,
+        }
+    }
+
+    fn lobby_change<T>(
+        &self,
+        id: GameId,
+        change: impl FnOnce(&rusqlite::Transaction, &Loaded) -> Result<T>,
+    ) -> Result<T> {
+        let mut conn = self.store.conn()?;
+        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let loaded = load_with(&tx, id)?;
+        let out = change(&tx, &loaded)?;
+        tx.commit()?;
+        Ok(out)
+    }
+
+    /// Takes a seat in a lobby: the one asked for, or a random free one. Returns the team.
+    pub fn join(&self, actor: Actor, id: GameId, seat: Option<u8>) -> Result<u8> {
+        self.lobby_change(id, |tx, g| {
+            require_lobby(&g.row)?;
+            if g.seat_of(actor.user).is_some() {
+                return Err(ServiceError::AlreadySeated(id));
+            }
+            let free: Vec<u8> = (1..=g.config.team_count())
+                .filter(|t| g.seat(*t).is_none())
+                .collect();
+            let team = match seat {
+                Some(t) if t < 1 || t > g.config.team_count() => {
+                    return Err(ServiceError::NoSuchSeat(t));
+                }
+                Some(t) if !free.contains(&t) => return Err(ServiceError::SeatTaken(t)),
+                Some(t) => t,
+                None if free.is_empty() => return Err(ServiceError::Full(id)),
+                None => random_seat(&free),
+            };
+            store::put_seat(tx, &self.human_seat(id, team, actor.user))?;
+            Ok(team)
+        })
+    }
+
+    /// Leaves a lobby. The owner leaving cancels it.
+    pub fn leave(&self, actor: Actor, id: GameId) -> Result<()> {
+        let owner = self.lobby_change(id, |tx, g| {
+            require_lobby(&g.row)?;
+            let seat = g.seat_of(actor.user).ok_or(ServiceError::NotYourGame(id))?;
+            store::delete_seat(tx, id, seat.team)?;
+            Ok(g.row.owner_id == actor.user)
+        })?;
+        if owner {
+            self.cancel(
+                Actor {
+                    admin: true,
+                    ..actor
+                },
+                id,
+            )?;
+        }
+        Ok(())
+    }
+
+    /// Changes one setting of a lobby (owner or admin). Seats beyond a smaller player count
+    /// are freed.
+    pub fn configure(
+        &self,
+        actor: Actor,
+        id: GameId,
+        setting: &str,
+        value: &str,
+    ) -> Result<GameConfig> {
+        self.lobby_change(id, |tx, g| {
+            require_lobby(&g.row)?;
+            require_owner(&g.row, actor)?;
+            let mut config = g.config.clone();
+            config
+                .set(setting, value)
+                .map_err(ServiceError::BadSetting)?;
+            for s in &g.seats {
+                if s.team > config.team_count() {
+                    store::delete_seat(tx, id, s.team)?;
+                }
+            }
+            store::set_settings(tx, id, &serde_json::to_string(&config).expect("plain data"))?;
+            Ok(config)
+        })
+    }
+
+    /// Puts a bot on a free seat (owner or admin).
+    pub fn add_bot(&self, actor: Actor, id: GameId, team: u8, level: BotLevel) -> Result<()> {
+        self.lobby_change(id, |tx, g| {
+            require_lobby(&g.row)?;
+            require_owner(&g.row, actor)?;
+            if team < 1 || team > g.config.team_count() {
+                return Err(ServiceError::NoSuchSeat(team));
+            }
+            if g.seat(team).is_some() {
+                return Err(ServiceError::SeatTaken(team));
+            }
+            store::put_seat(
+                tx,
+                &SeatRow {
+                    game_id: id,
+                    team,
+                    user_id: None,
+                    bot_level: Some(level.name().into()),
+                    joined_at: self.now(),
+                    missed_deadlines: 0,
+                    resigned: false,
+                },
+            )?;
+            Ok(())
+        })
+    }
+
+    /// Starts a full lobby (owner or admin): the seed comes from the operating system's
+    /// generator and is stored; the first player is told it is their turn.
+    pub fn start(&self, actor: Actor, id: GameId) -> Result<Loaded> {
+        let seed = getrandom::u64()
+            .map_err(|e| ServiceError::BadSetting(format!("no randomness: {e}")))?;
+        self.start_with_seed(actor, id, seed)
+    }
+
+    /// As [`GameService::start`] with a chosen seed (local games, tests, imports).
+    pub fn start_with_seed(&self, actor: Actor, id: GameId, seed: u64) -> Result<Loaded> {
+        let now = self.now();
+        self.lobby_change(id, |tx, g| {
+            require_lobby(&g.row)?;
+            require_owner(&g.row, actor)?;
+            let empty: Vec<u8> = (1..=g.config.team_count())
+                .filter(|t| g.seat(*t).is_none())
+                .collect();
+            if !empty.is_empty() {
+                return Err(ServiceError::SeatsEmpty(empty));
+            }
+            let game = Game::new(g.config.rules.clone(), seed)
+                .map_err(|e| ServiceError::BadSetting(e.to_string()))?;
+            store::start_game(tx, id, seed, now)?;
+            let mut loaded = g.clone();
+            loaded.row.status = GameStatus::Active;
+            loaded.row.seed = Some(seed);
+            loaded.row.started_at = Some(now);
+            if let Some(target) = public_target(&g.row) {
+                outbox::enqueue(tx, target, &OutboxMessage::GameStarted { game_id: id }, now)?;
+            }
+            self.schedule_turn(tx, &loaded, &game, now, true)?;
+            loaded.game = Some(game);
+            Ok(loaded)
+        })
+    }
+
+    /// Removes a player (owner or admin): from a lobby the seat is freed; in a running game a
+    /// bot takes it over.
+    pub fn kick(&self, actor: Actor, id: GameId, team: u8) -> Result<()> {
+        let now = self.now();
+        self.lobby_change(id, |tx, g| {
+            require_owner(&g.row, actor)?;
+            let seat = g.seat(team).ok_or(ServiceError::NoSuchSeat(team))?.clone();
+            match g.row.status {
+                GameStatus::Lobby => store::delete_seat(tx, id, team)?,
+                GameStatus::Active => {
+                    self.seat_to_bot(tx, &seat, false)?;
+                    if let Some(target) = public_target(&g.row) {
+                        let text = format!("Team {team}'s player was removed; a bot plays on.");
+                        outbox::enqueue(
+                            tx,
+                            target,
+                            &OutboxMessage::Notice { game_id: id, text },
+                            now,
+                        )?;
+                    }
+                }
+                _ => return Err(ServiceError::Finished(id)),
+            }
+            Ok(())
+        })
+    }
+
+    pub(super) fn seat_to_bot(
+        &self,
+        tx: &rusqlite::Connection,
+        seat: &SeatRow,
+        resigned: bool,
+    ) -> Result<()> {
+        store::put_seat(
+            tx,
+            &SeatRow {
+                user_id: None,
+                bot_level: Some(BotLevel::Random.name().into()),
+                resigned: resigned || seat.resigned,
+                ..seat.clone()
+            },
+        )?;
+        Ok(())
+    }
+
+    /// Cancels a lobby or a running game (owner or admin).
+    pub fn cancel(&self, actor: Actor, id: GameId) -> Result<()> {
+        let now = self.now();
+        self.lobby_change(id, |tx, g| {
+            require_owner(&g.row, actor)?;
+            if matches!(g.row.status, GameStatus::Finished | GameStatus::Cancelled) {
+                return Err(ServiceError::Finished(id));
+            }
+            store::end_game(tx, id, GameStatus::Cancelled, "{\"cancelled\":true}", now)?;
+            store::clear_timers(tx, id)?;
+            if let Some(target) = public_target(&g.row) {
+                let text = "The game was cancelled.".to_string();
+                outbox::enqueue(
+                    tx,
+                    target,
+                    &OutboxMessage::Notice { game_id: id, text },
+                    now,
+                )?;
+            }
+            Ok(())
+        })
+    }
+
+    /// The games a user sits in (lobbies and running games only, unless `all`).
+    pub fn my_games(&self, user: UserId, all: bool) -> Result<Vec<GameRow>> {
+        let conn = self.store.conn()?;
+        Ok(store::games_of_user(&conn, user, !all)?)
+    }
+
+    /// Lobbies and running games in a channel or thread.
+    pub fn games_here(&self, channel: u64) -> Result<Vec<GameRow>> {
+        let conn = self.store.conn()?;
+        Ok(store::games_in_channel(&conn, channel)?)
+    }
+}

@@ -1,0 +1,219 @@
+//! The game service: every use case of a game (lobby, turns, deadlines, history), on top of
+//! the engine and the store, with no Discord types. Its outputs are plain values and outbox
+//! rows; sending them is the adapter's job.
+//!
+//! Every accepted action is one SQLite transaction holding the action row, a snapshot when
+//! due, the next deadline and reminder, and the outbox rows for the public post and the next
+//! player's private message. `UNIQUE(game, ply)` makes a double click harmless.
+
+pub mod clock;
+pub mod config;
+mod lobby;
+pub mod narrate;
+pub mod outbox;
+pub mod timers;
+mod transfer;
+mod turns;
+
+use std::sync::Arc;
+
+use crate::engine::{ErrorKind, Game};
+use crate::store::{self, GameId, GameRow, GameStatus, SeatRow, Store, StoreError, UserId};
+
+pub use clock::{Clock, ManualClock, SystemClock};
+pub use config::{GameConfig, TimeoutPolicy};
+pub use outbox::{OutboxMessage, Target};
+pub use timers::Fired;
+pub use transfer::ExportedGame;
+pub use turns::{Accepted, HistoryEntry, LegalMove, Next};
+
+/// Snapshots are written every this many plies, so loading replays fewer than this.
+pub const SNAPSHOT_EVERY: u32 = 25;
+
+/// Why the service refused a request. Nothing was changed.
+#[derive(Debug, thiserror::Error)]
+pub enum ServiceError {
+    #[error("there is no game #{0}")]
+    UnknownGame(GameId),
+    #[error("game #{0} has already started")]
+    AlreadyStarted(GameId),
+    #[error("game #{0} is not running")]
+    NotRunning(GameId),
+    #[error("game #{0} is over")]
+    Finished(GameId),
+    #[error("all seats of game #{0} are taken")]
+    Full(GameId),
+    #[error("you already have a seat in game #{0}")]
+    AlreadySeated(GameId),
+    #[error("seat {0} is taken")]
+    SeatTaken(u8),
+    #[error("this game has no seat {0}")]
+    NoSuchSeat(u8),
+    #[error("you have no seat in game #{0}")]
+    NotYourGame(GameId),
+    #[error("only the game's owner or a server admin can do that")]
+    NotOwner,
+    #[error("it is not your turn: team {team} is to move")]
+    NotYourTurn { team: u8 },
+    #[error("the board you answered is out of date: the game is at move {current}")]
+    StaleView { current: u32 },
+    #[error("that move was already played")]
+    AlreadyPlayed,
+    #[error("illegal move: {}", .0.explain())]
+    Illegal(ErrorKind),
+    #[error("bad setting: {0}")]
+    BadSetting(String),
+    #[error("seats still empty: {0:?}")]
+    SeatsEmpty(Vec<u8>),
+    #[error("bad export: {0}")]
+    BadExport(String),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+impl From<rusqlite::Error> for ServiceError {
+    fn from(e: rusqlite::Error) -> ServiceError {
+        ServiceError::Store(StoreError::Sqlite(e))
+    }
+}
+
+pub type Result<T> = std::result::Result<T, ServiceError>;
+
+/// Where a game lives in Discord (all `None` for a local game).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Location {
+    pub guild_id: Option<u64>,
+    pub channel_id: Option<u64>,
+    pub thread_id: Option<u64>,
+}
+
+/// Who is asking, and whether they may manage any game here (a server admin).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Actor {
+    pub user: UserId,
+    pub admin: bool,
+}
+
+impl Actor {
+    pub fn user(user: UserId) -> Actor {
+        Actor { user, admin: false }
+    }
+}
+
+/// A loaded game: its row, seats, configuration and engine state.
+#[derive(Clone, Debug)]
+pub struct Loaded {
+    pub row: GameRow,
+    pub seats: Vec<SeatRow>,
+    pub config: GameConfig,
+    /// `None` before the game starts.
+    pub game: Option<Game>,
+}
+
+impl Loaded {
+    pub fn seat(&self, team: u8) -> Option<&SeatRow> {
+        self.seats.iter().find(|s| s.team == team)
+    }
+
+    pub fn seat_of(&self, user: UserId) -> Option<&SeatRow> {
+        self.seats.iter().find(|s| s.user_id == Some(user))
+    }
+}
+
+pub struct GameService {
+    store: Arc<Store>,
+    clock: Arc<dyn Clock>,
+}
+
+impl GameService {
+    pub fn new(store: Arc<Store>, clock: Arc<dyn Clock>) -> GameService {
+        GameService { store, clock }
+    }
+
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
+    fn now(&self) -> i64 {
+        self.clock.now_ms()
+    }
+
+    /// Loads a game: latest snapshot plus the actions after it (O(1) in game length). A
+    /// snapshot that cannot be read is logged and the game is replayed from its seed.
+    pub fn load(&self, id: GameId) -> Result<Loaded> {
+        let conn = self.store.conn()?;
+        load_with(&conn, id)
+    }
+
+    /// The engine state after `ply` actions (0: the start).
+    pub fn position_at(&self, id: GameId, ply: u32) -> Result<Game> {
+        let conn = self.store.conn()?;
+        let row = store::get_game(&conn, id)?.ok_or(ServiceError::UnknownGame(id))?;
+        let config = parse_config(&row)?;
+        let seed = row.seed.ok_or(ServiceError::NotRunning(id))?;
+        replay(&conn, &row, &config, seed, ply.min(row.ply))
+    }
+}
+
+fn parse_config(row: &GameRow) -> Result<GameConfig> {
+    serde_json::from_str(&row.settings)
+        .map_err(|e| StoreError::Corrupt(format!("settings of game #{}: {e}", row.id)).into())
+}
+
+pub(crate) fn load_with(conn: &rusqlite::Connection, id: GameId) -> Result<Loaded> {
+    let row = store::get_game(conn, id)?.ok_or(ServiceError::UnknownGame(id))?;
+    let seats = store::seats(conn, id)?;
+    let config = parse_config(&row)?;
+    let game = match (row.status, row.seed) {
+        (GameStatus::Lobby, _) | (_, None) => None,
+        (_, Some(seed)) => Some(replay(conn, &row, &config, seed, row.ply)?),
+    };
+    Ok(Loaded {
+        row,
+        seats,
+        config,
+        game,
+    })
+}
+
+/// The state after `ply` actions: from the latest snapshot at or before it, else the seed.
+fn replay(
+    conn: &rusqlite::Connection,
+    row: &GameRow,
+    config: &GameConfig,
+    seed: u64,
+    ply: u32,
+) -> Result<Game> {
+    let fresh = || {
+        Game::new(config.rules.clone(), seed)
+            .map_err(|e| StoreError::Corrupt(format!("game #{}: {e}", row.id)))
+    };
+    let (mut game, from) = match store::snapshot_before(conn, row.id, ply)? {
+        Some((at, json)) => match serde_json::from_str::<Game>(&json) {
+            Ok(g) if g.ply() == at => (g, at),
+            Ok(_) | Err(_) => {
+                tracing::warn!(
+                    game = row.id,
+                    ply = at,
+                    "unreadable snapshot; replaying from the seed"
+                );
+                (fresh()?, 0)
+            }
+        },
+        None => (fresh()?, 0),
+    };
+    for a in store::actions_after(conn, row.id, from)? {
+        if a.ply > ply {
+            break;
+        }
+        let action = serde_json::from_str(&a.action)
+            .map_err(|e| StoreError::Corrupt(format!("game #{} ply {}: {e}", row.id, a.ply)))?;
+        game.play(&action).map_err(|e| {
+            StoreError::Corrupt(format!(
+                "game #{} ply {} does not replay: {e}",
+                row.id, a.ply
+            ))
+        })?;
+    }
+    Ok(game)
+}

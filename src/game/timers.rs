@@ -1,0 +1,80 @@
+//! Deadlines and reminders: rows with a due time, fired by whoever drives the clock (the
+//! bot's scheduler, a test's manual clock). A timer that came due while the bot was down
+//! fires once after the restart; a timer of a ply the game has left is dropped.
+
+use rusqlite::TransactionBehavior;
+
+use super::outbox::{self, OutboxMessage, Target};
+use super::{GameService, Result, load_with};
+use crate::store::{self, GameStatus, TimerKind, TimerRow};
+
+/// What firing a timer did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Fired {
+    Reminded { game_id: i64, team: u8 },
+    TimedOut { game_id: i64, team: u8 },
+    Stale { game_id: i64 },
+}
+
+impl GameService {
+    /// When the next timer is due (for the scheduler's sleep).
+    pub fn next_timer_due(&self) -> Result<Option<i64>> {
+        let conn = self.store.conn()?;
+        Ok(store::next_timer_due(&conn)?)
+    }
+
+    /// Fires every timer due now.
+    pub fn fire_due_timers(&self) -> Result<Vec<Fired>> {
+        let due = {
+            let conn = self.store.conn()?;
+            store::due_timers(&conn, self.now())?
+        };
+        let mut out = Vec::new();
+        for timer in due {
+            out.push(self.fire(&timer)?);
+        }
+        Ok(out)
+    }
+
+    fn fire(&self, timer: &TimerRow) -> Result<Fired> {
+        let mut conn = self.store.conn()?;
+        let loaded = load_with(&conn, timer.game_id)?;
+        let game_id = timer.game_id;
+        let current = loaded.row.status == GameStatus::Active && loaded.row.ply == timer.ply;
+        let team = loaded.game.as_ref().map_or(0, |g| g.controller());
+        let user = loaded.seat(team).and_then(|s| s.user_id);
+        let now = self.now();
+        match (timer.kind, current, user) {
+            (TimerKind::Deadline, true, Some(_)) => {
+                // The move (or resignation) clears this timer in its own transaction, so a
+                // crash before it leaves the deadline due, and it fires again after restart.
+                self.timeout_move(&mut conn, &loaded)?;
+                Ok(Fired::TimedOut { game_id, team })
+            }
+            (TimerKind::Reminder, true, Some(user)) => {
+                let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+                if store::mark_timer_fired(&tx, timer.id, now)? {
+                    let deadline = store::game_timers(&tx, game_id)?
+                        .into_iter()
+                        .find(|t| t.kind == TimerKind::Deadline && t.fired_at.is_none())
+                        .map_or(now, |t| t.due_at);
+                    let message = OutboxMessage::Reminder {
+                        game_id,
+                        ply: timer.ply,
+                        team,
+                        deadline_ms: deadline,
+                    };
+                    if loaded.row.channel_id.is_some() {
+                        outbox::enqueue(&tx, Target::User { id: user }, &message, now)?;
+                    }
+                }
+                tx.commit()?;
+                Ok(Fired::Reminded { game_id, team })
+            }
+            _ => {
+                store::mark_timer_fired(&conn, timer.id, now)?;
+                Ok(Fired::Stale { game_id })
+            }
+        }
+    }
+}

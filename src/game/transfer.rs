@@ -1,0 +1,170 @@
+//! Export a game as JSON and import it back: settings, seed, seats and the action log, which
+//! replays to the same game.
+
+use rusqlite::TransactionBehavior;
+use serde::{Deserialize, Serialize};
+
+use super::{Actor, GameConfig, GameService, Location, Result, ServiceError, load_with};
+use crate::engine::{Action, Game};
+use crate::store::{self, ActionRow, GameId, GameStatus, NewGame, SeatRow, UserId};
+
+pub const EXPORT_FORMAT: &str = "jackal-game/1";
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ExportedSeat {
+    pub team: u8,
+    pub user_id: Option<UserId>,
+    pub bot_level: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ExportedAction {
+    pub ply: u32,
+    pub team: u8,
+    pub user_id: Option<UserId>,
+    pub notation: String,
+    pub action: Action,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ExportedGame {
+    pub format: String,
+    pub config: GameConfig,
+    pub seed: Option<u64>,
+    pub status: GameStatus,
+    pub language: String,
+    pub seats: Vec<ExportedSeat>,
+    pub actions: Vec<ExportedAction>,
+}
+
+impl GameService {
+    pub fn export(&self, id: GameId) -> Result<ExportedGame> {
+        let conn = self.store.conn()?;
+        let loaded = load_with(&conn, id)?;
+        let actions = store::actions_after(&conn, id, 0)?
+            .into_iter()
+            .map(|a| {
+                let action = serde_json::from_str(&a.action)
+                    .map_err(|e| store::StoreError::Corrupt(e.to_string()))?;
+                Ok(ExportedAction {
+                    ply: a.ply,
+                    team: a.team,
+                    user_id: a.user_id,
+                    notation: a.notation,
+                    action,
+                })
+            })
+            .collect::<Result<Vec<_>>>()?;
+        Ok(ExportedGame {
+            format: EXPORT_FORMAT.into(),
+            config: loaded.config,
+            seed: loaded.row.seed,
+            status: loaded.row.status,
+            language: loaded.row.language,
+            seats: loaded
+                .seats
+                .iter()
+                .map(|s| ExportedSeat {
+                    team: s.team,
+                    user_id: s.user_id,
+                    bot_level: s.bot_level.clone(),
+                })
+                .collect(),
+            actions,
+        })
+    }
+
+    /// Imports an exported game as a new game owned by `actor` in `location`. Every action is
+    /// replayed through the engine first; an export that does not replay is refused whole.
+    pub fn import(&self, actor: Actor, location: Location, json: &str) -> Result<GameId> {
+        let e: ExportedGame =
+            serde_json::from_str(json).map_err(|e| ServiceError::BadExport(e.to_string()))?;
+        if e.format != EXPORT_FORMAT {
+            return Err(ServiceError::BadExport(format!(
+                "unknown format `{}`",
+                e.format
+            )));
+        }
+        e.config.validate().map_err(ServiceError::BadExport)?;
+        let mut replayed = None;
+        let mut events = Vec::new();
+        if let Some(seed) = e.seed {
+            let mut game = Game::new(e.config.rules.clone(), seed)
+                .map_err(|err| ServiceError::BadExport(err.to_string()))?;
+            for (i, a) in e.actions.iter().enumerate() {
+                if a.ply != i as u32 + 1 || a.team != game.turn() {
+                    return Err(ServiceError::BadExport(format!(
+                        "action {} is out of order",
+                        a.ply
+                    )));
+                }
+                let ev = game
+                    .play(&a.action)
+                    .map_err(|err| ServiceError::BadExport(format!("ply {}: {err}", a.ply)))?;
+                events.push(serde_json::to_string(&ev).expect("plain data"));
+            }
+            replayed = Some(game);
+        } else if !e.actions.is_empty() {
+            return Err(ServiceError::BadExport("actions without a seed".into()));
+        }
+        let now = self.now();
+        let mut conn = self.store.conn()?;
+        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let id = store::insert_game(
+            &tx,
+            &NewGame {
+                guild_id: location.guild_id,
+                channel_id: location.channel_id,
+                thread_id: location.thread_id,
+                settings: &serde_json::to_string(&e.config).expect("plain data"),
+                owner_id: actor.user,
+                language: &e.language,
+                created_at: now,
+            },
+        )?;
+        for s in &e.seats {
+            store::put_seat(
+                &tx,
+                &SeatRow {
+                    game_id: id,
+                    team: s.team,
+                    user_id: s.user_id,
+                    bot_level: s.bot_level.clone(),
+                    joined_at: now,
+                    missed_deadlines: 0,
+                    resigned: false,
+                },
+            )?;
+        }
+        if let (Some(seed), Some(game)) = (e.seed, &replayed) {
+            store::start_game(&tx, id, seed, now)?;
+            for (a, events) in e.actions.iter().zip(&events) {
+                store::insert_action(
+                    &tx,
+                    &ActionRow {
+                        game_id: id,
+                        ply: a.ply,
+                        team: a.team,
+                        user_id: a.user_id,
+                        notation: a.notation.clone(),
+                        action: serde_json::to_string(&a.action).expect("plain data"),
+                        events: events.clone(),
+                        created_at: now,
+                    },
+                )?;
+                store::advance_ply(&tx, id, a.ply - 1)?;
+            }
+            let state = serde_json::to_string(game).expect("plain data");
+            store::insert_snapshot(&tx, id, game.ply(), &state, now)?;
+            if let Some(outcome) = game.outcome() {
+                let result = serde_json::to_string(outcome).expect("plain data");
+                store::end_game(&tx, id, GameStatus::Finished, &result, now)?;
+            } else if e.status == GameStatus::Active {
+                let loaded = load_with(&tx, id)?;
+                self.schedule_turn(&tx, &loaded, game, now, true)?;
+            }
+        }
+        tx.commit()?;
+        Ok(id)
+    }
+}

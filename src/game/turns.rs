@@ -1,0 +1,507 @@
+//! Turn use cases: legal moves of a user, acting, bots, resigning, history. Every accepted
+//! action is committed by [`GameService::commit_action`], in one transaction.
+
+use rusqlite::{Connection, TransactionBehavior};
+use serde::Serialize;
+
+use super::lobby::public_target;
+use super::narrate;
+use super::outbox::{self, OutboxMessage, Target};
+use super::{
+    Actor, GameService, Loaded, Result, SNAPSHOT_EVERY, ServiceError, TimeoutPolicy, load_with,
+};
+use crate::ai::{self, BotLevel};
+use crate::engine::{Action, ChoiceKind, Event, Game, Outcome, Players, notation};
+use crate::store::{self, ActionRow, GameId, GameStatus, SeatRow, TimerKind, UserId};
+
+/// Writes that ride along in an action's transaction.
+#[derive(Default)]
+pub(super) struct Extra {
+    pub seat: Option<SeatRow>,
+    pub notice: Option<String>,
+}
+
+/// Who moves next.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Next {
+    Human { team: u8, user: UserId },
+    Bot { team: u8, level: BotLevel },
+    Over,
+}
+
+/// An accepted action and what followed.
+#[derive(Clone, Debug)]
+pub struct Accepted {
+    pub game_id: GameId,
+    pub ply: u32,
+    pub team: u8,
+    pub notation: String,
+    pub events: Vec<Event>,
+    /// A choice the same player must answer before the turn passes.
+    pub pending: Option<ChoiceKind>,
+    pub next: Next,
+    pub outcome: Option<Outcome>,
+}
+
+/// One line of a game's history.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct HistoryEntry {
+    pub ply: u32,
+    pub team: u8,
+    pub user_id: Option<UserId>,
+    pub notation: String,
+    pub lines: Vec<String>,
+}
+
+/// A legal move as a player sees it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct LegalMove {
+    pub notation: String,
+    pub fatal: bool,
+}
+
+/// The seat commanding the turn (R-TURN-8: on weed turns another team's player).
+fn controller_seat<'a>(loaded: &'a Loaded, game: &Game) -> Option<&'a SeatRow> {
+    loaded.seat(game.controller())
+}
+
+fn next_of(loaded: &Loaded, game: &Game) -> Next {
+    if game.is_over() {
+        return Next::Over;
+    }
+    let team = game.controller();
+    match loaded.seat(team) {
+        Some(SeatRow {
+            user_id: Some(user),
+            ..
+        }) => Next::Human { team, user: *user },
+        Some(seat) => Next::Bot {
+            team,
+            level: seat
+                .bot_level
+                .as_deref()
+                .and_then(BotLevel::parse)
+                .unwrap_or(BotLevel::Random),
+        },
+        None => Next::Over,
+    }
+}
+
+fn require_active(loaded: &Loaded) -> Result<&Game> {
+    match loaded.row.status {
+        GameStatus::Active => loaded
+            .game
+            .as_ref()
+            .ok_or(ServiceError::NotRunning(loaded.row.id)),
+        GameStatus::Lobby => Err(ServiceError::NotRunning(loaded.row.id)),
+        _ => Err(ServiceError::Finished(loaded.row.id)),
+    }
+}
+
+/// Does `submitted` say the same as the action recorded at that ply? (A double click.)
+fn same_text(game_board: crate::engine::Board, submitted: &str, recorded: &str) -> bool {
+    match (
+        notation::parse(submitted, game_board),
+        notation::parse(recorded, game_board),
+    ) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
+}
+
+impl GameService {
+    /// A user's legal moves now, or why they have none.
+    pub fn legal_moves(&self, user: UserId, id: GameId) -> Result<Vec<LegalMove>> {
+        let loaded = self.load(id)?;
+        let game = require_active(&loaded)?;
+        let seat = controller_seat(&loaded, game);
+        if loaded.seat_of(user).is_none() {
+            return Err(ServiceError::NotYourGame(id));
+        }
+        if seat.and_then(|s| s.user_id) != Some(user) {
+            return Err(ServiceError::NotYourTurn {
+                team: game.controller(),
+            });
+        }
+        Ok(game
+            .legal_actions()
+            .into_iter()
+            .map(|l| LegalMove {
+                notation: game.notation(&l.action),
+                fatal: l.fatal,
+            })
+            .collect())
+    }
+
+    /// A user's action in a game, answering the board at `seen_ply`.
+    pub fn act(&self, user: UserId, id: GameId, seen_ply: u32, text: &str) -> Result<Accepted> {
+        let mut conn = self.store.conn()?;
+        let loaded = load_with(&conn, id)?;
+        let game = require_active(&loaded)?;
+        if loaded.seat_of(user).is_none() {
+            return Err(ServiceError::NotYourGame(id));
+        }
+        if seen_ply != loaded.row.ply {
+            return Err(why_stale(&conn, game, id, seen_ply, text, loaded.row.ply)?);
+        }
+        let seat = controller_seat(&loaded, game).cloned();
+        if seat.as_ref().and_then(|s| s.user_id) != Some(user) {
+            return Err(ServiceError::NotYourTurn {
+                team: game.controller(),
+            });
+        }
+        let action = game.parse_action(text).map_err(ServiceError::Illegal)?;
+        game.check(&action)
+            .map_err(|e| ServiceError::Illegal(e.kind))?;
+        // A player who moves is no longer "missing deadlines in a row".
+        let seat_update = seat.filter(|s| s.missed_deadlines > 0).map(|s| SeatRow {
+            missed_deadlines: 0,
+            ..s
+        });
+        let extra = Extra {
+            seat: seat_update,
+            notice: None,
+        };
+        self.commit_action(&mut conn, &loaded, action, Some(user), extra, Some(text))
+    }
+
+    /// Plays one move for a bot seat if a bot is to move; `None` otherwise.
+    pub fn bot_step(&self, id: GameId) -> Result<Option<Accepted>> {
+        let mut conn = self.store.conn()?;
+        let loaded = load_with(&conn, id)?;
+        let Ok(game) = require_active(&loaded) else {
+            return Ok(None);
+        };
+        let Next::Bot { level, .. } = next_of(&loaded, game) else {
+            return Ok(None);
+        };
+        let seed = loaded.row.seed.unwrap_or(0);
+        let Some(action) = ai::choose(game, level, seed) else {
+            return Ok(None);
+        };
+        self.commit_action(&mut conn, &loaded, action, None, Extra::default(), None)
+            .map(Some)
+    }
+
+    /// Commits one legal action: the action row, a snapshot when due, the next deadline and
+    /// reminder, the outbox rows, the end of the game — all or nothing.
+    pub(super) fn commit_action(
+        &self,
+        conn: &mut Connection,
+        loaded: &Loaded,
+        action: Action,
+        by: Option<UserId>,
+        extra: Extra,
+        submitted: Option<&str>,
+    ) -> Result<Accepted> {
+        let id = loaded.row.id;
+        let seen_ply = loaded.row.ply;
+        let mut game = require_active(loaded)?.clone();
+        let team = game.turn();
+        let notation = game.notation(&action);
+        let events = game
+            .play(&action)
+            .map_err(|e| ServiceError::Illegal(e.kind))?;
+        let now = self.now();
+        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        if !store::advance_ply(&tx, id, seen_ply)? {
+            let current = store::get_game(&tx, id)?.map_or(seen_ply, |r| r.ply);
+            let before = loaded.game.as_ref().expect("active");
+            return Err(why_stale(
+                &tx,
+                before,
+                id,
+                seen_ply,
+                submitted.unwrap_or(&notation),
+                current,
+            )?);
+        }
+        let ply = seen_ply + 1;
+        let recorded = store::insert_action(
+            &tx,
+            &ActionRow {
+                game_id: id,
+                ply,
+                team,
+                user_id: by,
+                notation: notation.clone(),
+                action: serde_json::to_string(&action).expect("plain data"),
+                events: serde_json::to_string(&events).expect("plain data"),
+                created_at: now,
+            },
+        )?;
+        if !recorded {
+            return Err(ServiceError::AlreadyPlayed);
+        }
+        if ply.is_multiple_of(SNAPSHOT_EVERY) {
+            let state = serde_json::to_string(&game).expect("plain data");
+            store::insert_snapshot(&tx, id, ply, &state, now)?;
+        }
+        let mut loaded_after = loaded.clone();
+        if let (Some(text), Some(target)) = (extra.notice, public_target(&loaded.row)) {
+            outbox::enqueue(
+                &tx,
+                target,
+                &OutboxMessage::Notice { game_id: id, text },
+                now,
+            )?;
+        }
+        if let Some(seat) = extra.seat {
+            store::put_seat(&tx, &seat)?;
+            if let Some(s) = loaded_after.seats.iter_mut().find(|s| s.team == seat.team) {
+                *s = seat;
+            }
+        }
+        loaded_after.row.ply = ply;
+        let pending = game.pending_kind();
+        if pending.is_none() {
+            self.post_move(&tx, &loaded_after, ply, now)?;
+        }
+        if let Some(outcome) = game.outcome().cloned() {
+            let result = serde_json::to_string(&outcome).expect("plain data");
+            store::end_game(&tx, id, GameStatus::Finished, &result, now)?;
+            store::clear_timers(&tx, id)?;
+            if let Some(target) = public_target(&loaded.row) {
+                let message = OutboxMessage::GameOver {
+                    game_id: id,
+                    result: narrate::outcome_text(&outcome),
+                };
+                outbox::enqueue(&tx, target, &message, now)?;
+            }
+        } else {
+            // Mid-move choices keep the same player: new timers, but no new "your turn".
+            self.schedule_turn(&tx, &loaded_after, &game, now, pending.is_none())?;
+        }
+        tx.commit()?;
+        let next = next_of(&loaded_after, &game);
+        Ok(Accepted {
+            game_id: id,
+            ply,
+            team,
+            notation,
+            events,
+            pending,
+            next,
+            outcome: game.outcome().cloned(),
+        })
+    }
+
+    /// The public board post for a completed move, covering its choice steps too.
+    fn post_move(&self, tx: &Connection, loaded: &Loaded, ply: u32, now: i64) -> Result<()> {
+        let Some(target) = public_target(&loaded.row) else {
+            return Ok(());
+        };
+        let mut first = ply;
+        let mut lines = Vec::new();
+        loop {
+            let Some(row) = store::action_at(tx, loaded.row.id, first)? else {
+                break;
+            };
+            let events: Vec<Event> = serde_json::from_str(&row.events).unwrap_or_default();
+            let mut step = vec![format!("team {}: {}", row.team, row.notation)];
+            step.extend(narrate::describe(&events));
+            step.append(&mut lines);
+            lines = step;
+            let previous = first
+                .checked_sub(1)
+                .and_then(|p| store::action_at(tx, loaded.row.id, p).ok().flatten());
+            let continues = previous.is_some_and(|p| {
+                serde_json::from_str::<Vec<Event>>(&p.events)
+                    .ok()
+                    .and_then(|e| e.last().cloned())
+                    .is_some_and(|e| matches!(e, Event::ChoiceRequired { .. }))
+            });
+            if !continues {
+                break;
+            }
+            first -= 1;
+        }
+        let message = OutboxMessage::BoardPost {
+            game_id: loaded.row.id,
+            first_ply: first,
+            ply,
+            lines,
+        };
+        outbox::enqueue(tx, target, &message, now)?;
+        Ok(())
+    }
+
+    /// The deadline, reminder and "your turn" message for whoever moves next.
+    pub(super) fn schedule_turn(
+        &self,
+        tx: &Connection,
+        loaded: &Loaded,
+        game: &Game,
+        now: i64,
+        notify: bool,
+    ) -> Result<()> {
+        let id = loaded.row.id;
+        store::clear_timers(tx, id)?;
+        let Next::Human { team, user } = next_of(loaded, game) else {
+            return Ok(());
+        };
+        let ply = loaded.row.ply;
+        let deadline = now + loaded.config.turn_seconds as i64 * 1000;
+        store::insert_timer(tx, id, TimerKind::Deadline, ply, deadline)?;
+        if loaded.config.reminder_seconds > 0 {
+            let at = deadline - loaded.config.reminder_seconds as i64 * 1000;
+            if at > now {
+                store::insert_timer(tx, id, TimerKind::Reminder, ply, at)?;
+            }
+        }
+        if notify && loaded.row.channel_id.is_some() {
+            let message = OutboxMessage::YourTurn {
+                game_id: id,
+                ply,
+                team,
+                deadline_ms: Some(deadline),
+            };
+            outbox::enqueue(tx, Target::User { id: user }, &message, now)?;
+        }
+        Ok(())
+    }
+
+    /// Resigns the actor's seat: a duel is lost at once; otherwise a bot plays the team on.
+    pub fn resign(&self, actor: Actor, id: GameId) -> Result<()> {
+        let mut conn = self.store.conn()?;
+        let loaded = load_with(&conn, id)?;
+        require_active(&loaded)?;
+        let seat = loaded
+            .seat_of(actor.user)
+            .ok_or(ServiceError::NotYourGame(id))?
+            .clone();
+        self.resign_seat(&mut conn, &loaded, &seat)
+    }
+
+    pub(super) fn resign_seat(
+        &self,
+        conn: &mut Connection,
+        loaded: &Loaded,
+        seat: &SeatRow,
+    ) -> Result<()> {
+        let id = loaded.row.id;
+        let now = self.now();
+        let game = require_active(loaded)?;
+        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let target = public_target(&loaded.row);
+        if loaded.config.rules.players == Players::Two {
+            let winner = if seat.team == 1 { 2 } else { 1 };
+            let result = serde_json::json!({ "resigned": seat.team, "winners": [winner] });
+            store::end_game(&tx, id, GameStatus::Finished, &result.to_string(), now)?;
+            store::clear_timers(&tx, id)?;
+            if let Some(target) = target {
+                let text = format!("Team {} resigned: team {winner} wins.", seat.team);
+                outbox::enqueue(
+                    &tx,
+                    target,
+                    &OutboxMessage::GameOver {
+                        game_id: id,
+                        result: text,
+                    },
+                    now,
+                )?;
+            }
+        } else {
+            self.seat_to_bot(&tx, seat, true)?;
+            let mut after = loaded.clone();
+            if let Some(s) = after.seats.iter_mut().find(|s| s.team == seat.team) {
+                s.user_id = None;
+                s.bot_level = Some(BotLevel::Random.name().into());
+            }
+            self.schedule_turn(&tx, &after, game, now, true)?;
+            if let Some(target) = target {
+                let text = format!("Team {} resigned; a bot plays on.", seat.team);
+                outbox::enqueue(
+                    &tx,
+                    target,
+                    &OutboxMessage::Notice { game_id: id, text },
+                    now,
+                )?;
+            }
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Every action of a game, in words.
+    pub fn history(&self, id: GameId) -> Result<Vec<HistoryEntry>> {
+        let conn = self.store.conn()?;
+        store::get_game(&conn, id)?.ok_or(ServiceError::UnknownGame(id))?;
+        let rows = store::actions_after(&conn, id, 0)?;
+        Ok(rows
+            .into_iter()
+            .map(|r| {
+                let events: Vec<Event> = serde_json::from_str(&r.events).unwrap_or_default();
+                HistoryEntry {
+                    ply: r.ply,
+                    team: r.team,
+                    user_id: r.user_id,
+                    lines: narrate::describe(&events),
+                    notation: r.notation,
+                }
+            })
+            .collect())
+    }
+
+    /// What the deadline policy does for a seat that let its time pass.
+    pub(super) fn timeout_move(&self, conn: &mut Connection, loaded: &Loaded) -> Result<()> {
+        let game = require_active(loaded)?;
+        let Some(seat) = controller_seat(loaded, game).cloned() else {
+            return Ok(());
+        };
+        if seat.user_id.is_none() {
+            return Ok(());
+        }
+        let missed = seat.missed_deadlines + 1;
+        if loaded.config.timeout == TimeoutPolicy::Resign {
+            return self.resign_seat(conn, loaded, &seat);
+        }
+        let takeover = missed >= loaded.config.max_missed as u32;
+        let update = SeatRow {
+            missed_deadlines: missed,
+            user_id: if takeover { None } else { seat.user_id },
+            bot_level: if takeover {
+                Some(BotLevel::Random.name().into())
+            } else {
+                None
+            },
+            ..seat.clone()
+        };
+        let seed = loaded.row.seed.unwrap_or(0) ^ 0x7469_6d65;
+        let action = ai::choose(game, BotLevel::Random, seed)
+            .ok_or(ServiceError::NotRunning(loaded.row.id))?;
+        let notice = if takeover {
+            format!(
+                "Team {} missed {missed} deadlines in a row; a bot takes the seat.",
+                seat.team
+            )
+        } else {
+            format!("Team {}'s time ran out; a bot made the move.", seat.team)
+        };
+        let extra = Extra {
+            seat: Some(update),
+            notice: Some(notice),
+        };
+        self.commit_action(conn, loaded, action, None, extra, None)?;
+        Ok(())
+    }
+}
+
+/// Why an answer to an old board is refused: the same move already played (a double click)
+/// or a stale view.
+fn why_stale(
+    conn: &Connection,
+    game: &Game,
+    id: GameId,
+    seen_ply: u32,
+    text: &str,
+    current: u32,
+) -> Result<ServiceError> {
+    if seen_ply < current
+        && let Some(row) = store::action_at(conn, id, seen_ply + 1)?
+        && same_text(game.board(), text, &row.notation)
+    {
+        return Ok(ServiceError::AlreadyPlayed);
+    }
+    Ok(ServiceError::StaleView { current })
+}

@@ -1,0 +1,149 @@
+//! The SQLite store: one file, migrations from `migrations/`, and the rows the game service
+//! reads and writes. It knows nothing of Discord.
+//!
+//! Connections are opened per caller from a small pool: SQLite in WAL mode lets readers run
+//! beside the one writer, and `busy_timeout` makes a second writer wait for the first
+//! instead of failing.
+
+mod rows;
+
+use std::path::{Path, PathBuf};
+use std::sync::{LazyLock, Mutex};
+use std::time::Duration;
+
+use rusqlite::Connection;
+use rusqlite_migration::{M, Migrations};
+
+pub use rows::*;
+
+/// The migrations, in order. A new migration is a new file and a new line here; never edit
+/// one that has shipped.
+pub const MIGRATION_SQL: &[&str] = &[include_str!("../../migrations/0001_init.sql")];
+
+static MIGRATIONS: LazyLock<Migrations<'static>> =
+    LazyLock::new(|| Migrations::new(MIGRATION_SQL.iter().map(|sql| M::up(sql)).collect()));
+
+/// How long a writer waits for another writer before giving up.
+const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
+
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("database error: {0}")]
+    Sqlite(#[from] rusqlite::Error),
+    #[error("could not migrate the database: {0}")]
+    Migration(#[from] rusqlite_migration::Error),
+    #[error(
+        "the database file {path} was written by a newer jackal (schema version {found}, this \
+         version knows up to {known}); upgrade jackal or use another --db file"
+    )]
+    TooNew {
+        path: String,
+        found: usize,
+        known: usize,
+    },
+    #[error("stored data is not valid: {0}")]
+    Corrupt(String),
+}
+
+pub type Result<T> = std::result::Result<T, StoreError>;
+
+/// A handle on the database file; cheap to share behind an `Arc`.
+pub struct Store {
+    path: PathBuf,
+    idle: Mutex<Vec<Connection>>,
+}
+
+/// A connection borrowed from the store's pool; it goes back when dropped.
+pub struct Conn<'a> {
+    store: &'a Store,
+    conn: Option<Connection>,
+}
+
+impl std::ops::Deref for Conn<'_> {
+    type Target = Connection;
+    fn deref(&self) -> &Connection {
+        self.conn.as_ref().expect("present until drop")
+    }
+}
+
+impl std::ops::DerefMut for Conn<'_> {
+    fn deref_mut(&mut self) -> &mut Connection {
+        self.conn.as_mut().expect("present until drop")
+    }
+}
+
+impl Drop for Conn<'_> {
+    fn drop(&mut self) {
+        if let (Some(conn), Ok(mut idle)) = (self.conn.take(), self.store.idle.lock()) {
+            idle.push(conn);
+        }
+    }
+}
+
+/// The schema version a database file is at (0 for a new file).
+pub fn schema_version(conn: &Connection) -> Result<usize> {
+    Ok(conn.pragma_query_value(None, "user_version", |row| row.get::<_, i64>(0))? as usize)
+}
+
+fn configure(conn: &Connection) -> Result<()> {
+    conn.busy_timeout(BUSY_TIMEOUT)?;
+    conn.pragma_update(None, "journal_mode", "WAL")?;
+    conn.pragma_update(None, "foreign_keys", "ON")?;
+    conn.pragma_update(None, "synchronous", "NORMAL")?;
+    Ok(())
+}
+
+impl Store {
+    /// Opens (or creates) the database file and brings its schema up to date. A file from a
+    /// newer version is refused with a clear message and left untouched.
+    pub fn open(path: impl AsRef<Path>) -> Result<Store> {
+        let path = path.as_ref().to_path_buf();
+        let mut conn = Connection::open(&path)?;
+        configure(&conn)?;
+        let found = schema_version(&conn)?;
+        let known = MIGRATION_SQL.len();
+        if found > known {
+            return Err(StoreError::TooNew {
+                path: path.display().to_string(),
+                found,
+                known,
+            });
+        }
+        MIGRATIONS.to_latest(&mut conn)?;
+        Ok(Store {
+            path,
+            idle: Mutex::new(vec![conn]),
+        })
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// A connection from the pool (opened if none is idle).
+    pub fn conn(&self) -> Result<Conn<'_>> {
+        let idle = self.idle.lock().ok().and_then(|mut v| v.pop());
+        let conn = match idle {
+            Some(c) => c,
+            None => {
+                let c = Connection::open(&self.path)?;
+                configure(&c)?;
+                c
+            }
+        };
+        Ok(Conn {
+            store: self,
+            conn: Some(conn),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn migrations_are_valid() {
+        MIGRATIONS.validate().unwrap();
+    }
+}

@@ -1,0 +1,617 @@
+//! Rows of the store and the SQL that reads and writes them. Every function takes a
+//! `&Connection`, so callers compose them inside their own transactions.
+
+use rusqlite::{Connection, OptionalExtension, Row, params};
+use serde::{Deserialize, Serialize};
+
+use super::{Result, StoreError};
+
+pub type GameId = i64;
+/// A Discord user id (a snowflake), or a local player's number in `jackal play`.
+pub type UserId = u64;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum GameStatus {
+    Lobby,
+    Active,
+    Finished,
+    Cancelled,
+}
+
+impl GameStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            GameStatus::Lobby => "lobby",
+            GameStatus::Active => "active",
+            GameStatus::Finished => "finished",
+            GameStatus::Cancelled => "cancelled",
+        }
+    }
+
+    fn parse(text: &str) -> Result<GameStatus> {
+        Ok(match text {
+            "lobby" => GameStatus::Lobby,
+            "active" => GameStatus::Active,
+            "finished" => GameStatus::Finished,
+            "cancelled" => GameStatus::Cancelled,
+            other => return Err(StoreError::Corrupt(format!("game status `{other}`"))),
+        })
+    }
+}
+
+// Discord snowflakes and seeds are u64; SQLite integers are i64. Both fit bit for bit.
+fn to_sql(v: u64) -> i64 {
+    v as i64
+}
+
+fn from_sql(v: i64) -> u64 {
+    v as u64
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameRow {
+    pub id: GameId,
+    pub guild_id: Option<u64>,
+    pub channel_id: Option<u64>,
+    pub thread_id: Option<u64>,
+    pub status: GameStatus,
+    pub settings: String,
+    pub seed: Option<u64>,
+    pub owner_id: UserId,
+    pub language: String,
+    pub created_at: i64,
+    pub started_at: Option<i64>,
+    pub ended_at: Option<i64>,
+    pub result: Option<String>,
+    pub ply: u32,
+}
+
+const GAME_COLUMNS: &str = "id, guild_id, channel_id, thread_id, status, settings, seed, owner_id, \
+     language, created_at, started_at, ended_at, result, ply";
+
+fn game_from_row(row: &Row) -> rusqlite::Result<(GameRow, String)> {
+    let status: String = row.get(4)?;
+    Ok((
+        GameRow {
+            id: row.get(0)?,
+            guild_id: row.get::<_, Option<i64>>(1)?.map(from_sql),
+            channel_id: row.get::<_, Option<i64>>(2)?.map(from_sql),
+            thread_id: row.get::<_, Option<i64>>(3)?.map(from_sql),
+            status: GameStatus::Lobby,
+            settings: row.get(5)?,
+            seed: row.get::<_, Option<i64>>(6)?.map(from_sql),
+            owner_id: from_sql(row.get(7)?),
+            language: row.get(8)?,
+            created_at: row.get(9)?,
+            started_at: row.get(10)?,
+            ended_at: row.get(11)?,
+            result: row.get(12)?,
+            ply: row.get(13)?,
+        },
+        status,
+    ))
+}
+
+fn finish_game(pair: (GameRow, String)) -> Result<GameRow> {
+    let (mut game, status) = pair;
+    game.status = GameStatus::parse(&status)?;
+    Ok(game)
+}
+
+/// What a new lobby starts with.
+pub struct NewGame<'a> {
+    pub guild_id: Option<u64>,
+    pub channel_id: Option<u64>,
+    pub thread_id: Option<u64>,
+    pub settings: &'a str,
+    pub owner_id: UserId,
+    pub language: &'a str,
+    pub created_at: i64,
+}
+
+pub fn insert_game(conn: &Connection, g: &NewGame) -> Result<GameId> {
+    conn.execute(
+        "INSERT INTO games (guild_id, channel_id, thread_id, status, settings, owner_id, language, \
+         created_at) VALUES (?1, ?2, ?3, 'lobby', ?4, ?5, ?6, ?7)",
+        params![
+            g.guild_id.map(to_sql),
+            g.channel_id.map(to_sql),
+            g.thread_id.map(to_sql),
+            g.settings,
+            to_sql(g.owner_id),
+            g.language,
+            g.created_at
+        ],
+    )?;
+    Ok(conn.last_insert_rowid())
+}
+
+pub fn get_game(conn: &Connection, id: GameId) -> Result<Option<GameRow>> {
+    let sql = format!("SELECT {GAME_COLUMNS} FROM games WHERE id = ?1");
+    conn.query_row(&sql, [id], game_from_row)
+        .optional()?
+        .map(finish_game)
+        .transpose()
+}
+
+pub fn games_in_channel(conn: &Connection, channel_id: u64) -> Result<Vec<GameRow>> {
+    let sql = format!(
+        "SELECT {GAME_COLUMNS} FROM games WHERE (channel_id = ?1 OR thread_id = ?1) \
+         AND status IN ('lobby', 'active') ORDER BY id"
+    );
+    let mut stmt = conn.prepare(&sql)?;
+    let rows = stmt.query_map([to_sql(channel_id)], game_from_row)?;
+    rows.map(|r| finish_game(r?)).collect()
+}
+
+pub fn games_of_user(conn: &Connection, user: UserId, open_only: bool) -> Result<Vec<GameRow>> {
+    let cols: Vec<String> = GAME_COLUMNS.split(", ").map(|c| format!("g.{c}")).collect();
+    let filter = if open_only {
+        "AND g.status IN ('lobby', 'active')"
+    } else {
+        ""
+    };
+    let sql = format!(
+        "SELECT DISTINCT {} FROM games g JOIN seats s ON s.game_id = g.id \
+         WHERE s.user_id = ?1 {filter} ORDER BY g.id",
+        cols.join(", ")
+    );
+    let mut stmt = conn.prepare(&sql)?;
+    let rows = stmt.query_map([to_sql(user)], game_from_row)?;
+    rows.map(|r| finish_game(r?)).collect()
+}
+
+pub fn all_game_ids(conn: &Connection) -> Result<Vec<GameId>> {
+    let mut stmt = conn.prepare("SELECT id FROM games ORDER BY id")?;
+    let ids = stmt.query_map([], |r| r.get(0))?;
+    Ok(ids.collect::<rusqlite::Result<_>>()?)
+}
+
+pub fn set_settings(conn: &Connection, id: GameId, settings: &str) -> Result<()> {
+    conn.execute(
+        "UPDATE games SET settings = ?2 WHERE id = ?1",
+        params![id, settings],
+    )?;
+    Ok(())
+}
+
+pub fn set_thread(conn: &Connection, id: GameId, thread: Option<u64>) -> Result<()> {
+    conn.execute(
+        "UPDATE games SET thread_id = ?2 WHERE id = ?1",
+        params![id, thread.map(to_sql)],
+    )?;
+    Ok(())
+}
+
+pub fn start_game(conn: &Connection, id: GameId, seed: u64, at: i64) -> Result<()> {
+    conn.execute(
+        "UPDATE games SET status = 'active', seed = ?2, started_at = ?3 WHERE id = ?1",
+        params![id, to_sql(seed), at],
+    )?;
+    Ok(())
+}
+
+pub fn end_game(
+    conn: &Connection,
+    id: GameId,
+    status: GameStatus,
+    result: &str,
+    at: i64,
+) -> Result<()> {
+    conn.execute(
+        "UPDATE games SET status = ?2, result = ?3, ended_at = ?4 WHERE id = ?1",
+        params![id, status.as_str(), result, at],
+    )?;
+    Ok(())
+}
+
+/// Moves the game's ply counter from `from` to `from + 1`; false when another writer got
+/// there first (the caller's view is stale).
+pub fn advance_ply(conn: &Connection, id: GameId, from: u32) -> Result<bool> {
+    let n = conn.execute(
+        "UPDATE games SET ply = ply + 1 WHERE id = ?1 AND ply = ?2",
+        params![id, from],
+    )?;
+    Ok(n == 1)
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct SeatRow {
+    pub game_id: GameId,
+    pub team: u8,
+    pub user_id: Option<UserId>,
+    pub bot_level: Option<String>,
+    pub joined_at: i64,
+    pub missed_deadlines: u32,
+    pub resigned: bool,
+}
+
+pub fn seats(conn: &Connection, game: GameId) -> Result<Vec<SeatRow>> {
+    let mut stmt = conn.prepare(
+        "SELECT game_id, team, user_id, bot_level, joined_at, missed_deadlines, resigned \
+         FROM seats WHERE game_id = ?1 ORDER BY team",
+    )?;
+    let rows = stmt.query_map([game], |r| {
+        Ok(SeatRow {
+            game_id: r.get(0)?,
+            team: r.get(1)?,
+            user_id: r.get::<_, Option<i64>>(2)?.map(from_sql),
+            bot_level: r.get(3)?,
+            joined_at: r.get(4)?,
+            missed_deadlines: r.get(5)?,
+            resigned: r.get::<_, i64>(6)? != 0,
+        })
+    })?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+pub fn put_seat(conn: &Connection, seat: &SeatRow) -> Result<()> {
+    conn.execute(
+        "INSERT INTO seats (game_id, team, user_id, bot_level, joined_at, missed_deadlines, resigned) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) \
+         ON CONFLICT (game_id, team) DO UPDATE SET user_id = ?3, bot_level = ?4, joined_at = ?5, \
+         missed_deadlines = ?6, resigned = ?7",
+        params![
+            seat.game_id,
+            seat.team,
+            seat.user_id.map(to_sql),
+            seat.bot_level,
+            seat.joined_at,
+            seat.missed_deadlines,
+            seat.resigned as i64
+        ],
+    )?;
+    Ok(())
+}
+
+pub fn delete_seat(conn: &Connection, game: GameId, team: u8) -> Result<()> {
+    conn.execute(
+        "DELETE FROM seats WHERE game_id = ?1 AND team = ?2",
+        params![game, team],
+    )?;
+    Ok(())
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct ActionRow {
+    pub game_id: GameId,
+    pub ply: u32,
+    pub team: u8,
+    pub user_id: Option<UserId>,
+    pub notation: String,
+    pub action: String,
+    pub events: String,
+    pub created_at: i64,
+}
+
+/// Appends an action; `Ok(false)` when that ply is already recorded (UNIQUE(game, ply)).
+pub fn insert_action(conn: &Connection, a: &ActionRow) -> Result<bool> {
+    let result = conn.execute(
+        "INSERT INTO actions (game_id, ply, team, user_id, notation, action, events, created_at) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+        params![
+            a.game_id,
+            a.ply,
+            a.team,
+            a.user_id.map(to_sql),
+            a.notation,
+            a.action,
+            a.events,
+            a.created_at
+        ],
+    );
+    match result {
+        Ok(_) => Ok(true),
+        Err(rusqlite::Error::SqliteFailure(e, _))
+            if e.code == rusqlite::ErrorCode::ConstraintViolation =>
+        {
+            Ok(false)
+        }
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// Actions with ply > `after`, in order.
+pub fn actions_after(conn: &Connection, game: GameId, after: u32) -> Result<Vec<ActionRow>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT game_id, ply, team, user_id, notation, action, events, created_at FROM actions \
+         WHERE game_id = ?1 AND ply > ?2 ORDER BY ply",
+    )?;
+    let rows = stmt.query_map(params![game, after], |r| {
+        Ok(ActionRow {
+            game_id: r.get(0)?,
+            ply: r.get(1)?,
+            team: r.get(2)?,
+            user_id: r.get::<_, Option<i64>>(3)?.map(from_sql),
+            notation: r.get(4)?,
+            action: r.get(5)?,
+            events: r.get(6)?,
+            created_at: r.get(7)?,
+        })
+    })?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+pub fn action_at(conn: &Connection, game: GameId, ply: u32) -> Result<Option<ActionRow>> {
+    Ok(actions_after(conn, game, ply.saturating_sub(1))?
+        .into_iter()
+        .find(|a| a.ply == ply))
+}
+
+/// The latest snapshot at or before `ply`: (ply, JSON state).
+pub fn snapshot_before(conn: &Connection, game: GameId, ply: u32) -> Result<Option<(u32, String)>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT ply, state FROM snapshots WHERE game_id = ?1 AND ply <= ?2 \
+         ORDER BY ply DESC LIMIT 1",
+    )?;
+    Ok(stmt
+        .query_row(params![game, ply], |r| Ok((r.get(0)?, r.get(1)?)))
+        .optional()?)
+}
+
+pub fn insert_snapshot(
+    conn: &Connection,
+    game: GameId,
+    ply: u32,
+    state: &str,
+    at: i64,
+) -> Result<()> {
+    conn.execute(
+        "INSERT OR REPLACE INTO snapshots (game_id, ply, state, created_at) VALUES (?1, ?2, ?3, ?4)",
+        params![game, ply, state, at],
+    )?;
+    Ok(())
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TimerKind {
+    Deadline,
+    Reminder,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct TimerRow {
+    pub id: i64,
+    pub game_id: GameId,
+    pub kind: TimerKind,
+    pub ply: u32,
+    pub due_at: i64,
+    pub fired_at: Option<i64>,
+}
+
+pub fn insert_timer(
+    conn: &Connection,
+    game: GameId,
+    kind: TimerKind,
+    ply: u32,
+    due_at: i64,
+) -> Result<()> {
+    let kind = match kind {
+        TimerKind::Deadline => "deadline",
+        TimerKind::Reminder => "reminder",
+    };
+    conn.execute(
+        "INSERT INTO timers (game_id, kind, ply, due_at) VALUES (?1, ?2, ?3, ?4)",
+        params![game, kind, ply, due_at],
+    )?;
+    Ok(())
+}
+
+/// Drops the game's timers that have not fired (a move was made, or the game ended).
+pub fn clear_timers(conn: &Connection, game: GameId) -> Result<()> {
+    conn.execute(
+        "DELETE FROM timers WHERE game_id = ?1 AND fired_at IS NULL",
+        [game],
+    )?;
+    Ok(())
+}
+
+fn timer_from_row(r: &Row) -> rusqlite::Result<(TimerRow, String)> {
+    Ok((
+        TimerRow {
+            id: r.get(0)?,
+            game_id: r.get(1)?,
+            kind: TimerKind::Deadline,
+            ply: r.get(3)?,
+            due_at: r.get(4)?,
+            fired_at: r.get(5)?,
+        },
+        r.get(2)?,
+    ))
+}
+
+fn timers_query(conn: &Connection, sql: &str, p: impl rusqlite::Params) -> Result<Vec<TimerRow>> {
+    let mut stmt = conn.prepare(sql)?;
+    let rows = stmt.query_map(p, timer_from_row)?;
+    let mut out = Vec::new();
+    for r in rows {
+        let (mut t, kind) = r?;
+        t.kind = match kind.as_str() {
+            "deadline" => TimerKind::Deadline,
+            "reminder" => TimerKind::Reminder,
+            other => return Err(StoreError::Corrupt(format!("timer kind `{other}`"))),
+        };
+        out.push(t);
+    }
+    Ok(out)
+}
+
+/// Timers due at `now` that have not fired, earliest first.
+pub fn due_timers(conn: &Connection, now: i64) -> Result<Vec<TimerRow>> {
+    timers_query(
+        conn,
+        "SELECT id, game_id, kind, ply, due_at, fired_at FROM timers \
+         WHERE fired_at IS NULL AND due_at <= ?1 ORDER BY due_at, id",
+        [now],
+    )
+}
+
+pub fn game_timers(conn: &Connection, game: GameId) -> Result<Vec<TimerRow>> {
+    timers_query(
+        conn,
+        "SELECT id, game_id, kind, ply, due_at, fired_at FROM timers WHERE game_id = ?1 \
+         ORDER BY due_at, id",
+        [game],
+    )
+}
+
+/// The earliest time a pending timer is due, for the scheduler's sleep.
+pub fn next_timer_due(conn: &Connection) -> Result<Option<i64>> {
+    Ok(conn.query_row(
+        "SELECT MIN(due_at) FROM timers WHERE fired_at IS NULL",
+        [],
+        |r| r.get(0),
+    )?)
+}
+
+/// Marks a timer fired; false if it already had (another worker took it).
+pub fn mark_timer_fired(conn: &Connection, id: i64, at: i64) -> Result<bool> {
+    Ok(conn.execute(
+        "UPDATE timers SET fired_at = ?2 WHERE id = ?1 AND fired_at IS NULL",
+        params![id, at],
+    )? == 1)
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct OutboxRow {
+    pub id: i64,
+    pub game_id: Option<GameId>,
+    pub kind: String,
+    pub target: String,
+    pub payload: String,
+    pub attempts: u32,
+    pub created_at: i64,
+    pub next_at: i64,
+    pub sent_at: Option<i64>,
+    pub last_error: Option<String>,
+}
+
+pub fn insert_outbox(
+    conn: &Connection,
+    game: Option<GameId>,
+    kind: &str,
+    target: &str,
+    payload: &str,
+    at: i64,
+) -> Result<i64> {
+    conn.execute(
+        "INSERT INTO outbox (game_id, kind, target, payload, created_at, next_at) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?5)",
+        params![game, kind, target, payload, at],
+    )?;
+    Ok(conn.last_insert_rowid())
+}
+
+fn outbox_query(
+    conn: &Connection,
+    filter: &str,
+    p: impl rusqlite::Params,
+) -> Result<Vec<OutboxRow>> {
+    let sql = format!(
+        "SELECT id, game_id, kind, target, payload, attempts, created_at, next_at, sent_at, \
+         last_error FROM outbox {filter} ORDER BY id"
+    );
+    let mut stmt = conn.prepare(&sql)?;
+    let rows = stmt.query_map(p, |r| {
+        Ok(OutboxRow {
+            id: r.get(0)?,
+            game_id: r.get(1)?,
+            kind: r.get(2)?,
+            target: r.get(3)?,
+            payload: r.get(4)?,
+            attempts: r.get(5)?,
+            created_at: r.get(6)?,
+            next_at: r.get(7)?,
+            sent_at: r.get(8)?,
+            last_error: r.get(9)?,
+        })
+    })?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// Unsent messages whose backoff has passed, oldest first.
+pub fn pending_outbox(conn: &Connection, now: i64) -> Result<Vec<OutboxRow>> {
+    outbox_query(conn, "WHERE sent_at IS NULL AND next_at <= ?1", [now])
+}
+
+pub fn game_outbox(conn: &Connection, game: GameId) -> Result<Vec<OutboxRow>> {
+    outbox_query(conn, "WHERE game_id = ?1", [game])
+}
+
+pub fn mark_outbox_sent(conn: &Connection, id: i64, at: i64) -> Result<bool> {
+    Ok(conn.execute(
+        "UPDATE outbox SET sent_at = ?2 WHERE id = ?1 AND sent_at IS NULL",
+        params![id, at],
+    )? == 1)
+}
+
+/// Records a failed send and when to try again.
+pub fn mark_outbox_failed(conn: &Connection, id: i64, error: &str, retry_at: i64) -> Result<()> {
+    conn.execute(
+        "UPDATE outbox SET attempts = attempts + 1, last_error = ?2, next_at = ?3 WHERE id = ?1",
+        params![id, error, retry_at],
+    )?;
+    Ok(())
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct UserPrefs {
+    pub user_id: UserId,
+    pub language: Option<String>,
+    pub dms: bool,
+    pub quiet_start: Option<u16>,
+    pub quiet_end: Option<u16>,
+    pub time_zone: String,
+}
+
+impl UserPrefs {
+    pub fn default_for(user_id: UserId) -> UserPrefs {
+        UserPrefs {
+            user_id,
+            language: None,
+            dms: true,
+            quiet_start: None,
+            quiet_end: None,
+            time_zone: "UTC".into(),
+        }
+    }
+}
+
+pub fn get_prefs(conn: &Connection, user: UserId) -> Result<UserPrefs> {
+    Ok(conn
+        .query_row(
+            "SELECT user_id, language, dms, quiet_start, quiet_end, time_zone FROM user_prefs \
+             WHERE user_id = ?1",
+            [to_sql(user)],
+            |r| {
+                Ok(UserPrefs {
+                    user_id: from_sql(r.get(0)?),
+                    language: r.get(1)?,
+                    dms: r.get::<_, i64>(2)? != 0,
+                    quiet_start: r.get(3)?,
+                    quiet_end: r.get(4)?,
+                    time_zone: r.get(5)?,
+                })
+            },
+        )
+        .optional()?
+        .unwrap_or_else(|| UserPrefs::default_for(user)))
+}
+
+pub fn put_prefs(conn: &Connection, p: &UserPrefs) -> Result<()> {
+    conn.execute(
+        "INSERT INTO user_prefs (user_id, language, dms, quiet_start, quiet_end, time_zone) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT (user_id) DO UPDATE SET language = ?2, \
+         dms = ?3, quiet_start = ?4, quiet_end = ?5, time_zone = ?6",
+        params![
+            to_sql(p.user_id),
+            p.language,
+            p.dms as i64,
+            p.quiet_start,
+            p.quiet_end,
+            p.time_zone
+        ],
+    )?;
+    Ok(())
+}

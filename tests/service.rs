@@ -1,0 +1,483 @@
+//! The game service on a real SQLite file: lobby, turns, refusals, deadlines, history,
+//! export/import, migrations, corrupt snapshots and concurrent clicks.
+
+use std::sync::Arc;
+
+use jackal::ai::BotLevel;
+use jackal::engine::Game;
+use jackal::game::{
+    Actor, Clock, Fired, GameConfig, GameService, Location, ManualClock, Next, OutboxMessage,
+    ServiceError,
+};
+use jackal::store::{self, GameStatus, Store, StoreError};
+
+const ALICE: u64 = 1001;
+const BOB: u64 = 1002;
+const EVE: u64 = 1666;
+const HOUR: i64 = 3_600_000;
+
+struct Fixture {
+    _dir: tempfile::TempDir,
+    path: std::path::PathBuf,
+    clock: Arc<ManualClock>,
+    service: GameService,
+}
+
+fn fixture() -> Fixture {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("jackal.db");
+    let store = Arc::new(Store::open(&path).unwrap());
+    let clock = Arc::new(ManualClock::new(1_700_000_000_000));
+    let service = GameService::new(store, clock.clone());
+    Fixture {
+        _dir: dir,
+        path,
+        clock,
+        service,
+    }
+}
+
+fn here() -> Location {
+    Location {
+        guild_id: Some(1),
+        channel_id: Some(500),
+        thread_id: None,
+    }
+}
+
+fn small_config() -> GameConfig {
+    let mut c = GameConfig::default();
+    c.set("board_size", "7").unwrap();
+    c
+}
+
+/// A started duel: Alice team 1, Bob team 2.
+fn duel(f: &Fixture) -> i64 {
+    let s = &f.service;
+    let id = s
+        .create_lobby(Actor::user(ALICE), here(), "en", small_config(), Some(1))
+        .unwrap();
+    assert_eq!(s.join(Actor::user(BOB), id, None).unwrap(), 2);
+    s.start_with_seed(Actor::user(ALICE), id, 42).unwrap();
+    id
+}
+
+fn first_move(f: &Fixture, id: i64, user: u64) -> String {
+    f.service.legal_moves(user, id).unwrap()[0].notation.clone()
+}
+
+#[test]
+fn a_duel_plays_through_the_service() {
+    let f = fixture();
+    let s = &f.service;
+    let id = duel(&f);
+    let loaded = s.load(id).unwrap();
+    assert_eq!(loaded.row.status, GameStatus::Active);
+    assert_eq!(loaded.row.seed, Some(42));
+    // Alice moves first; Bob is told it's not his turn.
+    assert!(matches!(
+        s.legal_moves(BOB, id),
+        Err(ServiceError::NotYourTurn { team: 1 })
+    ));
+    let mv = first_move(&f, id, ALICE);
+    let acc = s.act(ALICE, id, 0, &mv).unwrap();
+    assert_eq!(acc.ply, 1);
+    assert_eq!(acc.next, Next::Human { team: 2, user: BOB });
+    // The outbox holds the start, Alice's turn, the board post and Bob's turn.
+    let conn = s.store().conn().unwrap();
+    let kinds: Vec<String> = store::game_outbox(&conn, id)
+        .unwrap()
+        .into_iter()
+        .map(|r| r.kind)
+        .collect();
+    assert_eq!(
+        kinds,
+        ["game_started", "your_turn", "board_post", "your_turn"]
+    );
+    // History in words and the position after any ply.
+    let history = s.history(id).unwrap();
+    assert_eq!(history.len(), 1);
+    assert_eq!(history[0].notation, mv);
+    assert!(!history[0].lines.is_empty());
+    assert_eq!(s.position_at(id, 0).unwrap().ply(), 0);
+    assert_eq!(
+        s.position_at(id, 1).unwrap(),
+        *s.load(id).unwrap().game.as_ref().unwrap()
+    );
+}
+
+#[test]
+fn refusals_change_nothing() {
+    let f = fixture();
+    let s = &f.service;
+    let id = duel(&f);
+    let before = s.export(id).unwrap();
+    let mv = first_move(&f, id, ALICE);
+    assert!(matches!(
+        s.act(EVE, id, 0, &mv),
+        Err(ServiceError::NotYourGame(_))
+    ));
+    assert!(matches!(
+        s.act(BOB, id, 0, &mv),
+        Err(ServiceError::NotYourTurn { .. })
+    ));
+    assert!(matches!(
+        s.act(ALICE, id, 0, "1 a1"),
+        Err(ServiceError::Illegal(_))
+    ));
+    assert!(matches!(
+        s.act(ALICE, id, 0, "ship g7"),
+        Err(ServiceError::Illegal(_))
+    ));
+    assert!(matches!(
+        s.act(ALICE, id, 5, &mv),
+        Err(ServiceError::StaleView { current: 0 })
+    ));
+    assert!(matches!(
+        s.act(ALICE, 999, 0, &mv),
+        Err(ServiceError::UnknownGame(999))
+    ));
+    assert!(matches!(
+        s.join(Actor::user(EVE), id, None),
+        Err(ServiceError::AlreadyStarted(_))
+    ));
+    assert!(matches!(
+        s.configure(Actor::user(ALICE), id, "board_size", "9"),
+        Err(ServiceError::AlreadyStarted(_))
+    ));
+    assert_eq!(s.export(id).unwrap(), before);
+    // A double click: the same move again is "already played"; another is stale.
+    s.act(ALICE, id, 0, &mv).unwrap();
+    assert!(matches!(
+        s.act(ALICE, id, 0, &mv),
+        Err(ServiceError::AlreadyPlayed)
+    ));
+    let other = first_move(&f, id, BOB);
+    assert!(matches!(
+        s.act(BOB, id, 0, &other),
+        Err(ServiceError::StaleView { current: 1 })
+    ));
+}
+
+#[test]
+fn lobby_rules() {
+    let f = fixture();
+    let s = &f.service;
+    let mut config = small_config();
+    config.set("players", "3").unwrap();
+    let id = s
+        .create_lobby(Actor::user(ALICE), here(), "ru", config, Some(2))
+        .unwrap();
+    assert!(matches!(
+        s.join(Actor::user(ALICE), id, None),
+        Err(ServiceError::AlreadySeated(_))
+    ));
+    assert!(matches!(
+        s.join(Actor::user(BOB), id, Some(2)),
+        Err(ServiceError::SeatTaken(2))
+    ));
+    assert!(matches!(
+        s.join(Actor::user(BOB), id, Some(4)),
+        Err(ServiceError::NoSuchSeat(4))
+    ));
+    s.join(Actor::user(BOB), id, Some(1)).unwrap();
+    assert!(
+        matches!(s.start(Actor::user(ALICE), id), Err(ServiceError::SeatsEmpty(v)) if v == [3])
+    );
+    assert!(matches!(
+        s.add_bot(Actor::user(BOB), id, 3, BotLevel::Random),
+        Err(ServiceError::NotOwner)
+    ));
+    assert!(matches!(
+        s.configure(Actor::user(ALICE), id, "board_size", "8"),
+        Err(ServiceError::BadSetting(_))
+    ));
+    s.add_bot(Actor::user(ALICE), id, 3, BotLevel::Random)
+        .unwrap();
+    assert!(matches!(
+        s.join(Actor::user(EVE), id, None),
+        Err(ServiceError::Full(_))
+    ));
+    // Shrinking to two players frees seat 3.
+    s.configure(Actor::user(ALICE), id, "players", "2").unwrap();
+    assert_eq!(s.load(id).unwrap().seats.len(), 2);
+    // An admin may cancel someone else's lobby.
+    assert!(matches!(
+        s.cancel(Actor::user(EVE), id),
+        Err(ServiceError::NotOwner)
+    ));
+    s.cancel(
+        Actor {
+            user: EVE,
+            admin: true,
+        },
+        id,
+    )
+    .unwrap();
+    assert_eq!(s.load(id).unwrap().row.status, GameStatus::Cancelled);
+    assert!(s.my_games(ALICE, false).unwrap().is_empty());
+    assert_eq!(s.my_games(ALICE, true).unwrap().len(), 1);
+}
+
+#[test]
+fn bots_play_a_whole_game_and_it_replays() {
+    let f = fixture();
+    let s = &f.service;
+    let mut config = small_config();
+    config.set("board_size", "5").unwrap();
+    let id = s
+        .create_lobby(
+            Actor::user(ALICE),
+            Location::default(),
+            "en",
+            config,
+            Some(1),
+        )
+        .unwrap();
+    s.add_bot(Actor::user(ALICE), id, 2, BotLevel::Random)
+        .unwrap();
+    s.kick(Actor::user(ALICE), id, 1).unwrap();
+    s.add_bot(Actor::user(ALICE), id, 1, BotLevel::Random)
+        .unwrap();
+    s.start_with_seed(Actor::user(ALICE), id, 9).unwrap();
+    let mut steps = 0;
+    while let Some(acc) = s.bot_step(id).unwrap() {
+        steps += 1;
+        assert_eq!(acc.ply, steps);
+    }
+    let loaded = s.load(id).unwrap();
+    assert_eq!(loaded.row.status, GameStatus::Finished);
+    assert!(loaded.row.result.is_some());
+    // Snapshots every 25 plies, and the loaded game equals a fresh replay of the log.
+    let export = s.export(id).unwrap();
+    let mut fresh = Game::new(export.config.rules.clone(), 9).unwrap();
+    for a in &export.actions {
+        fresh.play(&a.action).unwrap();
+    }
+    assert_eq!(loaded.game.unwrap(), fresh);
+    // A local game (no channel) writes no outbox rows.
+    let conn = s.store().conn().unwrap();
+    assert!(store::game_outbox(&conn, id).unwrap().is_empty());
+}
+
+#[test]
+fn export_and_import_round_trip() {
+    let f = fixture();
+    let s = &f.service;
+    let id = duel(&f);
+    for ply in 0..6 {
+        let user = if s.load(id).unwrap().game.unwrap().controller() == 1 {
+            ALICE
+        } else {
+            BOB
+        };
+        let mv = first_move(&f, id, user);
+        s.act(user, id, ply, &mv).unwrap();
+    }
+    let json = serde_json::to_string(&s.export(id).unwrap()).unwrap();
+    let copy = s.import(Actor::user(EVE), here(), &json).unwrap();
+    assert_ne!(copy, id);
+    assert_eq!(s.load(copy).unwrap().game, s.load(id).unwrap().game);
+    assert_eq!(s.history(copy).unwrap(), s.history(id).unwrap());
+    // A tampered export is refused whole.
+    let mut bad: serde_json::Value = serde_json::from_str(&json).unwrap();
+    bad["actions"][2]["action"] = bad["actions"][0]["action"].clone();
+    let before = s.my_games(EVE, true).unwrap().len();
+    assert!(matches!(
+        s.import(Actor::user(EVE), here(), &bad.to_string()),
+        Err(ServiceError::BadExport(_))
+    ));
+    assert!(matches!(
+        s.import(Actor::user(EVE), here(), "{}"),
+        Err(ServiceError::BadExport(_))
+    ));
+    assert_eq!(s.my_games(EVE, true).unwrap().len(), before);
+}
+
+#[test]
+fn deadlines_remind_then_a_bot_moves_then_takes_the_seat() {
+    let f = fixture();
+    let s = &f.service;
+    let mut config = small_config();
+    config.set("turn_time", "12h").unwrap();
+    config.set("reminder", "2h").unwrap();
+    config.set("max_missed", "2").unwrap();
+    let id = s
+        .create_lobby(Actor::user(ALICE), here(), "en", config, Some(1))
+        .unwrap();
+    s.join(Actor::user(BOB), id, Some(2)).unwrap();
+    s.start_with_seed(Actor::user(ALICE), id, 7).unwrap();
+    assert_eq!(
+        s.next_timer_due().unwrap(),
+        Some(f.clock.now_ms() + 10 * HOUR)
+    );
+    f.clock.advance_ms(10 * HOUR);
+    assert_eq!(
+        s.fire_due_timers().unwrap(),
+        [Fired::Reminded {
+            game_id: id,
+            team: 1
+        }]
+    );
+    assert!(s.fire_due_timers().unwrap().is_empty(), "fires once");
+    f.clock.advance_ms(2 * HOUR);
+    assert_eq!(
+        s.fire_due_timers().unwrap(),
+        [Fired::TimedOut {
+            game_id: id,
+            team: 1
+        }]
+    );
+    let loaded = s.load(id).unwrap();
+    assert_eq!(loaded.row.ply, 1);
+    assert_eq!(loaded.seat(1).unwrap().missed_deadlines, 1);
+    assert_eq!(loaded.seat(1).unwrap().user_id, Some(ALICE));
+    // Bob moves; Alice misses again: the bot keeps her seat.
+    let mv = first_move(&f, id, BOB);
+    s.act(BOB, id, 1, &mv).unwrap();
+    f.clock.advance_ms(12 * HOUR);
+    let fired = s.fire_due_timers().unwrap();
+    assert!(fired.contains(&Fired::TimedOut {
+        game_id: id,
+        team: 1
+    }));
+    let seat = s.load(id).unwrap().seat(1).unwrap().clone();
+    assert_eq!(seat.user_id, None);
+    assert_eq!(seat.bot_level.as_deref(), Some("random"));
+    let conn = s.store().conn().unwrap();
+    let notices: Vec<String> = store::game_outbox(&conn, id)
+        .unwrap()
+        .into_iter()
+        .filter(|r| r.kind == "notice")
+        .map(|r| match serde_json::from_str(&r.payload).unwrap() {
+            OutboxMessage::Notice { text, .. } => text,
+            _ => unreachable!(),
+        })
+        .collect();
+    assert_eq!(notices.len(), 2, "{notices:?}");
+}
+
+#[test]
+fn resigning_a_duel_ends_it() {
+    let f = fixture();
+    let s = &f.service;
+    let id = duel(&f);
+    assert!(matches!(
+        s.resign(Actor::user(EVE), id),
+        Err(ServiceError::NotYourGame(_))
+    ));
+    s.resign(Actor::user(BOB), id).unwrap();
+    let loaded = s.load(id).unwrap();
+    assert_eq!(loaded.row.status, GameStatus::Finished);
+    assert!(matches!(
+        s.act(ALICE, id, 0, "1 d2"),
+        Err(ServiceError::Finished(_))
+    ));
+    assert!(s.next_timer_due().unwrap().is_none());
+}
+
+#[test]
+fn a_corrupt_snapshot_falls_back_to_replay() {
+    let f = fixture();
+    let s = &f.service;
+    let id = duel(&f);
+    for ply in 0..26 {
+        let g = s.load(id).unwrap().game.unwrap();
+        if g.is_over() {
+            break;
+        }
+        let user = if g.controller() == 1 { ALICE } else { BOB };
+        let mv = first_move(&f, id, user);
+        s.act(user, id, ply, &mv).unwrap();
+    }
+    let good = s.load(id).unwrap().game;
+    let conn = s.store().conn().unwrap();
+    let corrupted = conn
+        .execute("UPDATE snapshots SET state = '{not json'", [])
+        .unwrap();
+    assert_eq!(corrupted, 1, "a snapshot was written at ply 25");
+    assert_eq!(s.load(id).unwrap().game, good);
+}
+
+#[test]
+fn migrations_apply_to_empty_and_refuse_newer_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("new.db");
+    // Every earlier version: today the only earlier version is the empty file (0).
+    for version in 0..store::MIGRATION_SQL.len() {
+        let p = dir.path().join(format!("v{version}.db"));
+        let conn = rusqlite::Connection::open(&p).unwrap();
+        for sql in &store::MIGRATION_SQL[..version] {
+            conn.execute_batch(sql).unwrap();
+        }
+        conn.pragma_update(None, "user_version", version as i64)
+            .unwrap();
+        drop(conn);
+        let s = Store::open(&p).unwrap();
+        assert_eq!(
+            store::schema_version(&s.conn().unwrap()).unwrap(),
+            store::MIGRATION_SQL.len()
+        );
+    }
+    drop(Store::open(&path).unwrap());
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    conn.pragma_update(None, "user_version", 99).unwrap();
+    drop(conn);
+    match Store::open(&path) {
+        Err(e @ StoreError::TooNew { found: 99, .. }) => {
+            assert!(e.to_string().contains("newer jackal"));
+        }
+        other => panic!("expected TooNew, got {:?}", other.err()),
+    }
+}
+
+#[test]
+fn a_hundred_simultaneous_clicks_play_once() {
+    let f = fixture();
+    let id = duel(&f);
+    let mv = first_move(&f, id, ALICE);
+    let service = Arc::new(f.service);
+    let threads: Vec<_> = (0..100)
+        .map(|_| {
+            let s = service.clone();
+            let mv = mv.clone();
+            std::thread::spawn(move || s.act(ALICE, id, 0, &mv))
+        })
+        .collect();
+    let results: Vec<_> = threads.into_iter().map(|t| t.join().unwrap()).collect();
+    let accepted = results.iter().filter(|r| r.is_ok()).count();
+    let already = results
+        .iter()
+        .filter(|r| matches!(r, Err(ServiceError::AlreadyPlayed)))
+        .count();
+    assert_eq!((accepted, already), (1, 99));
+    assert_eq!(service.load(id).unwrap().row.ply, 1);
+    let _ = &f.path;
+}
+
+#[test]
+fn different_games_proceed_in_parallel() {
+    let f = fixture();
+    let ids: Vec<i64> = (0..4).map(|_| duel(&f)).collect();
+    let service = Arc::new(f.service);
+    let threads: Vec<_> = ids
+        .iter()
+        .map(|&id| {
+            let s = service.clone();
+            std::thread::spawn(move || {
+                for ply in 0..10 {
+                    let g = s.load(id).unwrap().game.unwrap();
+                    let user = if g.controller() == 1 { ALICE } else { BOB };
+                    let mv = s.legal_moves(user, id).unwrap()[0].notation.clone();
+                    s.act(user, id, ply, &mv).unwrap();
+                }
+            })
+        })
+        .collect();
+    for t in threads {
+        t.join().unwrap();
+    }
+    for id in ids {
+        assert_eq!(service.load(id).unwrap().row.ply, 10);
+    }
+}
