@@ -5,4 +5,8 @@
 mod fake_discord;
 
 mod bot;
-mod harness;
+mod commands;
+mod components;
+mod direct_messages;
+mod protocol;
+mod safety;

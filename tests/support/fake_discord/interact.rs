@@ -12,6 +12,9 @@ use super::rest::RateLimitRule;
 use super::world::{ChannelKind, Interaction, InteractionKind, World, next_snowflake, perms};
 use super::{Callback, FakeDiscord};
 
+/// How long the fake "types" into a modal before submitting it.
+const MODAL_TYPING_TIME: std::time::Duration = std::time::Duration::from_millis(100);
+
 /// An interaction the test made, to wait for the bot's answer with.
 #[derive(Debug, Clone)]
 pub struct InteractionHandle {
@@ -175,7 +178,8 @@ fn command_options(
         if !is_focused && !value.fits(option_type) {
             return Err(format!("option `{name}` has type {option_type}; {value:?} does not fit"));
         }
-        if let Some(choices) = def["choices"].as_array().filter(|_| !is_focused) {
+        // poise registers `choices: []` for free-form options.
+        if let Some(choices) = def["choices"].as_array().filter(|c| !c.is_empty() && !is_focused) {
             if !choices.iter().any(|c| c["value"] == value.to_json()) {
                 return Err(format!("{value:?} is not one of the choices of `{name}`"));
             }
@@ -428,6 +432,12 @@ impl FakeDiscord {
     pub async fn submit_modal(&self, opened_by: &InteractionHandle, values: &[(&str, &str)]) -> InteractionHandle {
         let callback = self.response(opened_by).await;
         assert_eq!(callback.kind, 9, "the bot answered {} with callback type {}, not a modal", opened_by.id, callback.kind);
+        // A person needs seconds to fill in a modal; a test needs a moment too, because poise
+        // installs its modal collector only after its modal callback returned, and a submit
+        // arriving before that is dropped (a race real users never win).
+        let callback_path = format!("/interactions/{}/{}/callback", opened_by.id, opened_by.token);
+        self.wait_request("the modal callback to finish", |e| e.path == callback_path).await;
+        tokio::time::sleep(MODAL_TYPING_TIME).await;
         let source = self.shared.read(|w| w.interactions[&opened_by.id].source_message);
         let modal = callback.data;
         self.send_interaction(InteractionKind::ModalSubmit, opened_by.user, opened_by.channel, source, |_| {

@@ -218,7 +218,7 @@ impl FakeDiscord {
     /// A new guild member with the default (@everyone) permissions.
     pub fn add_member(&self, name: &str) -> UserId {
         let id = self.add_user(name);
-        self.join_guild(id, &[]);
+        self.join_guild(id);
         id
     }
 
@@ -231,11 +231,16 @@ impl FakeDiscord {
             let position = guild.roles.len() as u16;
             guild.roles.push(Role { id: role, name: format!("{name}-role"), permissions, position });
         });
-        self.join_guild(id, &[role]);
+        self.insert_member(id, &[role]);
         id
     }
 
-    fn join_guild(&self, user: UserId, roles: &[RoleId]) {
+    /// Makes an existing user a member of the guild with @everyone's permissions.
+    pub fn join_guild(&self, user: UserId) {
+        self.insert_member(user, &[]);
+    }
+
+    fn insert_member(&self, user: UserId, roles: &[RoleId]) {
         self.shared.with(|w| {
             let guild = w.guilds.get_mut(&self.guild).expect("default guild");
             guild.members.insert(user, Member { user, roles: roles.to_vec(), joined_at: timestamp_now() });
@@ -275,6 +280,14 @@ impl FakeDiscord {
 
     pub fn message(&self, id: MessageId) -> Option<Message> {
         self.shared.read(|w| w.messages.get(&id).cloned())
+    }
+
+    /// Followup messages of an interaction so far, without waiting.
+    pub fn followups_so_far(&self, ix: &InteractionHandle) -> Vec<Message> {
+        self.shared.read(|w| {
+            let ids = w.interactions.get(&ix.id).map(|i| i.followups.clone()).unwrap_or_default();
+            ids.iter().map(|id| w.messages[id].clone()).collect()
+        })
     }
 
     /// Every message ever posted in a channel or thread, deleted ones included, oldest first.

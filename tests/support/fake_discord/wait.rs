@@ -8,7 +8,8 @@ use super::world::{Callback, ChannelKind, Message};
 use super::{FakeDiscord, RestLogEntry};
 
 impl FakeDiscord {
-    /// Waits until `check` returns `Some`, re-checking after every change.
+    /// Waits until `check` returns `Some`, re-checking after every change of the fake's
+    /// state, and every 20 ms for conditions on state outside it (e.g. the bot's own).
     pub async fn wait_for<T>(&self, what: &str, mut check: impl FnMut(&FakeDiscord) -> Option<T>) -> T {
         let mut changes = self.shared.changed.subscribe();
         let timeout = self.shared.config.wait_timeout;
@@ -18,9 +19,12 @@ impl FakeDiscord {
             if let Some(found) = check(self) {
                 return found;
             }
-            if tokio::time::timeout_at(deadline, changes.changed()).await.is_err() {
+            let now = tokio::time::Instant::now();
+            if now >= deadline {
                 panic!("fake Discord: timed out after {timeout:?} waiting for {what}\n{}", self.summary());
             }
+            let poll = deadline.min(now + std::time::Duration::from_millis(20));
+            let _ = tokio::time::timeout_at(poll, changes.changed()).await;
         }
     }
 
@@ -34,8 +38,24 @@ impl FakeDiscord {
             .rev()
             .map(|e| format!("  {} {} → {}{}", e.method, e.path, e.status, e.error_code.map(|c| format!(" ({c})")).unwrap_or_default()))
             .collect();
+        let gateway = self.gateway_log();
+        let frames: Vec<String> = gateway
+            .iter()
+            .rev()
+            .take(8)
+            .rev()
+            .map(|e| {
+                let what = e.event_name().map(str::to_string).unwrap_or_else(|| format!("op {:?}", e.op()));
+                format!("  #{} {:?} {what}", e.connection, e.direction)
+            })
+            .collect();
         let faults: Vec<String> = self.faults().iter().map(|f| format!("  {f}")).collect();
-        format!("recent REST requests:\n{}\nfaults:\n{}", recent.join("\n"), faults.join("\n"))
+        format!(
+            "recent REST requests:\n{}\nrecent gateway frames:\n{}\nfaults:\n{}",
+            recent.join("\n"),
+            frames.join("\n"),
+            faults.join("\n")
+        )
     }
 
     /// Until the bot has identified on the gateway and received READY.

@@ -21,9 +21,10 @@ fn allowed(kind: InteractionKind, from_message: bool) -> &'static [u64] {
         InteractionKind::Command => &[4, 5, 9],
         InteractionKind::Component => &[4, 5, 6, 7, 9],
         InteractionKind::Autocomplete => &[8],
-        // A modal submitted from a component may update that component's message.
+        // A modal submitted from a component may update that component's message. Type 6
+        // is also accepted without one: Discord then just closes the modal (poise does this).
         InteractionKind::ModalSubmit if from_message => &[4, 5, 6, 7],
-        InteractionKind::ModalSubmit => &[4, 5],
+        InteractionKind::ModalSubmit => &[4, 5, 6],
     }
 }
 

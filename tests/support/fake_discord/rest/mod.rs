@@ -144,8 +144,9 @@ fn screen(
     if let Some(rule) = take_rate_limit(shared, method, path, spec) {
         return Err(rate_limited(&rule));
     }
-    // Interaction callbacks and webhooks are authorised by their token in the path.
-    let token_in_path = path.starts_with("/interactions/") || path.starts_with("/webhooks/");
+    // Interaction callbacks and webhooks are authorised by the token in their path; the
+    // gateway URL is public.
+    let token_in_path = path.starts_with("/interactions/") || path.starts_with("/webhooks/") || path == "/gateway";
     let authorised = parts
         .headers
         .get(header::AUTHORIZATION)
