@@ -9,9 +9,10 @@ use std::time::Duration;
 
 use poise::serenity_prelude as serenity;
 use serenity::{
-    ChannelType, ComponentInteraction, ComponentInteractionDataKind, CreateActionRow, CreateAttachment,
-    CreateButton, CreateEmbed, CreateInteractionResponse, CreateInteractionResponseMessage, CreateMessage,
-    CreateSelectMenu, CreateSelectMenuKind, CreateSelectMenuOption, CreateThread, FullEvent, Interaction,
+    ChannelType, ComponentInteraction, ComponentInteractionDataKind, CreateActionRow,
+    CreateAttachment, CreateButton, CreateEmbed, CreateInteractionResponse,
+    CreateInteractionResponseMessage, CreateMessage, CreateSelectMenu, CreateSelectMenuKind,
+    CreateSelectMenuOption, CreateThread, FullEvent, Interaction,
 };
 
 use crate::fake_discord::FakeDiscord;
@@ -25,10 +26,11 @@ pub const LATE_DELAY: Duration = Duration::from_millis(600);
 /// A 1×1 PNG. `/board` pads it past axum's default 2 MB body limit (readers ignore bytes
 /// after IEND) so the upload path is tested with a realistically large request.
 pub const TINY_PNG: [u8; 67] = [
-    0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0x00, 0x00, 0x0D, 0x49, 0x48, 0x44, 0x52, 0x00, 0x00,
-    0x00, 0x01, 0x00, 0x00, 0x00, 0x01, 0x08, 0x06, 0x00, 0x00, 0x00, 0x1F, 0x15, 0xC4, 0x89, 0x00, 0x00, 0x00,
-    0x0A, 0x49, 0x44, 0x41, 0x54, 0x78, 0x9C, 0x63, 0x00, 0x01, 0x00, 0x00, 0x05, 0x00, 0x01, 0x0D, 0x0A, 0x2D,
-    0xB4, 0x00, 0x00, 0x00, 0x00, 0x49, 0x45, 0x4E, 0x44, 0xAE, 0x42, 0x60, 0x82,
+    0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0x00, 0x00, 0x0D, 0x49, 0x48, 0x44, 0x52,
+    0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x01, 0x08, 0x06, 0x00, 0x00, 0x00, 0x1F, 0x15, 0xC4,
+    0x89, 0x00, 0x00, 0x00, 0x0A, 0x49, 0x44, 0x41, 0x54, 0x78, 0x9C, 0x63, 0x00, 0x01, 0x00, 0x00,
+    0x05, 0x00, 0x01, 0x0D, 0x0A, 0x2D, 0xB4, 0x00, 0x00, 0x00, 0x00, 0x49, 0x45, 0x4E, 0x44, 0xAE,
+    0x42, 0x60, 0x82,
 ];
 
 pub fn board_png() -> Vec<u8> {
@@ -51,7 +53,9 @@ impl Data {
 /// The Discord error code of a failed API call, if it was one.
 pub fn discord_code(error: &serenity::Error) -> Option<isize> {
     match error {
-        serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(response)) => Some(response.error.code),
+        serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(response)) => {
+            Some(response.error.code)
+        }
         _ => None,
     }
 }
@@ -74,12 +78,21 @@ async fn board(ctx: Context<'_>) -> Result<(), Error> {
         CreateButton::new("roll").label("Roll"),
         CreateButton::new("rename").label("Rename"),
     ]);
-    let options = ["red", "blue"].map(|c| CreateSelectMenuOption::new(c, c)).to_vec();
-    let select = CreateActionRow::SelectMenu(CreateSelectMenu::new("pick", CreateSelectMenuKind::String { options }));
+    let options = ["red", "blue"]
+        .map(|c| CreateSelectMenuOption::new(c, c))
+        .to_vec();
+    let select = CreateActionRow::SelectMenu(CreateSelectMenu::new(
+        "pick",
+        CreateSelectMenuKind::String { options },
+    ));
     let reply = poise::CreateReply::default()
         .content("The board")
         .attachment(CreateAttachment::bytes(board_png(), "board.png"))
-        .embed(CreateEmbed::new().title("Board").image("attachment://board.png"))
+        .embed(
+            CreateEmbed::new()
+                .title("Board")
+                .image("attachment://board.png"),
+        )
         .components(vec![buttons, select]);
     ctx.send(reply).await?;
     Ok(())
@@ -87,14 +100,21 @@ async fn board(ctx: Context<'_>) -> Result<(), Error> {
 
 /// DMs you (or someone else).
 #[poise::command(slash_command)]
-async fn dm(ctx: Context<'_>, #[description = "who to DM"] whom: Option<serenity::User>) -> Result<(), Error> {
+async fn dm(
+    ctx: Context<'_>,
+    #[description = "who to DM"] whom: Option<serenity::User>,
+) -> Result<(), Error> {
     let target = whom.unwrap_or_else(|| ctx.author().clone());
-    let text = match target.direct_message(ctx, CreateMessage::new().content("Ahoy, in private")).await {
+    let text = match target
+        .direct_message(ctx, CreateMessage::new().content("Ahoy, in private"))
+        .await
+    {
         Ok(_) => "Sent a DM".to_string(),
         Err(e) if discord_code(&e) == Some(50007) => format!("{} does not accept DMs", target.name),
         Err(e) => return Err(e.into()),
     };
-    ctx.send(poise::CreateReply::default().content(text).ephemeral(true)).await?;
+    ctx.send(poise::CreateReply::default().content(text).ephemeral(true))
+        .await?;
     Ok(())
 }
 
@@ -118,17 +138,27 @@ async fn late(ctx: Context<'_>) -> Result<(), Error> {
 /// Answers the same interaction twice.
 #[poise::command(slash_command)]
 async fn twice(ctx: poise::ApplicationContext<'_, Data, Error>) -> Result<(), Error> {
-    let answer = |text: &str| CreateInteractionResponse::Message(CreateInteractionResponseMessage::new().content(text));
-    ctx.interaction.create_response(ctx, answer("first")).await?;
+    let answer = |text: &str| {
+        CreateInteractionResponse::Message(CreateInteractionResponseMessage::new().content(text))
+    };
+    ctx.interaction
+        .create_response(ctx, answer("first"))
+        .await?;
     if let Err(e) = ctx.interaction.create_response(ctx, answer("second")).await {
-        ctx.data().note(format!("twice: second response refused with {:?}", discord_code(&e)));
+        ctx.data().note(format!(
+            "twice: second response refused with {:?}",
+            discord_code(&e)
+        ));
     }
     Ok(())
 }
 
 /// Posts in the channel, retrying when rate limited.
 #[poise::command(slash_command)]
-async fn announce(ctx: Context<'_>, #[description = "what to say"] text: String) -> Result<(), Error> {
+async fn announce(
+    ctx: Context<'_>,
+    #[description = "what to say"] text: String,
+) -> Result<(), Error> {
     ctx.defer_ephemeral().await?;
     let mut attempt = 0;
     loop {
@@ -150,11 +180,17 @@ async fn announce(ctx: Context<'_>, #[description = "what to say"] text: String)
 #[poise::command(slash_command)]
 async fn threads(ctx: Context<'_>) -> Result<(), Error> {
     let reply = ctx.say("Threads below").await?.into_message().await?;
-    let public = ctx.channel_id().create_thread_from_message(ctx, reply.id, CreateThread::new("game-1")).await?;
+    let public = ctx
+        .channel_id()
+        .create_thread_from_message(ctx, reply.id, CreateThread::new("game-1"))
+        .await?;
     public.say(ctx, "Welcome aboard").await?;
     let private = ctx
         .channel_id()
-        .create_thread(ctx, CreateThread::new("secret").kind(ChannelType::PrivateThread))
+        .create_thread(
+            ctx,
+            CreateThread::new("secret").kind(ChannelType::PrivateThread),
+        )
         .await?;
     private.id.add_thread_member(ctx, ctx.author().id).await?;
     private.say(ctx, "Only for you").await?;
@@ -177,7 +213,11 @@ async fn new(
     size: i64,
     #[description = "open to anyone"] public: Option<bool>,
 ) -> Result<(), Error> {
-    ctx.say(format!("New game {size}x{size}, public: {}", public.unwrap_or(false))).await?;
+    ctx.say(format!(
+        "New game {size}x{size}, public: {}",
+        public.unwrap_or(false)
+    ))
+    .await?;
     Ok(())
 }
 
@@ -213,14 +253,22 @@ async fn on_component(ctx: &serenity::Context, c: &ComponentInteraction) -> Resu
     match (c.data.custom_id.as_str(), &c.data.kind) {
         ("roll", _) => {
             let update = CreateInteractionResponseMessage::new().content("Rolled a 6");
-            c.create_response(ctx, CreateInteractionResponse::UpdateMessage(update)).await?;
+            c.create_response(ctx, CreateInteractionResponse::UpdateMessage(update))
+                .await?;
         }
         ("pick", ComponentInteractionDataKind::StringSelect { values }) => {
-            let reply = CreateInteractionResponseMessage::new().content(format!("You picked {}", values.join(", ")));
-            c.create_response(ctx, CreateInteractionResponse::Message(reply)).await?;
+            let reply = CreateInteractionResponseMessage::new()
+                .content(format!("You picked {}", values.join(", ")));
+            c.create_response(ctx, CreateInteractionResponse::Message(reply))
+                .await?;
         }
         ("rename", _) => {
-            let modal = poise::execute_modal_on_component_interaction::<Rename>(ctx, c.clone(), None, Some(Duration::from_secs(5)));
+            let modal = poise::execute_modal_on_component_interaction::<Rename>(
+                ctx,
+                c.clone(),
+                None,
+                Some(Duration::from_secs(5)),
+            );
             if let Some(Rename { title }) = modal.await? {
                 c.channel_id.say(ctx, format!("Renamed to {title}")).await?;
             }
@@ -248,7 +296,9 @@ impl Drop for Bot {
     }
 }
 
-pub const COMMANDS: [&str; 9] = ["ping", "board", "dm", "slow", "late", "twice", "announce", "threads", "game"];
+pub const COMMANDS: [&str; 9] = [
+    "ping", "board", "dm", "slow", "late", "twice", "announce", "threads", "game",
+];
 
 /// Starts the bot against `fake` and waits until it is connected and has registered its
 /// commands.
@@ -256,11 +306,23 @@ pub async fn start(fake: &FakeDiscord) -> Bot {
     let errors = Arc::new(Mutex::new(Vec::new()));
     let shared_errors = Arc::clone(&errors);
     let options = poise::FrameworkOptions {
-        commands: vec![ping(), board(), dm(), slow(), late(), twice(), announce(), threads(), game()],
+        commands: vec![
+            ping(),
+            board(),
+            dm(),
+            slow(),
+            late(),
+            twice(),
+            announce(),
+            threads(),
+            game(),
+        ],
         on_error: |error| {
             Box::pin(async move {
                 let text = match &error {
-                    poise::FrameworkError::Command { error, ctx, .. } => format!("{}: {error}", ctx.command().name),
+                    poise::FrameworkError::Command { error, ctx, .. } => {
+                        format!("{}: {error}", ctx.command().name)
+                    }
                     poise::FrameworkError::EventHandler { error, .. } => format!("event: {error}"),
                     other => format!("framework: {other}"),
                 };
@@ -273,7 +335,10 @@ pub async fn start(fake: &FakeDiscord) -> Bot {
         },
         event_handler: |framework, event| {
             Box::pin(async move {
-                if let FullEvent::InteractionCreate { interaction: Interaction::Component(c) } = event {
+                if let FullEvent::InteractionCreate {
+                    interaction: Interaction::Component(c),
+                } = event
+                {
                     on_component(framework.serenity_context, c).await?;
                 }
                 Ok(())
@@ -286,7 +351,9 @@ pub async fn start(fake: &FakeDiscord) -> Bot {
         .setup(move |ctx, _ready, framework| {
             Box::pin(async move {
                 poise::builtins::register_globally(ctx, &framework.options().commands).await?;
-                Ok(Data { errors: shared_errors })
+                Ok(Data {
+                    errors: shared_errors,
+                })
             })
         })
         .build();

@@ -18,7 +18,9 @@ async fn slash_command_replies_with_a_png_served_back_over_the_cdn() {
     let reply = fake.reply(&ix).await;
     assert_eq!(reply.content, "The board");
     assert_eq!(reply.custom_ids(), ["roll", "rename", "pick"]);
-    let [file] = reply.attachments.as_slice() else { panic!("one attachment expected: {reply:?}") };
+    let [file] = reply.attachments.as_slice() else {
+        panic!("one attachment expected: {reply:?}")
+    };
     assert_eq!(file.filename, "board.png");
     assert_eq!(file.content_type, "image/png");
     assert_eq!(file.bytes, bot::board_png());
@@ -26,8 +28,15 @@ async fn slash_command_replies_with_a_png_served_back_over_the_cdn() {
     // Discord points the embed's attachment:// image at the uploaded file.
     assert_eq!(reply.embeds[0]["image"]["url"], file.url.as_str());
     assert_eq!(reply.embeds[0]["image"]["width"], 1);
-    let upload = fake.rest_log().into_iter().find(|e| e.path.ends_with("/callback")).expect("callback logged");
-    assert_eq!(upload.files, [("files[0]".to_string(), "board.png".to_string())]);
+    let upload = fake
+        .rest_log()
+        .into_iter()
+        .find(|e| e.path.ends_with("/callback"))
+        .expect("callback logged");
+    assert_eq!(
+        upload.files,
+        [("files[0]".to_string(), "board.png".to_string())]
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -37,10 +46,17 @@ async fn subcommand_options_arrive_typed() {
     let alice = fake.add_member("alice");
 
     let options = [("size", OptionValue::Int(13)), ("public", true.into())];
-    let ix = fake.slash(alice, fake.general(), "game new", &options).await;
-    assert_eq!(fake.reply(&ix).await.content, "New game 13x13, public: true");
+    let ix = fake
+        .slash(alice, fake.general(), "game new", &options)
+        .await;
+    assert_eq!(
+        fake.reply(&ix).await.content,
+        "New game 13x13, public: true"
+    );
 
-    let ix = fake.slash(alice, fake.general(), "game new", &[("size", 7.into())]).await;
+    let ix = fake
+        .slash(alice, fake.general(), "game new", &[("size", 7.into())])
+        .await;
     assert_eq!(fake.reply(&ix).await.content, "New game 7x7, public: false");
 }
 
@@ -50,7 +66,13 @@ async fn an_option_the_command_does_not_have_is_refused() {
     let fake = FakeDiscord::start().await;
     let _bot = bot::start(&fake).await;
     let alice = fake.add_member("alice");
-    fake.slash(alice, fake.general(), "game new", &[("size", 7.into()), ("colour", "red".into())]).await;
+    fake.slash(
+        alice,
+        fake.general(),
+        "game new",
+        &[("size", 7.into()), ("colour", "red".into())],
+    )
+    .await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -59,11 +81,26 @@ async fn autocomplete_offers_the_bots_choices() {
     let _bot = bot::start(&fake).await;
     let alice = fake.add_member("alice");
 
-    let choices = fake.autocomplete(alice, fake.general(), "game join", &[("name", "b".into())], "name").await;
+    let choices = fake
+        .autocomplete(
+            alice,
+            fake.general(),
+            "game join",
+            &[("name", "b".into())],
+            "name",
+        )
+        .await;
     let names: Vec<&str> = choices.iter().filter_map(|c| c["name"].as_str()).collect();
     assert_eq!(names, ["beta", "bravo"]);
 
-    let ix = fake.slash(alice, fake.general(), "game join", &[("name", "beta".into())]).await;
+    let ix = fake
+        .slash(
+            alice,
+            fake.general(),
+            "game join",
+            &[("name", "beta".into())],
+        )
+        .await;
     assert_eq!(fake.reply(&ix).await.content, "Joined beta");
 }
 
@@ -85,17 +122,28 @@ async fn a_deferred_reply_is_filled_in_by_the_first_followup() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_answer_after_the_deadline_gets_unknown_interaction() {
-    let config = Config { response_deadline: bot::LATE_DELAY / 2, ..Config::default() };
+    let config = Config {
+        response_deadline: bot::LATE_DELAY / 2,
+        ..Config::default()
+    };
     let fake = FakeDiscord::start_with(config).await;
     let bot = bot::start(&fake).await;
     let alice = fake.add_member("alice");
 
     fake.slash(alice, fake.general(), "late", &[]).await;
-    let refused = fake.wait_request("the late callback", |e| e.path.ends_with("/callback")).await;
+    let refused = fake
+        .wait_request("the late callback", |e| e.path.ends_with("/callback"))
+        .await;
     assert_eq!((refused.status, refused.error_code), (404, Some(10062)));
     assert!(fake.messages_in(fake.general()).is_empty());
     tokio::time::sleep(Duration::from_millis(100)).await;
-    assert!(bot.errors().iter().any(|e| e.contains("Unknown interaction")), "{:?}", bot.errors());
+    assert!(
+        bot.errors()
+            .iter()
+            .any(|e| e.contains("Unknown interaction")),
+        "{:?}",
+        bot.errors()
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -107,8 +155,16 @@ async fn a_second_initial_response_is_refused() {
     let ix = fake.slash(alice, fake.general(), "twice", &[]).await;
     assert_eq!(fake.reply(&ix).await.content, "first");
     let second = fake
-        .wait_request("the second callback", |e| e.path.ends_with("/callback") && e.status != 204)
+        .wait_request("the second callback", |e| {
+            e.path.ends_with("/callback") && e.status != 204
+        })
         .await;
     assert_eq!((second.status, second.error_code), (400, Some(40060)));
-    fake.wait_for("the bot to notice", |_| bot.errors().iter().any(|e| e.contains("Some(40060)")).then_some(())).await;
+    fake.wait_for("the bot to notice", |_| {
+        bot.errors()
+            .iter()
+            .any(|e| e.contains("Some(40060)"))
+            .then_some(())
+    })
+    .await;
 }

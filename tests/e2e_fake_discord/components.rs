@@ -26,8 +26,15 @@ async fn a_button_press_updates_its_message() {
     // serenity 0.12.5 always sends `attachments: []` with an update, and Discord then
     // drops the files: a bot that wants to keep its picture must say so.
     assert!(updated.attachments.is_empty());
-    let update = fake.rest_log().into_iter().rfind(|e| e.path.ends_with("/callback")).expect("logged");
-    assert_eq!(update.body.expect("json")["data"]["attachments"], serde_json::json!([]));
+    let update = fake
+        .rest_log()
+        .into_iter()
+        .rfind(|e| e.path.ends_with("/callback"))
+        .expect("logged");
+    assert_eq!(
+        update.body.expect("json")["data"]["attachments"],
+        serde_json::json!([])
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -62,9 +69,13 @@ async fn a_modal_opened_by_a_button_is_submitted() {
     let modal = fake.response(&press).await;
     assert_eq!(modal.kind, 9);
     assert_eq!(modal.data["title"], "Rename the board");
-    let submit = fake.submit_modal(&press, &[("title", "Treasure Island")]).await;
+    let submit = fake
+        .submit_modal(&press, &[("title", "Treasure Island")])
+        .await;
     // poise closes the modal with a deferred update, then the bot posts.
     assert_eq!(fake.response(&submit).await.kind, 6);
-    let posted = fake.wait_message(fake.general(), |m| m.content.starts_with("Renamed")).await;
+    let posted = fake
+        .wait_message(fake.general(), |m| m.content.starts_with("Renamed"))
+        .await;
     assert_eq!(posted.content, "Renamed to Treasure Island");
 }

@@ -10,7 +10,9 @@ async fn a_dm_reaches_the_user_and_the_reply_is_ephemeral() {
     let alice = fake.add_member("alice");
 
     let ix = fake.slash(alice, fake.general(), "dm", &[]).await;
-    let dm = fake.wait_dm(alice, |m| m.content == "Ahoy, in private").await;
+    let dm = fake
+        .wait_dm(alice, |m| m.content == "Ahoy, in private")
+        .await;
     assert_eq!(Some(dm.channel), fake.dm_channel(alice));
     let reply = fake.reply(&ix).await;
     assert_eq!(reply.content, "Sent a DM");
@@ -25,13 +27,24 @@ async fn a_dm_to_a_user_with_closed_dms_is_refused_with_50007() {
     let hermit = fake.add_user_with_closed_dms("hermit");
     fake.join_guild(hermit);
 
-    let ix = fake.slash(alice, fake.general(), "dm", &[("whom", hermit.into())]).await;
+    let ix = fake
+        .slash(alice, fake.general(), "dm", &[("whom", hermit.into())])
+        .await;
     let reply = fake.reply(&ix).await;
     assert_eq!(reply.content, "hermit does not accept DMs");
-    let refused = fake.rest_log().into_iter().find(|e| e.status == 403).expect("a refused request");
-    assert_eq!((refused.method.as_str(), refused.error_code), ("POST", Some(50007)));
+    let refused = fake
+        .rest_log()
+        .into_iter()
+        .find(|e| e.status == 403)
+        .expect("a refused request");
+    assert_eq!(
+        (refused.method.as_str(), refused.error_code),
+        ("POST", Some(50007))
+    );
     assert!(refused.path.ends_with("/messages"));
-    let dm = fake.dm_channel(hermit).expect("the DM channel itself opens");
+    let dm = fake
+        .dm_channel(hermit)
+        .expect("the DM channel itself opens");
     assert!(fake.messages_in(dm).is_empty());
 }
 

@@ -19,7 +19,11 @@ pub struct Upload {
 impl Upload {
     /// N in `files[N]`: the id the payload's `attachments` entry uses for this file.
     pub fn index(&self) -> Option<u64> {
-        self.field.strip_prefix("files[")?.strip_suffix(']')?.parse().ok()
+        self.field
+            .strip_prefix("files[")?
+            .strip_suffix(']')?
+            .parse()
+            .ok()
     }
 }
 
@@ -33,7 +37,9 @@ pub struct Incoming {
 impl Incoming {
     /// The JSON body, or an empty object for bodiless requests.
     pub fn json(&self) -> Value {
-        self.json.clone().unwrap_or_else(|| Value::Object(Default::default()))
+        self.json
+            .clone()
+            .unwrap_or_else(|| Value::Object(Default::default()))
     }
 }
 
@@ -56,7 +62,10 @@ pub async fn parse(parts: &axum::http::request::Parts, bytes: Bytes) -> Result<I
         return Ok(Incoming::default());
     }
     let json = serde_json::from_slice(&bytes).map_err(|e| BadBody(format!("invalid JSON: {e}")))?;
-    Ok(Incoming { json: Some(json), uploads: Vec::new() })
+    Ok(Incoming {
+        json: Some(json),
+        uploads: Vec::new(),
+    })
 }
 
 async fn parse_multipart(
@@ -68,10 +77,17 @@ async fn parse_multipart(
         .await
         .map_err(|e| BadBody(format!("bad multipart: {e}")))?;
     let mut incoming = Incoming::default();
-    while let Some(field) = form.next_field().await.map_err(|e| BadBody(e.to_string()))? {
+    while let Some(field) = form
+        .next_field()
+        .await
+        .map_err(|e| BadBody(e.to_string()))?
+    {
         let name = field.name().unwrap_or_default().to_string();
         let filename = field.file_name().map(str::to_string);
-        let part_type = field.content_type().unwrap_or("application/octet-stream").to_string();
+        let part_type = field
+            .content_type()
+            .unwrap_or("application/octet-stream")
+            .to_string();
         let data = field.bytes().await.map_err(|e| BadBody(e.to_string()))?;
         if name == "payload_json" {
             let json = serde_json::from_slice(&data)

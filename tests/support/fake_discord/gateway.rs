@@ -66,10 +66,11 @@ impl Shared {
     /// for it, and a fixture error becomes a fault rather than a panic in a handler.
     pub(crate) fn dispatch_for_intent(&self, intent: u64, name: &str, data: Value) {
         let wanted = self.gateway_snapshot(|g| g.session_id.is_some() && g.intents & intent != 0);
-        if wanted {
-            if let Err(error) = self.dispatch(name, data) {
-                self.fault(Fault::BadPayload { what: name.into(), error });
-            }
+        if wanted && let Err(error) = self.dispatch(name, data) {
+            self.fault(Fault::BadPayload {
+                what: name.into(),
+                error,
+            });
         }
     }
 
@@ -83,7 +84,11 @@ impl Shared {
     }
 
     fn log_frame(&self, connection: u32, direction: Direction, frame: &Value) {
-        let entry = GatewayLogEntry { connection, direction, frame: frame.clone() };
+        let entry = GatewayLogEntry {
+            connection,
+            direction,
+            frame: frame.clone(),
+        };
         self.with(|w| w.gateway_log.push(entry));
     }
 }
@@ -98,11 +103,17 @@ async fn serve_connection(shared: Arc<Shared>, mut socket: WebSocket) {
         let mut gw = shared.lock_gateway();
         gw.connections += 1;
         let connection = gw.connections;
-        gw.live = Some(Live { connection, ready: false, tx: tx.clone() });
+        gw.live = Some(Live {
+            connection,
+            ready: false,
+            tx: tx.clone(),
+        });
         connection
     };
     let interval = shared.config.heartbeat_interval.as_millis() as u64;
-    let _ = tx.send(Outbound::Frame(json!({"op": 10, "d": {"heartbeat_interval": interval}})));
+    let _ = tx.send(Outbound::Frame(
+        json!({"op": 10, "d": {"heartbeat_interval": interval}}),
+    ));
 
     loop {
         tokio::select! {
@@ -145,7 +156,9 @@ async fn serve_connection(shared: Arc<Shared>, mut socket: WebSocket) {
 /// the gateway lock, so frames leave in sequence order.
 fn dispatch_locked(gw: &mut GatewayState, name: &str, data: Value) -> Result<(), String> {
     if gw.session_id.is_none() {
-        return Err(format!("cannot dispatch {name}: the bot has no gateway session yet"));
+        return Err(format!(
+            "cannot dispatch {name}: the bot has no gateway session yet"
+        ));
     }
     let frame = json!({"op": 0, "s": gw.seq + 1, "t": name, "d": data});
     validate::check_dispatch(&frame)?;
@@ -157,7 +170,12 @@ fn dispatch_locked(gw: &mut GatewayState, name: &str, data: Value) -> Result<(),
     Ok(())
 }
 
-fn handle_frame(shared: &Shared, connection: u32, tx: &mpsc::UnboundedSender<Outbound>, text: &str) {
+fn handle_frame(
+    shared: &Shared,
+    connection: u32,
+    tx: &mpsc::UnboundedSender<Outbound>,
+    text: &str,
+) {
     let Ok(frame) = serde_json::from_str::<Value>(text) else {
         shared.fault(Fault::BadGatewayFrame { text: text.into() });
         return;
@@ -189,7 +207,10 @@ fn identify(shared: &Shared, connection: u32, tx: &mpsc::UnboundedSender<Outboun
         (
             w.users[&w.bot].to_json(),
             w.app_id,
-            w.guilds.values().map(|g| w.guild_json(g)).collect::<Vec<_>>(),
+            w.guilds
+                .values()
+                .map(|g| w.guild_json(g))
+                .collect::<Vec<_>>(),
             w.base_url.clone(),
         )
     });
@@ -225,7 +246,10 @@ fn identify(shared: &Shared, connection: u32, tx: &mpsc::UnboundedSender<Outboun
         }
         for (name, data) in events {
             if let Err(error) = dispatch_locked(&mut gw, name, data) {
-                faults.push(Fault::BadPayload { what: name.into(), error });
+                faults.push(Fault::BadPayload {
+                    what: name.into(),
+                    error,
+                });
             }
         }
     }
@@ -245,7 +269,11 @@ fn resume(shared: &Shared, connection: u32, tx: &mpsc::UnboundedSender<Outbound>
         }
         let after = d["seq"].as_u64().unwrap_or(0);
         // Replay under the lock so no new dispatch overtakes the missed ones.
-        for frame in gw.history.iter().filter(|f| f["s"].as_u64().unwrap_or(0) > after) {
+        for frame in gw
+            .history
+            .iter()
+            .filter(|f| f["s"].as_u64().unwrap_or(0) > after)
+        {
             let _ = tx.send(Outbound::Frame(frame.clone()));
         }
         gw.resumes += 1;
@@ -255,7 +283,10 @@ fn resume(shared: &Shared, connection: u32, tx: &mpsc::UnboundedSender<Outbound>
         dispatch_locked(&mut gw, "RESUMED", json!({"_trace": []}))
     };
     if let Err(error) = result {
-        shared.fault(Fault::BadPayload { what: "RESUMED".into(), error });
+        shared.fault(Fault::BadPayload {
+            what: "RESUMED".into(),
+            error,
+        });
     }
     shared.with(|_| {});
 }

@@ -105,20 +105,33 @@ struct Resolved {
 }
 
 impl Resolved {
-    fn add(&mut self, w: &World, value: &OptionValue, guild_channel: ChannelId) -> Result<(), String> {
+    fn add(
+        &mut self,
+        w: &World,
+        value: &OptionValue,
+        guild_channel: ChannelId,
+    ) -> Result<(), String> {
         match value {
             OptionValue::User(id) => {
-                let user = w.user(*id).ok_or_else(|| format!("option names unknown user {id}"))?;
+                let user = w
+                    .user(*id)
+                    .ok_or_else(|| format!("option names unknown user {id}"))?;
                 self.users.insert(id.to_string(), user.to_json());
-                let guild = w.channels[&guild_channel].guild.and_then(|g| w.guilds.get(&g));
+                let guild = w.channels[&guild_channel]
+                    .guild
+                    .and_then(|g| w.guilds.get(&g));
                 if let Some(member) = guild.and_then(|g| g.members.get(id)) {
-                    let mut m = w.member_json(member, Some(w.channel_permissions(*id, guild_channel)));
+                    let mut m =
+                        w.member_json(member, Some(w.channel_permissions(*id, guild_channel)));
                     m.as_object_mut().expect("object").remove("user");
                     self.members.insert(id.to_string(), m);
                 }
             }
             OptionValue::Channel(id) => {
-                let c = w.channels.get(id).ok_or_else(|| format!("option names unknown channel {id}"))?;
+                let c = w
+                    .channels
+                    .get(id)
+                    .ok_or_else(|| format!("option names unknown channel {id}"))?;
                 let bits = w.channel_permissions(w.bot, *id);
                 self.channels.insert(
                     id.to_string(),
@@ -132,7 +145,11 @@ impl Resolved {
 
     fn to_json(&self) -> Value {
         let mut v = json!({});
-        for (key, map) in [("users", &self.users), ("members", &self.members), ("channels", &self.channels)] {
+        for (key, map) in [
+            ("users", &self.users),
+            ("members", &self.members),
+            ("channels", &self.channels),
+        ] {
             if !map.is_empty() {
                 v[key] = Value::Object(map.clone());
             }
@@ -163,7 +180,10 @@ fn command_options(
         wrappers.push((part.to_string(), sub["type"].as_u64().unwrap_or(1)));
         defs = sub["options"].as_array().unwrap_or(&empty);
     }
-    if defs.iter().any(|o| matches!(o["type"].as_u64(), Some(1 | 2))) {
+    if defs
+        .iter()
+        .any(|o| matches!(o["type"].as_u64(), Some(1 | 2)))
+    {
         return Err(format!("{} needs a subcommand", definition["name"]));
     }
     let mut leaf = Vec::new();
@@ -176,13 +196,17 @@ fn command_options(
         let is_focused = focused == Some(*name);
         // While typing, Discord sends the focused option's partial text whatever its type.
         if !is_focused && !value.fits(option_type) {
-            return Err(format!("option `{name}` has type {option_type}; {value:?} does not fit"));
+            return Err(format!(
+                "option `{name}` has type {option_type}; {value:?} does not fit"
+            ));
         }
         // poise registers `choices: []` for free-form options.
-        if let Some(choices) = def["choices"].as_array().filter(|c| !c.is_empty() && !is_focused) {
-            if !choices.iter().any(|c| c["value"] == value.to_json()) {
-                return Err(format!("{value:?} is not one of the choices of `{name}`"));
-            }
+        if let Some(choices) = def["choices"]
+            .as_array()
+            .filter(|c| !c.is_empty() && !is_focused)
+            && !choices.iter().any(|c| c["value"] == value.to_json())
+        {
+            return Err(format!("{value:?} is not one of the choices of `{name}`"));
         }
         resolved.add(w, value, channel)?;
         let mut option = json!({"name": name, "type": option_type, "value": value.to_json()});
@@ -229,7 +253,10 @@ fn envelope(w: &World, ix: &Interaction, data: Value) -> Value {
     });
     match channel.guild.and_then(|g| w.guilds.get(&g)) {
         Some(guild) => {
-            let member = guild.members.get(&ix.user).expect("checked: the user is a member");
+            let member = guild
+                .members
+                .get(&ix.user)
+                .expect("checked: the user is a member");
             v["guild_id"] = guild.id.to_string().into();
             v["guild_locale"] = "en-US".into();
             // A guild interaction has `member` (with the user inside) and no `user` at all.
@@ -255,8 +282,17 @@ fn find_component<'a>(components: &'a [Value], custom_id: &str) -> Option<&'a Va
         if c["custom_id"] == custom_id {
             return Some(c);
         }
-        find_component(c["components"].as_array().map(Vec::as_slice).unwrap_or_default(), custom_id)
-            .or_else(|| c.get("component").and_then(|inner| find_component(std::slice::from_ref(inner), custom_id)))
+        find_component(
+            c["components"]
+                .as_array()
+                .map(Vec::as_slice)
+                .unwrap_or_default(),
+            custom_id,
+        )
+        .or_else(|| {
+            c.get("component")
+                .and_then(|inner| find_component(std::slice::from_ref(inner), custom_id))
+        })
     })
 }
 
@@ -292,27 +328,37 @@ impl FakeDiscord {
             w.interactions.insert(id, ix);
             Ok::<_, String>(payload)
         });
-        let payload = payload.unwrap_or_else(|e| panic!("fake Discord: user {user} cannot do this: {e}"));
+        let payload =
+            payload.unwrap_or_else(|e| panic!("fake Discord: user {user} cannot do this: {e}"));
         // The deadline counts from the moment the bot is told.
-        self.shared.with(|w| w.interactions.get_mut(&id).expect("stored").created = Instant::now());
+        self.shared
+            .with(|w| w.interactions.get_mut(&id).expect("stored").created = Instant::now());
         if let Err(e) = self.shared.dispatch("INTERACTION_CREATE", payload) {
             panic!("fake Discord: {e}");
         }
-        InteractionHandle { id, token, user, channel }
+        InteractionHandle {
+            id,
+            token,
+            user,
+            channel,
+        }
     }
 
     async fn command_definition(&self, name: &str, channel: ChannelId) -> Value {
-        let guild = self.shared.read(|w| w.channels.get(&channel).and_then(|c| c.guild));
-        let (id, mut definition) = self.wait_for(&format!("command /{name} to be registered"), |f| {
-            f.shared.read(|w| {
-                w.commands
-                    .iter()
-                    .filter(|c| c.guild.is_none() || c.guild == guild)
-                    .find(|c| c.name() == name)
-                    .map(|c| (c.id, c.definition.clone()))
+        let guild = self
+            .shared
+            .read(|w| w.channels.get(&channel).and_then(|c| c.guild));
+        let (id, mut definition) = self
+            .wait_for(&format!("command /{name} to be registered"), |f| {
+                f.shared.read(|w| {
+                    w.commands
+                        .iter()
+                        .filter(|c| c.guild.is_none() || c.guild == guild)
+                        .find(|c| c.name() == name)
+                        .map(|c| (c.id, c.definition.clone()))
+                })
             })
-        })
-        .await;
+            .await;
         definition["id"] = id.to_string().into();
         definition
     }
@@ -331,7 +377,15 @@ impl FakeDiscord {
         let definition = self.command_definition(name, channel).await;
         self.send_interaction(kind, user, channel, None, |w| {
             let mut resolved = Resolved::default();
-            let options = command_options(w, &definition, path, options, focused, channel, &mut resolved)?;
+            let options = command_options(
+                w,
+                &definition,
+                path,
+                options,
+                focused,
+                channel,
+                &mut resolved,
+            )?;
             let mut data = json!({
                 "id": definition["id"],
                 "name": name,
@@ -356,7 +410,15 @@ impl FakeDiscord {
         command: &str,
         options: &[(&str, OptionValue)],
     ) -> InteractionHandle {
-        self.command_interaction(InteractionKind::Command, user, channel, command, options, None).await
+        self.command_interaction(
+            InteractionKind::Command,
+            user,
+            channel,
+            command,
+            options,
+            None,
+        )
+        .await
     }
 
     /// `user` is typing `focused`'s value; returns the choices the bot offered.
@@ -369,10 +431,20 @@ impl FakeDiscord {
         focused: &str,
     ) -> Vec<Value> {
         let ix = self
-            .command_interaction(InteractionKind::Autocomplete, user, channel, command, options, Some(focused))
+            .command_interaction(
+                InteractionKind::Autocomplete,
+                user,
+                channel,
+                command,
+                options,
+                Some(focused),
+            )
             .await;
         let Callback { kind, data } = self.response(&ix).await;
-        assert_eq!(kind, 8, "autocomplete must be answered with callback type 8");
+        assert_eq!(
+            kind, 8,
+            "autocomplete must be answered with callback type 8"
+        );
         data["choices"].as_array().cloned().unwrap_or_default()
     }
 
@@ -382,63 +454,114 @@ impl FakeDiscord {
     }
 
     /// `user` chooses `values` in the string select menu `custom_id` on a message.
-    pub fn select(&self, user: UserId, message: MessageId, custom_id: &str, values: &[&str]) -> InteractionHandle {
+    pub fn select(
+        &self,
+        user: UserId,
+        message: MessageId,
+        custom_id: &str,
+        values: &[&str],
+    ) -> InteractionHandle {
         self.component(user, message, custom_id, Some(values))
     }
 
-    fn component(&self, user: UserId, message: MessageId, custom_id: &str, values: Option<&[&str]>) -> InteractionHandle {
+    fn component(
+        &self,
+        user: UserId,
+        message: MessageId,
+        custom_id: &str,
+        values: Option<&[&str]>,
+    ) -> InteractionHandle {
         let channel = self
             .message(message)
             .filter(|m| !m.deleted)
             .unwrap_or_else(|| panic!("fake Discord: no message {message} to interact with"))
             .channel;
-        self.send_interaction(InteractionKind::Component, user, channel, Some(message), |w| {
-            let m = &w.messages[&message];
-            if m.is_ephemeral() {
-                let owner = m.interaction.and_then(|i| w.interactions.get(&i)).map(|i| i.user);
-                if owner != Some(user) {
-                    return Err("an ephemeral message is visible only to its recipient".into());
+        self.send_interaction(
+            InteractionKind::Component,
+            user,
+            channel,
+            Some(message),
+            |w| {
+                let m = &w.messages[&message];
+                if m.is_ephemeral() {
+                    let owner = m
+                        .interaction
+                        .and_then(|i| w.interactions.get(&i))
+                        .map(|i| i.user);
+                    if owner != Some(user) {
+                        return Err("an ephemeral message is visible only to its recipient".into());
+                    }
                 }
-            }
-            let component = find_component(&m.components, custom_id)
-                .ok_or_else(|| format!("message {message} has no component `{custom_id}` (it has {:?})", m.custom_ids()))?;
-            if component["disabled"] == true {
-                return Err(format!("component `{custom_id}` is disabled"));
-            }
-            let component_type = component["type"].as_u64().unwrap_or(0);
-            let mut data = json!({"custom_id": custom_id, "component_type": component_type});
-            match (component_type, values) {
-                (2, None) => {}
-                (3, Some(values)) => {
-                    let options = component["options"].as_array().cloned().unwrap_or_default();
-                    for v in values {
-                        if !options.iter().any(|o| o["value"] == *v) {
-                            return Err(format!("`{v}` is not an option of select `{custom_id}`"));
+                let component = find_component(&m.components, custom_id).ok_or_else(|| {
+                    format!(
+                        "message {message} has no component `{custom_id}` (it has {:?})",
+                        m.custom_ids()
+                    )
+                })?;
+                if component["disabled"] == true {
+                    return Err(format!("component `{custom_id}` is disabled"));
+                }
+                let component_type = component["type"].as_u64().unwrap_or(0);
+                let mut data = json!({"custom_id": custom_id, "component_type": component_type});
+                match (component_type, values) {
+                    (2, None) => {}
+                    (3, Some(values)) => {
+                        let options = component["options"].as_array().cloned().unwrap_or_default();
+                        for v in values {
+                            if !options.iter().any(|o| o["value"] == *v) {
+                                return Err(format!(
+                                    "`{v}` is not an option of select `{custom_id}`"
+                                ));
+                            }
                         }
+                        let (min, max) = (
+                            component["min_values"].as_u64().unwrap_or(1),
+                            component["max_values"].as_u64().unwrap_or(1),
+                        );
+                        if (values.len() as u64) < min || values.len() as u64 > max {
+                            return Err(format!(
+                                "select `{custom_id}` takes {min}..={max} values, not {}",
+                                values.len()
+                            ));
+                        }
+                        data["values"] = json!(values);
                     }
-                    let (min, max) = (component["min_values"].as_u64().unwrap_or(1), component["max_values"].as_u64().unwrap_or(1));
-                    if (values.len() as u64) < min || values.len() as u64 > max {
-                        return Err(format!("select `{custom_id}` takes {min}..={max} values, not {}", values.len()));
+                    (t, _) => {
+                        return Err(format!(
+                            "component `{custom_id}` (type {t}) cannot be used that way"
+                        ));
                     }
-                    data["values"] = json!(values);
                 }
-                (t, _) => return Err(format!("component `{custom_id}` (type {t}) cannot be used that way")),
-            }
-            Ok(data)
-        })
+                Ok(data)
+            },
+        )
     }
 
     /// `user` fills in and submits the modal the bot opened in answer to `opened_by`.
-    pub async fn submit_modal(&self, opened_by: &InteractionHandle, values: &[(&str, &str)]) -> InteractionHandle {
+    pub async fn submit_modal(
+        &self,
+        opened_by: &InteractionHandle,
+        values: &[(&str, &str)],
+    ) -> InteractionHandle {
         let callback = self.response(opened_by).await;
-        assert_eq!(callback.kind, 9, "the bot answered {} with callback type {}, not a modal", opened_by.id, callback.kind);
+        assert_eq!(
+            callback.kind, 9,
+            "the bot answered {} with callback type {}, not a modal",
+            opened_by.id, callback.kind
+        );
         // A person needs seconds to fill in a modal; a test needs a moment too, because poise
         // installs its modal collector only after its modal callback returned, and a submit
         // arriving before that is dropped (a race real users never win).
-        let callback_path = format!("/interactions/{}/{}/callback", opened_by.id, opened_by.token);
-        self.wait_request("the modal callback to finish", |e| e.path == callback_path).await;
+        let callback_path = format!(
+            "/interactions/{}/{}/callback",
+            opened_by.id, opened_by.token
+        );
+        self.wait_request("the modal callback to finish", |e| e.path == callback_path)
+            .await;
         tokio::time::sleep(MODAL_TYPING_TIME).await;
-        let source = self.shared.read(|w| w.interactions[&opened_by.id].source_message);
+        let source = self
+            .shared
+            .read(|w| w.interactions[&opened_by.id].source_message);
         let modal = callback.data;
         self.send_interaction(InteractionKind::ModalSubmit, opened_by.user, opened_by.channel, source, |_| {
             let fields = modal["components"].as_array().cloned().unwrap_or_default();
@@ -469,8 +592,16 @@ impl FakeDiscord {
     /// `/channels/{channel_id}/messages`, or a literal path) gets a 429 with `retry_after`
     /// seconds.
     pub fn rate_limit_next(&self, method: &str, route: &str, retry_after: f64) {
-        let rule = RateLimitRule { method: method.into(), route: route.into(), retry_after };
-        self.shared.rate_limits.lock().unwrap_or_else(|p| p.into_inner()).push(rule);
+        let rule = RateLimitRule {
+            method: method.into(),
+            route: route.into(),
+            retry_after,
+        };
+        self.shared
+            .rate_limits
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push(rule);
     }
 }
 
@@ -486,7 +617,10 @@ fn check_user_can_act(w: &World, user: UserId, channel: ChannelId) -> Result<(),
         ChannelKind::Dm { recipient } if recipient == user => Ok(()),
         ChannelKind::Dm { .. } => Err("this DM belongs to someone else".into()),
         _ => {
-            let member = ch.guild.and_then(|g| w.guilds.get(&g)).is_some_and(|g| g.members.contains_key(&user));
+            let member = ch
+                .guild
+                .and_then(|g| w.guilds.get(&g))
+                .is_some_and(|g| g.members.contains_key(&user));
             if !member {
                 return Err("not a member of the guild".into());
             }

@@ -57,7 +57,12 @@ pub enum Fault {
     /// A request to a route the fake does not implement (the 404 fallback).
     UnknownRoute { method: String, path: String },
     /// A JSON body that breaks the OpenAPI request schema of its route.
-    SchemaViolation { method: String, path: String, template: String, errors: Vec<String> },
+    SchemaViolation {
+        method: String,
+        path: String,
+        template: String,
+        errors: Vec<String>,
+    },
     /// A JSON body on a route the spec gives no JSON body schema.
     UnexpectedBody { method: String, path: String },
     /// The fake built a payload serenity's models reject: a fixture bug, which would
@@ -73,13 +78,21 @@ impl fmt::Display for Fault {
             Fault::UnknownRoute { method, path } => {
                 write!(f, "unknown route {method} /api/v10{path} (answered 404)")
             }
-            Fault::SchemaViolation { method, path, template, errors } => write!(
+            Fault::SchemaViolation {
+                method,
+                path,
+                template,
+                errors,
+            } => write!(
                 f,
                 "{method} {path} breaks the OpenAPI request schema of {template}:\n    {}",
                 errors.join("\n    ")
             ),
             Fault::UnexpectedBody { method, path } => {
-                write!(f, "{method} {path} sent a JSON body the spec does not expect")
+                write!(
+                    f,
+                    "{method} {path} sent a JSON body the spec does not expect"
+                )
             }
             Fault::BadPayload { what, error } => {
                 write!(f, "fake built a {what} serenity cannot read: {error}")

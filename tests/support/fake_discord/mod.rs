@@ -121,7 +121,9 @@ impl FakeDiscord {
     }
 
     pub async fn start_with(config: Config) -> FakeDiscord {
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind 127.0.0.1:0");
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind 127.0.0.1:0");
         let addr = listener.local_addr().expect("local addr");
         let base_url = format!("http://{addr}");
 
@@ -132,12 +134,42 @@ impl FakeDiscord {
         let general = ChannelId::new(next_snowflake());
         let bot_role = RoleId::new(next_snowflake());
 
-        let mut world = World { app_id, bot, base_url, ..World::default() };
-        world.users.insert(bot, User { id: bot, name: "Jackal".into(), bot: true, dms_open: true, locale: "en-US".into() });
-        world.users.insert(owner, User { id: owner, name: "owner".into(), bot: false, dms_open: true, locale: "en-US".into() });
+        let mut world = World {
+            app_id,
+            bot,
+            base_url,
+            ..World::default()
+        };
+        world.users.insert(
+            bot,
+            User {
+                id: bot,
+                name: "Jackal".into(),
+                bot: true,
+                dms_open: true,
+                locale: "en-US".into(),
+            },
+        );
+        world.users.insert(
+            owner,
+            User {
+                id: owner,
+                name: "owner".into(),
+                bot: false,
+                dms_open: true,
+                locale: "en-US".into(),
+            },
+        );
         let mut members = std::collections::BTreeMap::new();
         for (user, roles) in [(owner, vec![]), (bot, vec![bot_role])] {
-            members.insert(user, Member { user, roles, joined_at: timestamp_now() });
+            members.insert(
+                user,
+                Member {
+                    user,
+                    roles,
+                    joined_at: timestamp_now(),
+                },
+            );
         }
         world.guilds.insert(
             guild,
@@ -146,13 +178,27 @@ impl FakeDiscord {
                 name: "Test Guild".into(),
                 owner,
                 roles: vec![
-                    Role { id: RoleId::new(guild.get()), name: "@everyone".into(), permissions: perms::EVERYONE_DEFAULT, position: 0 },
-                    Role { id: bot_role, name: "Jackal".into(), permissions: perms::EVERYONE_DEFAULT | perms::MANAGE_MESSAGES | perms::MANAGE_THREADS, position: 1 },
+                    Role {
+                        id: RoleId::new(guild.get()),
+                        name: "@everyone".into(),
+                        permissions: perms::EVERYONE_DEFAULT,
+                        position: 0,
+                    },
+                    Role {
+                        id: bot_role,
+                        name: "Jackal".into(),
+                        permissions: perms::EVERYONE_DEFAULT
+                            | perms::MANAGE_MESSAGES
+                            | perms::MANAGE_THREADS,
+                        position: 1,
+                    },
                 ],
                 members,
             },
         );
-        world.channels.insert(general, Channel::text(general, guild, "general", 0));
+        world
+            .channels
+            .insert(general, Channel::text(general, guild, "general", 0));
 
         let shared = Arc::new(Shared {
             world: Mutex::new(world),
@@ -164,9 +210,17 @@ impl FakeDiscord {
         });
         let app = rest::router(Arc::clone(&shared));
         let server = tokio::spawn(async move {
-            axum::serve(listener, app).await.expect("fake Discord server failed");
+            axum::serve(listener, app)
+                .await
+                .expect("fake Discord server failed");
         });
-        FakeDiscord { shared, addr, guild, general, server }
+        FakeDiscord {
+            shared,
+            addr,
+            guild,
+            general,
+            server,
+        }
     }
 
     /// `http://127.0.0.1:PORT`, the value for serenity's `HttpBuilder::proxy`.
@@ -205,14 +259,24 @@ impl FakeDiscord {
     fn insert_user(&self, name: &str, dms_open: bool) -> UserId {
         let id = UserId::new(next_snowflake());
         self.shared.with(|w| {
-            w.users.insert(id, User { id, name: name.into(), bot: false, dms_open, locale: "en-US".into() })
+            w.users.insert(
+                id,
+                User {
+                    id,
+                    name: name.into(),
+                    bot: false,
+                    dms_open,
+                    locale: "en-US".into(),
+                },
+            )
         });
         id
     }
 
     /// Sets the locale a user's client reports in interactions (default `en-US`).
     pub fn set_locale(&self, user: UserId, locale: &str) {
-        self.shared.with(|w| w.users.get_mut(&user).expect("unknown user").locale = locale.into());
+        self.shared
+            .with(|w| w.users.get_mut(&user).expect("unknown user").locale = locale.into());
     }
 
     /// A new guild member with the default (@everyone) permissions.
@@ -229,7 +293,12 @@ impl FakeDiscord {
         self.shared.with(|w| {
             let guild = w.guilds.get_mut(&self.guild).expect("default guild");
             let position = guild.roles.len() as u16;
-            guild.roles.push(Role { id: role, name: format!("{name}-role"), permissions, position });
+            guild.roles.push(Role {
+                id: role,
+                name: format!("{name}-role"),
+                permissions,
+                position,
+            });
         });
         self.insert_member(id, &[role]);
         id
@@ -243,7 +312,14 @@ impl FakeDiscord {
     fn insert_member(&self, user: UserId, roles: &[RoleId]) {
         self.shared.with(|w| {
             let guild = w.guilds.get_mut(&self.guild).expect("default guild");
-            guild.members.insert(user, Member { user, roles: roles.to_vec(), joined_at: timestamp_now() });
+            guild.members.insert(
+                user,
+                Member {
+                    user,
+                    roles: roles.to_vec(),
+                    joined_at: timestamp_now(),
+                },
+            );
         });
     }
 
@@ -275,7 +351,8 @@ impl FakeDiscord {
 
     /// The text channel a thread belongs to.
     pub fn thread_parent(&self, id: ChannelId) -> Option<ChannelId> {
-        self.shared.read(|w| w.channels.get(&id).and_then(|c| c.parent))
+        self.shared
+            .read(|w| w.channels.get(&id).and_then(|c| c.parent))
     }
 
     pub fn message(&self, id: MessageId) -> Option<Message> {
@@ -285,31 +362,51 @@ impl FakeDiscord {
     /// Followup messages of an interaction so far, without waiting.
     pub fn followups_so_far(&self, ix: &InteractionHandle) -> Vec<Message> {
         self.shared.read(|w| {
-            let ids = w.interactions.get(&ix.id).map(|i| i.followups.clone()).unwrap_or_default();
+            let ids = w
+                .interactions
+                .get(&ix.id)
+                .map(|i| i.followups.clone())
+                .unwrap_or_default();
             ids.iter().map(|id| w.messages[id].clone()).collect()
         })
     }
 
     /// Every message ever posted in a channel or thread, deleted ones included, oldest first.
     pub fn messages_in(&self, channel: ChannelId) -> Vec<Message> {
-        self.shared.read(|w| w.messages.values().filter(|m| m.channel == channel).cloned().collect())
+        self.shared.read(|w| {
+            w.messages
+                .values()
+                .filter(|m| m.channel == channel)
+                .cloned()
+                .collect()
+        })
     }
 
     /// Threads in the guild, oldest first.
     pub fn threads(&self) -> Vec<ChannelId> {
-        self.shared.read(|w| w.channels.values().filter(|c| c.kind.is_thread()).map(|c| c.id).collect())
+        self.shared.read(|w| {
+            w.channels
+                .values()
+                .filter(|c| c.kind.is_thread())
+                .map(|c| c.id)
+                .collect()
+        })
     }
 
     /// The DM channel between the bot and `user`, once the bot opened it.
     pub fn dm_channel(&self, user: UserId) -> Option<ChannelId> {
         self.shared.read(|w| {
-            w.channels.values().find(|c| c.kind == ChannelKind::Dm { recipient: user }).map(|c| c.id)
+            w.channels
+                .values()
+                .find(|c| c.kind == ChannelKind::Dm { recipient: user })
+                .map(|c| c.id)
         })
     }
 
     /// Names of the commands the bot registered (global and guild).
     pub fn registered_commands(&self) -> Vec<String> {
-        self.shared.read(|w| w.commands.iter().map(|c| c.name().to_string()).collect())
+        self.shared
+            .read(|w| w.commands.iter().map(|c| c.name().to_string()).collect())
     }
 
     /// Every REST request so far.
@@ -340,15 +437,30 @@ impl FakeDiscord {
             faults.is_empty(),
             "fake Discord recorded {} fault(s):\n  {}",
             faults.len(),
-            faults.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n  ")
+            faults
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join("\n  ")
         );
     }
 
     /// Fetches a URL served by the fake (an attachment's `/cdn/` URL), as a user's client would.
     pub async fn download(&self, url: &str) -> Vec<u8> {
-        assert!(url.starts_with(&self.base_url()), "{url} is not served by this fake");
-        let response = guarded_reqwest_client().get(url).send().await.expect("GET from the fake");
-        assert!(response.status().is_success(), "GET {url}: {}", response.status());
+        assert!(
+            url.starts_with(&self.base_url()),
+            "{url} is not served by this fake"
+        );
+        let response = guarded_reqwest_client()
+            .get(url)
+            .send()
+            .await
+            .expect("GET from the fake");
+        assert!(
+            response.status().is_success(),
+            "GET {url}: {}",
+            response.status()
+        );
         response.bytes().await.expect("body").to_vec()
     }
 }

@@ -28,7 +28,9 @@ pub fn guarded_reqwest_client() -> reqwest::Client {
     let blackhole: SocketAddr = BLACKHOLE.parse().expect("valid address");
     DISCORD_HOSTS
         .iter()
-        .fold(reqwest::Client::builder().no_proxy(), |builder, host| builder.resolve(host, blackhole))
+        .fold(reqwest::Client::builder().no_proxy(), |builder, host| {
+            builder.resolve(host, blackhole)
+        })
         .build()
         .expect("build the guarded reqwest client")
 }

@@ -87,7 +87,11 @@ impl ApiSpec {
                     .collect(),
             })
             .collect();
-        ApiSpec { doc, routes, regexes: Mutex::new(HashMap::new()) }
+        ApiSpec {
+            doc,
+            routes,
+            regexes: Mutex::new(HashMap::new()),
+        }
     }
 
     /// The path template matching `path` (relative to `/api/v10`), preferring the one with
@@ -122,7 +126,11 @@ impl ApiSpec {
     pub fn validate(&self, schema: &Value, instance: &Value) -> Result<(), Vec<SchemaError>> {
         let mut errors = Vec::new();
         self.check(schema, instance, "", &mut errors);
-        if errors.is_empty() { Ok(()) } else { Err(errors) }
+        if errors.is_empty() {
+            Ok(())
+        } else {
+            Err(errors)
+        }
     }
 
     fn resolve<'a>(&'a self, reference: &str) -> Option<&'a Value> {
@@ -155,7 +163,11 @@ impl ApiSpec {
                     if !allowed.iter().any(|t| has_type(value, t, schema)) {
                         errors.push(err(
                             at,
-                            format!("expected type {}, got {}", allowed.join(" or "), short(value)),
+                            format!(
+                                "expected type {}, got {}",
+                                allowed.join(" or "),
+                                short(value)
+                            ),
                         ));
                     }
                 }
@@ -170,7 +182,10 @@ impl ApiSpec {
                         errors.push(err(at, format!("{} is not one of {arg}", short(value))));
                     }
                 }
-                "properties" | "required" | "additionalProperties" | "minProperties"
+                "properties"
+                | "required"
+                | "additionalProperties"
+                | "minProperties"
                 | "maxProperties" => {
                     if let Value::Object(map) = value {
                         self.check_object_keyword(keyword, arg, schema, map, at, errors);
@@ -188,7 +203,11 @@ impl ApiSpec {
                 }
                 "minimum" | "maximum" => {
                     if let (Some(n), Some(limit)) = (value.as_f64(), arg.as_f64()) {
-                        let bad = if keyword == "minimum" { n < limit } else { n > limit };
+                        let bad = if keyword == "minimum" {
+                            n < limit
+                        } else {
+                            n > limit
+                        };
                         if bad {
                             errors.push(err(at, format!("{n} is outside {keyword} {limit}")));
                         }
@@ -256,7 +275,10 @@ impl ApiSpec {
                     map.len() > limit
                 };
                 if bad {
-                    errors.push(err(at, format!("{} properties, {keyword} is {limit}", map.len())));
+                    errors.push(err(
+                        at,
+                        format!("{} properties, {keyword} is {limit}", map.len()),
+                    ));
                 }
             }
             _ => unreachable!("only object keywords are routed here"),
@@ -285,7 +307,10 @@ impl ApiSpec {
                     items.len() > limit
                 };
                 if bad {
-                    errors.push(err(at, format!("{} items, {keyword} is {limit}", items.len())));
+                    errors.push(err(
+                        at,
+                        format!("{} items, {keyword} is {limit}", items.len()),
+                    ));
                 }
             }
             "uniqueItems" => {
@@ -313,10 +338,16 @@ impl ApiSpec {
         let len = s.chars().count();
         match keyword {
             "minLength" if len < arg.as_u64().unwrap_or(0) as usize => {
-                errors.push(err(at, format!("string of {len} characters, minLength is {arg}")));
+                errors.push(err(
+                    at,
+                    format!("string of {len} characters, minLength is {arg}"),
+                ));
             }
             "maxLength" if len > arg.as_u64().unwrap_or(u64::MAX) as usize => {
-                errors.push(err(at, format!("string of {len} characters, maxLength is {arg}")));
+                errors.push(err(
+                    at,
+                    format!("string of {len} characters, maxLength is {arg}"),
+                ));
             }
             "pattern" => {
                 let pattern = arg.as_str().unwrap_or_default();
@@ -354,21 +385,30 @@ impl ApiSpec {
             .collect();
         let passing = results.iter().filter(|e| e.is_empty()).count();
         if keyword == "oneOf" && passing > 1 {
-            errors.push(err(at, format!("matches {passing} branches of a oneOf, not one")));
+            errors.push(err(
+                at,
+                format!("matches {passing} branches of a oneOf, not one"),
+            ));
         }
         if passing == 0 {
             let best = results
                 .into_iter()
                 .max_by_key(|e| e.iter().map(|x| x.at.len()).max().unwrap_or(0))
                 .unwrap_or_default();
-            errors.push(err(at, format!("matches no branch of {keyword}; closest branch:")));
+            errors.push(err(
+                at,
+                format!("matches no branch of {keyword}; closest branch:"),
+            ));
             errors.extend(best);
         }
     }
 }
 
 fn err(at: &str, problem: impl Into<String>) -> SchemaError {
-    SchemaError { at: at.to_string(), problem: problem.into() }
+    SchemaError {
+        at: at.to_string(),
+        problem: problem.into(),
+    }
 }
 
 fn has_type(value: &Value, ty: &str, schema: &serde_json::Map<String, Value>) -> bool {
@@ -378,7 +418,9 @@ fn has_type(value: &Value, ty: &str, schema: &serde_json::Map<String, Value>) ->
         "object" => value.is_object(),
         "array" => value.is_array(),
         "number" => value.is_number(),
-        "integer" => value.is_i64() || value.is_u64() || value.as_f64().is_some_and(|f| f.fract() == 0.0),
+        "integer" => {
+            value.is_i64() || value.is_u64() || value.as_f64().is_some_and(|f| f.fract() == 0.0)
+        }
         // Discord documents snowflakes as strings but accepts them as JSON integers in request
         // bodies too (serenity sends attachment ids that way), so a snowflake-format string
         // schema also accepts a non-negative integer.
@@ -402,10 +444,10 @@ fn check_format(format: &str, value: &Value, at: &str, errors: &mut Vec<SchemaEr
             }
         }
         "uri" => {
-            if let Some(s) = value.as_str() {
-                if !s.contains(':') {
-                    errors.push(err(at, format!("{s:?} is not an absolute URI")));
-                }
+            if let Some(s) = value.as_str()
+                && !s.contains(':')
+            {
+                errors.push(err(at, format!("{s:?} is not an absolute URI")));
             }
         }
         // Checked by `pattern` (snowflake) or of no consequence to the fake.
@@ -442,27 +484,49 @@ mod tests {
             spec.match_path("/webhooks/1/tok/messages/@original"),
             Some("/webhooks/{webhook_id}/{webhook_token}/messages/@original")
         );
-        assert_eq!(spec.match_path("/users/@me/channels"), Some("/users/@me/channels"));
+        assert_eq!(
+            spec.match_path("/users/@me/channels"),
+            Some("/users/@me/channels")
+        );
         assert_eq!(spec.match_path("/no/such/route"), None);
     }
 
     #[test]
     fn reports_the_path_and_problem_of_a_bad_message() {
         let spec = ApiSpec::get();
-        let schema = spec.request_schema("POST", "/channels/1/messages").unwrap().schema;
+        let schema = spec
+            .request_schema("POST", "/channels/1/messages")
+            .unwrap()
+            .schema;
         assert!(spec.validate(schema, &json!({"content": "ahoy"})).is_ok());
         let long = "x".repeat(4001); // the spec allows 4000 (the Nitro limit)
-        let errors = spec.validate(schema, &json!({"content": long, "tts": "yes"})).unwrap_err();
+        let errors = spec
+            .validate(schema, &json!({"content": long, "tts": "yes"}))
+            .unwrap_err();
         let text: Vec<String> = errors.iter().map(ToString::to_string).collect();
-        assert!(text.iter().any(|e| e.contains("/content") && e.contains("maxLength")), "{text:?}");
-        assert!(text.iter().any(|e| e.contains("/tts") && e.contains("boolean")), "{text:?}");
+        assert!(
+            text.iter()
+                .any(|e| e.contains("/content") && e.contains("maxLength")),
+            "{text:?}"
+        );
+        assert!(
+            text.iter()
+                .any(|e| e.contains("/tts") && e.contains("boolean")),
+            "{text:?}"
+        );
     }
 
     #[test]
     fn a_callback_must_pick_one_union_branch() {
         let spec = ApiSpec::get();
-        let schema = spec.request_schema("POST", "/interactions/1/tok/callback").unwrap().schema;
-        assert!(spec.validate(schema, &json!({"type": 4, "data": {"content": "hi"}})).is_ok());
+        let schema = spec
+            .request_schema("POST", "/interactions/1/tok/callback")
+            .unwrap()
+            .schema;
+        assert!(
+            spec.validate(schema, &json!({"type": 4, "data": {"content": "hi"}}))
+                .is_ok()
+        );
         assert!(spec.validate(schema, &json!({"type": 99})).is_err());
     }
 }

@@ -18,7 +18,9 @@ const DISCORD_EPOCH_MS: u64 = 1_420_070_400_000;
 /// strictly increasing even within one millisecond.
 pub fn next_snowflake() -> u64 {
     static LAST: AtomicU64 = AtomicU64::new(0);
-    let now_ms = SystemTime::now().duration_since(UNIX_EPOCH).expect("clock before 1970");
+    let now_ms = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .expect("clock before 1970");
     let candidate = (now_ms.as_millis() as u64 - DISCORD_EPOCH_MS) << 22;
     let mut last = LAST.load(Ordering::Relaxed);
     loop {
@@ -31,7 +33,9 @@ pub fn next_snowflake() -> u64 {
 }
 
 pub fn timestamp_now() -> String {
-    let now = SystemTime::now().duration_since(UNIX_EPOCH).expect("clock before 1970");
+    let now = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .expect("clock before 1970");
     let secs = now.as_secs();
     let (days, rem) = (secs / 86_400, secs % 86_400);
     let (y, m, d) = civil_from_days(days as i64);
@@ -164,12 +168,18 @@ impl Guild {
         if user == self.owner {
             return perms::ALL;
         }
-        let Some(member) = self.members.get(&user) else { return 0 };
+        let Some(member) = self.members.get(&user) else {
+            return 0;
+        };
         let mut bits = self.roles[0].permissions;
         for role in self.roles.iter().filter(|r| member.roles.contains(&r.id)) {
             bits |= role.permissions;
         }
-        if bits & perms::ADMINISTRATOR != 0 { perms::ALL } else { bits }
+        if bits & perms::ADMINISTRATOR != 0 {
+            perms::ALL
+        } else {
+            bits
+        }
     }
 }
 
@@ -241,7 +251,10 @@ impl Channel {
     }
 
     pub fn text(id: ChannelId, guild: GuildId, name: &str, position: u16) -> Channel {
-        Channel { position, ..Channel::new(id, ChannelKind::GuildText, Some(guild), name) }
+        Channel {
+            position,
+            ..Channel::new(id, ChannelKind::GuildText, Some(guild), name)
+        }
     }
 
     pub fn to_json(&self, world: &World) -> Value {
@@ -274,7 +287,11 @@ impl Channel {
                 "flags": 0,
             }),
             ChannelKind::PublicThread | ChannelKind::PrivateThread => {
-                let count = world.messages.values().filter(|m| m.channel == self.id).count();
+                let count = world
+                    .messages
+                    .values()
+                    .filter(|m| m.channel == self.id)
+                    .count();
                 json!({
                     "id": self.id.to_string(),
                     "type": self.kind.code(),
@@ -385,7 +402,10 @@ impl Message {
 
     pub fn to_json(&self, world: &World) -> Value {
         let channel = world.channels.get(&self.channel);
-        let author = world.user(self.author).map(User::to_json).unwrap_or(Value::Null);
+        let author = world
+            .user(self.author)
+            .map(User::to_json)
+            .unwrap_or(Value::Null);
         let mut v = json!({
             "id": self.id.to_string(),
             "channel_id": self.channel.to_string(),
@@ -448,7 +468,10 @@ impl Command {
         v["id"] = self.id.to_string().into();
         v["application_id"] = app_id.to_string().into();
         v["version"] = self.id.to_string().into();
-        v["default_member_permissions"] = v.get("default_member_permissions").cloned().unwrap_or(Value::Null);
+        v["default_member_permissions"] = v
+            .get("default_member_permissions")
+            .cloned()
+            .unwrap_or(Value::Null);
         v["type"] = v.get("type").cloned().unwrap_or(1.into());
         if let Some(g) = self.guild {
             v["guild_id"] = g.to_string().into();
@@ -524,7 +547,11 @@ impl World {
     }
 
     pub fn last_message_in(&self, channel: ChannelId) -> Option<MessageId> {
-        self.messages.values().rev().find(|m| m.channel == channel && !m.deleted).map(|m| m.id)
+        self.messages
+            .values()
+            .rev()
+            .find(|m| m.channel == channel && !m.deleted)
+            .map(|m| m.id)
     }
 
     pub fn guild_json(&self, guild: &Guild) -> Value {
@@ -540,8 +567,11 @@ impl World {
             .filter(|c| c.guild == Some(guild.id) && c.kind.is_thread())
             .map(|c| c.to_json(self))
             .collect();
-        let members: Vec<Value> =
-            guild.members.values().map(|m| self.member_json(m, None)).collect();
+        let members: Vec<Value> = guild
+            .members
+            .values()
+            .map(|m| self.member_json(m, None))
+            .collect();
         json!({
             "id": guild.id.to_string(),
             "name": guild.name,
@@ -610,7 +640,9 @@ impl World {
     /// then the channel's overwrites for @everyone, for the member's roles, for the member.
     /// Threads use their parent's overwrites; private threads also need membership.
     pub fn channel_permissions(&self, user: UserId, channel: ChannelId) -> u64 {
-        let Some(ch) = self.channels.get(&channel) else { return 0 };
+        let Some(ch) = self.channels.get(&channel) else {
+            return 0;
+        };
         let Some(guild) = ch.guild.and_then(|g| self.guilds.get(&g)) else {
             return perms::ALL; // DMs are not permission-gated
         };
@@ -623,23 +655,36 @@ impl World {
         } else {
             ch
         };
-        let roles = guild.members.get(&user).map(|m| m.roles.clone()).unwrap_or_default();
+        let roles = guild
+            .members
+            .get(&user)
+            .map(|m| m.roles.clone())
+            .unwrap_or_default();
         let mut bits = base;
         let everyone = RoleId::new(guild.id.get());
-        for o in source.overwrites.iter().filter(|o| o.target == OverwriteTarget::Role(everyone)) {
+        for o in source
+            .overwrites
+            .iter()
+            .filter(|o| o.target == OverwriteTarget::Role(everyone))
+        {
             bits = (bits & !o.deny) | o.allow;
         }
         let (mut allow, mut deny) = (0, 0);
         for o in &source.overwrites {
-            if let OverwriteTarget::Role(r) = o.target {
-                if r != everyone && roles.contains(&r) {
-                    allow |= o.allow;
-                    deny |= o.deny;
-                }
+            if let OverwriteTarget::Role(r) = o.target
+                && r != everyone
+                && roles.contains(&r)
+            {
+                allow |= o.allow;
+                deny |= o.deny;
             }
         }
         bits = (bits & !deny) | allow;
-        for o in source.overwrites.iter().filter(|o| o.target == OverwriteTarget::Member(user)) {
+        for o in source
+            .overwrites
+            .iter()
+            .filter(|o| o.target == OverwriteTarget::Member(user))
+        {
             bits = (bits & !o.deny) | o.allow;
         }
         if ch.kind == ChannelKind::PrivateThread
@@ -648,7 +693,11 @@ impl World {
         {
             bits &= !perms::VIEW_CHANNEL;
         }
-        if bits & perms::VIEW_CHANNEL == 0 { 0 } else { bits }
+        if bits & perms::VIEW_CHANNEL == 0 {
+            0
+        } else {
+            bits
+        }
     }
 }
 
@@ -668,7 +717,10 @@ mod tests {
         let b = next_snowflake();
         assert!(b > a);
         let ms = (a >> 22) + DISCORD_EPOCH_MS;
-        let now = SystemTime::now().duration_since(UNIX_EPOCH).unwrap().as_millis() as u64;
+        let now = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .unwrap()
+            .as_millis() as u64;
         assert!(now.abs_diff(ms) < 60_000);
     }
 }

@@ -18,7 +18,10 @@ use super::{ApiError, ApiResult};
 
 /// Opens (or finds) the DM channel with a user. Closed DMs do not fail here: on Discord the
 /// refusal comes when the bot sends a message (403 / 50007).
-pub async fn open_dm(State(shared): State<Arc<Shared>>, Extension(incoming): Extension<Incoming>) -> ApiResult {
+pub async fn open_dm(
+    State(shared): State<Arc<Shared>>,
+    Extension(incoming): Extension<Incoming>,
+) -> ApiResult {
     let body = incoming.json();
     let recipient = body["recipient_id"]
         .as_str()
@@ -28,7 +31,11 @@ pub async fn open_dm(State(shared): State<Arc<Shared>>, Extension(incoming): Ext
         .ok_or_else(|| ApiError::invalid_form("recipient_id is required"))?;
     let json = shared.with(|w| {
         if w.user(recipient).is_none() {
-            return Err(ApiError::new(StatusCode::BAD_REQUEST, 50033, "Invalid Recipient(s)"));
+            return Err(ApiError::new(
+                StatusCode::BAD_REQUEST,
+                50033,
+                "Invalid Recipient(s)",
+            ));
         }
         let kind = ChannelKind::Dm { recipient };
         let id = match w.channels.values().find(|c| c.kind == kind) {
@@ -47,7 +54,10 @@ pub async fn open_dm(State(shared): State<Arc<Shared>>, Extension(incoming): Ext
 pub async fn get_channel(State(shared): State<Arc<Shared>>, Path(channel): Path<u64>) -> ApiResult {
     let channel = ChannelId::new(channel);
     let (json, is_dm) = shared.read(|w| {
-        let c = w.channels.get(&channel).ok_or_else(ApiError::unknown_channel)?;
+        let c = w
+            .channels
+            .get(&channel)
+            .ok_or_else(ApiError::unknown_channel)?;
         if c.guild.is_some() && w.channel_permissions(w.bot, channel) == 0 {
             return Err(ApiError::missing_access());
         }
@@ -62,9 +72,16 @@ pub async fn get_channel(State(shared): State<Arc<Shared>>, Path(channel): Path<
 
 /// Checks that threads can be made in `parent` with `permission`.
 fn check_thread_parent(w: &World, parent: ChannelId, permission: u64) -> Result<(), ApiError> {
-    let ch = w.channels.get(&parent).ok_or_else(ApiError::unknown_channel)?;
+    let ch = w
+        .channels
+        .get(&parent)
+        .ok_or_else(ApiError::unknown_channel)?;
     if ch.kind != ChannelKind::GuildText {
-        return Err(ApiError::new(StatusCode::BAD_REQUEST, 50024, "Cannot execute action on this channel type"));
+        return Err(ApiError::new(
+            StatusCode::BAD_REQUEST,
+            50024,
+            "Cannot execute action on this channel type",
+        ));
     }
     let bits = w.channel_permissions(w.bot, parent);
     if bits == 0 {
@@ -76,7 +93,13 @@ fn check_thread_parent(w: &World, parent: ChannelId, permission: u64) -> Result<
     Ok(())
 }
 
-fn new_thread(w: &mut World, id: ChannelId, parent: ChannelId, kind: ChannelKind, name: &str) -> Value {
+fn new_thread(
+    w: &mut World,
+    id: ChannelId,
+    parent: ChannelId,
+    kind: ChannelKind,
+    name: &str,
+) -> Value {
     let guild = w.channels[&parent].guild;
     let bot = w.bot;
     w.channels.insert(
@@ -106,13 +129,23 @@ pub async fn thread_from_message(
     Extension(incoming): Extension<Incoming>,
 ) -> ApiResult {
     let (channel, message) = (ChannelId::new(channel), MessageId::new(message));
-    let name = incoming.json()["name"].as_str().unwrap_or_default().to_string();
+    let name = incoming.json()["name"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
     let json = shared.with(|w| {
         check_thread_parent(w, channel, perms::CREATE_PUBLIC_THREADS)?;
-        let m = w.messages.get(&message).filter(|m| m.channel == channel && !m.deleted && !m.is_ephemeral());
+        let m = w
+            .messages
+            .get(&message)
+            .filter(|m| m.channel == channel && !m.deleted && !m.is_ephemeral());
         let m = m.ok_or_else(ApiError::unknown_message)?;
         if m.thread.is_some() {
-            return Err(ApiError::new(StatusCode::BAD_REQUEST, 160004, "A thread has already been created for this message"));
+            return Err(ApiError::new(
+                StatusCode::BAD_REQUEST,
+                160004,
+                "A thread has already been created for this message",
+            ));
         }
         let id = ChannelId::new(message.get());
         w.messages.get_mut(&message).expect("checked").thread = Some(id);
@@ -133,11 +166,21 @@ pub async fn standalone_thread(
     let (kind, permission) = match body["type"].as_u64() {
         Some(11) => (ChannelKind::PublicThread, perms::CREATE_PUBLIC_THREADS),
         None | Some(12) => (ChannelKind::PrivateThread, perms::CREATE_PRIVATE_THREADS),
-        Some(other) => return Err(ApiError::invalid_form(format!("thread type {other} cannot be created here"))),
+        Some(other) => {
+            return Err(ApiError::invalid_form(format!(
+                "thread type {other} cannot be created here"
+            )));
+        }
     };
     let json = shared.with(|w| {
         check_thread_parent(w, channel, permission)?;
-        Ok(new_thread(w, ChannelId::new(next_snowflake()), channel, kind, &name))
+        Ok(new_thread(
+            w,
+            ChannelId::new(next_snowflake()),
+            channel,
+            kind,
+            &name,
+        ))
     })?;
     thread_created(&shared, json)
 }
@@ -148,11 +191,29 @@ pub async fn add_thread_member(
 ) -> ApiResult {
     let thread = ChannelId::new(thread);
     shared.with(|w| {
-        let user = if user == "@me" { w.bot } else { UserId::new(user.parse().map_err(|_| ApiError::invalid_form("bad user id"))?) };
-        let ch = w.channels.get(&thread).filter(|c| c.kind.is_thread()).ok_or_else(ApiError::unknown_channel)?;
-        let member = ch.guild.and_then(|g| w.guilds.get(&g)).is_some_and(|g| g.members.contains_key(&user));
+        let user = if user == "@me" {
+            w.bot
+        } else {
+            UserId::new(
+                user.parse()
+                    .map_err(|_| ApiError::invalid_form("bad user id"))?,
+            )
+        };
+        let ch = w
+            .channels
+            .get(&thread)
+            .filter(|c| c.kind.is_thread())
+            .ok_or_else(ApiError::unknown_channel)?;
+        let member = ch
+            .guild
+            .and_then(|g| w.guilds.get(&g))
+            .is_some_and(|g| g.members.contains_key(&user));
         if !member {
-            return Err(ApiError::new(StatusCode::NOT_FOUND, 10007, "Unknown Member"));
+            return Err(ApiError::new(
+                StatusCode::NOT_FOUND,
+                10007,
+                "Unknown Member",
+            ));
         }
         let ch = w.channels.get_mut(&thread).expect("checked");
         if !ch.thread_members.contains(&user) {

@@ -21,7 +21,12 @@ pub type ApiResult = Result<Response, ApiError>;
 
 impl ApiError {
     pub fn new(status: StatusCode, code: u64, message: impl Into<String>) -> ApiError {
-        ApiError { status, code, message: message.into(), errors: None }
+        ApiError {
+            status,
+            code,
+            message: message.into(),
+            errors: None,
+        }
     }
 
     pub fn with_errors(mut self, errors: Value) -> ApiError {
@@ -54,7 +59,11 @@ impl ApiError {
     }
 
     pub fn cannot_dm() -> ApiError {
-        ApiError::new(StatusCode::FORBIDDEN, 50007, "Cannot send messages to this user")
+        ApiError::new(
+            StatusCode::FORBIDDEN,
+            50007,
+            "Cannot send messages to this user",
+        )
     }
 
     pub fn missing_access() -> ApiError {
@@ -66,11 +75,19 @@ impl ApiError {
     }
 
     pub fn not_author() -> ApiError {
-        ApiError::new(StatusCode::FORBIDDEN, 50005, "Cannot edit a message authored by another user")
+        ApiError::new(
+            StatusCode::FORBIDDEN,
+            50005,
+            "Cannot edit a message authored by another user",
+        )
     }
 
     pub fn empty_message() -> ApiError {
-        ApiError::new(StatusCode::BAD_REQUEST, 50006, "Cannot send an empty message")
+        ApiError::new(
+            StatusCode::BAD_REQUEST,
+            50006,
+            "Cannot send an empty message",
+        )
     }
 
     /// A request the spec allows but Discord refuses for this state (e.g. a callback type
@@ -80,7 +97,11 @@ impl ApiError {
     }
 
     pub fn too_large() -> ApiError {
-        ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, 40005, "Request entity too large")
+        ApiError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            40005,
+            "Request entity too large",
+        )
     }
 }
 

@@ -39,7 +39,11 @@ pub async fn callback(
     let data = body.get("data").cloned().unwrap_or_default();
     let deadline = shared.config.response_deadline;
     let (created, updated) = shared.with(|w| {
-        let ix = w.interactions.get(&id).filter(|i| i.token == token).ok_or_else(ApiError::unknown_interaction)?;
+        let ix = w
+            .interactions
+            .get(&id)
+            .filter(|i| i.token == token)
+            .ok_or_else(ApiError::unknown_interaction)?;
         if ix.callback.is_some() {
             return Err(ApiError::already_acknowledged());
         }
@@ -59,13 +63,19 @@ pub async fn callback(
             4 | 5 => {
                 let draft = Draft::from_json(&data, &incoming.uploads)?;
                 let extra = if kind == 5 { flags::LOADING } else { 0 };
-                let origin = Origin { channel: ix.channel, author: w.bot, interaction: Some(ix.id) };
+                let origin = Origin {
+                    channel: ix.channel,
+                    author: w.bot,
+                    interaction: Some(ix.id),
+                };
                 let message = create_message(w, origin, draft, extra)?;
                 created = Some(message);
                 Some(message)
             }
             7 => {
-                let source = ix.source_message.expect("type 7 is only allowed with a message");
+                let source = ix
+                    .source_message
+                    .expect("type 7 is only allowed with a message");
                 edit_message(w, source, Draft::from_json(&data, &incoming.uploads)?)?;
                 updated = Some(source);
                 Some(source)
@@ -75,7 +85,10 @@ pub async fn callback(
             _ => None,
         };
         let stored = w.interactions.get_mut(&id).expect("found above");
-        stored.callback = Some(Callback { kind: kind as u8, data });
+        stored.callback = Some(Callback {
+            kind: kind as u8,
+            data,
+        });
         stored.original = original;
         Ok((created, updated))
     })?;
@@ -109,17 +122,35 @@ pub async fn followup(
     let draft = Draft::from_incoming(&incoming)?;
     let (message, created) = shared.with(|w| {
         let ix = by_token(w, app, &token)?.clone();
-        let placeholder = ix.original.filter(|m| w.messages.get(m).is_some_and(|m| m.is_loading()));
+        let placeholder = ix
+            .original
+            .filter(|m| w.messages.get(m).is_some_and(|m| m.is_loading()));
         if let Some(original) = placeholder {
             edit_message(w, original, draft)?;
             return Ok((original, false));
         }
-        let origin = Origin { channel: ix.channel, author: w.bot, interaction: Some(ix.id) };
+        let origin = Origin {
+            channel: ix.channel,
+            author: w.bot,
+            interaction: Some(ix.id),
+        };
         let message = create_message(w, origin, draft, 0)?;
-        w.interactions.get_mut(&ix.id).expect("found").followups.push(message);
+        w.interactions
+            .get_mut(&ix.id)
+            .expect("found")
+            .followups
+            .push(message);
         Ok((message, true))
     })?;
-    announce(&shared, if created { "MESSAGE_CREATE" } else { "MESSAGE_UPDATE" }, message);
+    announce(
+        &shared,
+        if created {
+            "MESSAGE_CREATE"
+        } else {
+            "MESSAGE_UPDATE"
+        },
+        message,
+    );
     message_response(&shared, message)
 }
 

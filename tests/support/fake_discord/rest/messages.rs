@@ -15,7 +15,9 @@ use serenity::all::{ChannelId, InteractionId, Message as SerenityMessage, Messag
 use super::super::Shared;
 use super::super::body::{Incoming, Upload};
 use super::super::gateway::intents;
-use super::super::world::{Attachment, ChannelKind, Message, World, flags, next_snowflake, perms, timestamp_now};
+use super::super::world::{
+    Attachment, ChannelKind, Message, World, flags, next_snowflake, perms, timestamp_now,
+};
 use super::meta::checked;
 use super::{ApiError, ApiResult};
 
@@ -39,9 +41,15 @@ impl Draft {
         if uploads.iter().any(|u| u.bytes.len() > MAX_FILE_BYTES) {
             return Err(ApiError::too_large());
         }
-        let list = |key: &str| body.get(key).filter(|v| !v.is_null()).map(|v| v.as_array().cloned().unwrap_or_default());
+        let list = |key: &str| {
+            body.get(key)
+                .filter(|v| !v.is_null())
+                .map(|v| v.as_array().cloned().unwrap_or_default())
+        };
         Ok(Draft {
-            content: body.get("content").map(|v| v.as_str().unwrap_or_default().to_string()),
+            content: body
+                .get("content")
+                .map(|v| v.as_str().unwrap_or_default().to_string()),
             embeds: list("embeds"),
             components: list("components"),
             flags: body.get("flags").and_then(Value::as_u64),
@@ -63,16 +71,29 @@ pub struct Origin {
 }
 
 /// Stores a new message; the flags the fake may add (e.g. LOADING) come in `extra_flags`.
-pub fn create_message(w: &mut World, origin: Origin, draft: Draft, extra_flags: u64) -> Result<MessageId, ApiError> {
+pub fn create_message(
+    w: &mut World,
+    origin: Origin,
+    draft: Draft,
+    extra_flags: u64,
+) -> Result<MessageId, ApiError> {
     let id = MessageId::new(next_snowflake());
     let attachments = new_attachments(w, origin.channel, &draft);
     let content = draft.content.unwrap_or_default();
     let embeds = draft.embeds.unwrap_or_default();
     let components = draft.components.unwrap_or_default();
-    if content.is_empty() && embeds.is_empty() && components.is_empty() && attachments.is_empty() && extra_flags & flags::LOADING == 0 {
+    if content.is_empty()
+        && embeds.is_empty()
+        && components.is_empty()
+        && attachments.is_empty()
+        && extra_flags & flags::LOADING == 0
+    {
         return Err(ApiError::empty_message());
     }
-    let embeds = embeds.into_iter().map(|e| resolve_embed(e, &attachments)).collect();
+    let embeds = embeds
+        .into_iter()
+        .map(|e| resolve_embed(e, &attachments))
+        .collect();
     let message = Message {
         id,
         channel: origin.channel,
@@ -97,7 +118,12 @@ pub fn create_message(w: &mut World, origin: Origin, draft: Draft, extra_flags: 
 /// Applies an edit: given fields replace, `attachments` lists the old files to keep, new
 /// uploads are added. Editing a deferred placeholder turns it into the real reply.
 pub fn edit_message(w: &mut World, id: MessageId, draft: Draft) -> Result<(), ApiError> {
-    let channel = w.messages.get(&id).filter(|m| !m.deleted).ok_or_else(ApiError::unknown_message)?.channel;
+    let channel = w
+        .messages
+        .get(&id)
+        .filter(|m| !m.deleted)
+        .ok_or_else(ApiError::unknown_message)?
+        .channel;
     let added = new_attachments(w, channel, &draft);
     let message = w.messages.get_mut(&id).expect("checked above");
     if let Some(keep) = &draft.attachments {
@@ -109,7 +135,10 @@ pub fn edit_message(w: &mut World, id: MessageId, draft: Draft) -> Result<(), Ap
         message.content = content;
     }
     if let Some(embeds) = draft.embeds {
-        message.embeds = embeds.into_iter().map(|e| resolve_embed(e, &message.attachments)).collect();
+        message.embeds = embeds
+            .into_iter()
+            .map(|e| resolve_embed(e, &message.attachments))
+            .collect();
     }
     if let Some(components) = draft.components {
         message.components = components;
@@ -132,8 +161,15 @@ fn new_attachments(w: &World, channel: ChannelId, draft: &Draft) -> Vec<Attachme
         .iter()
         .map(|upload| {
             // The payload's `attachments` entry with the upload's index may rename the file.
-            let named = draft.attachments.iter().flatten().find(|a| id_of(&a["id"]) == upload.index() && !a["filename"].is_null());
-            let filename = named.and_then(|a| a["filename"].as_str()).unwrap_or(&upload.filename).to_string();
+            let named = draft
+                .attachments
+                .iter()
+                .flatten()
+                .find(|a| id_of(&a["id"]) == upload.index() && !a["filename"].is_null());
+            let filename = named
+                .and_then(|a| a["filename"].as_str())
+                .unwrap_or(&upload.filename)
+                .to_string();
             let id = next_snowflake();
             Attachment {
                 id,
@@ -152,17 +188,19 @@ fn resolve_embed(mut embed: Value, attachments: &[Attachment]) -> Value {
         embed["type"] = "rich".into();
     }
     for key in ["image", "thumbnail"] {
-        let Some(url) = embed[key]["url"].as_str() else { continue };
-        if let Some(name) = url.strip_prefix("attachment://") {
-            if let Some(file) = attachments.iter().find(|a| a.filename == name) {
-                let resolved = file.to_json();
-                embed[key] = json!({
-                    "url": file.url,
-                    "proxy_url": file.url,
-                    "width": resolved.get("width"),
-                    "height": resolved.get("height"),
-                });
-            }
+        let Some(url) = embed[key]["url"].as_str() else {
+            continue;
+        };
+        if let Some(name) = url.strip_prefix("attachment://")
+            && let Some(file) = attachments.iter().find(|a| a.filename == name)
+        {
+            let resolved = file.to_json();
+            embed[key] = json!({
+                "url": file.url,
+                "proxy_url": file.url,
+                "width": resolved.get("width"),
+                "height": resolved.get("height"),
+            });
         }
     }
     embed
@@ -170,7 +208,9 @@ fn resolve_embed(mut embed: Value, attachments: &[Attachment]) -> Value {
 
 /// The message as JSON, checked against serenity's `Message`.
 pub fn message_response(shared: &Shared, id: MessageId) -> ApiResult {
-    let body = shared.read(|w| w.messages.get(&id).map(|m| m.to_json(w))).ok_or_else(ApiError::unknown_message)?;
+    let body = shared
+        .read(|w| w.messages.get(&id).map(|m| m.to_json(w)))
+        .ok_or_else(ApiError::unknown_message)?;
     checked::<SerenityMessage>(shared, "message", body)
 }
 
@@ -189,7 +229,14 @@ pub fn announce(shared: &Shared, event: &str, id: MessageId) {
         } else {
             m.to_json(w)
         };
-        Some((payload, if in_dm { intents::DIRECT_MESSAGES } else { intents::GUILD_MESSAGES }))
+        Some((
+            payload,
+            if in_dm {
+                intents::DIRECT_MESSAGES
+            } else {
+                intents::GUILD_MESSAGES
+            },
+        ))
     }) else {
         return;
     };
@@ -199,16 +246,27 @@ pub fn announce(shared: &Shared, event: &str, id: MessageId) {
 /// Refuses a post the bot may not make: no access to the channel, no right to send (or to
 /// attach files), or a DM to someone who closed them.
 fn check_can_post(w: &World, channel: ChannelId, with_files: bool) -> Result<(), ApiError> {
-    let ch = w.channels.get(&channel).ok_or_else(ApiError::unknown_channel)?;
+    let ch = w
+        .channels
+        .get(&channel)
+        .ok_or_else(ApiError::unknown_channel)?;
     if let ChannelKind::Dm { recipient } = ch.kind {
         let open = w.user(recipient).is_some_and(|u| u.dms_open && !u.bot);
-        return if open { Ok(()) } else { Err(ApiError::cannot_dm()) };
+        return if open {
+            Ok(())
+        } else {
+            Err(ApiError::cannot_dm())
+        };
     }
     let bits = w.channel_permissions(w.bot, channel);
     if bits == 0 {
         return Err(ApiError::missing_access());
     }
-    let send = if ch.kind.is_thread() { perms::SEND_MESSAGES_IN_THREADS } else { perms::SEND_MESSAGES };
+    let send = if ch.kind.is_thread() {
+        perms::SEND_MESSAGES_IN_THREADS
+    } else {
+        perms::SEND_MESSAGES
+    };
     if bits & send == 0 || (with_files && bits & perms::ATTACH_FILES == 0) {
         return Err(ApiError::missing_permissions());
     }
@@ -237,7 +295,16 @@ pub async fn create(
         check_can_post(w, channel, !draft.uploads.is_empty())?;
         let mut draft = draft;
         draft.flags = draft.flags.map(|f| f & !flags::EPHEMERAL); // only interactions can whisper
-        create_message(w, Origin { channel, author: w.bot, interaction: None }, draft, 0)
+        create_message(
+            w,
+            Origin {
+                channel,
+                author: w.bot,
+                interaction: None,
+            },
+            draft,
+            0,
+        )
     })?;
     announce(&shared, "MESSAGE_CREATE", id);
     message_response(&shared, id)
@@ -249,7 +316,11 @@ pub async fn list(
     Query(query): Query<HashMap<String, String>>,
 ) -> ApiResult {
     let channel = ChannelId::new(channel);
-    let limit: usize = query.get("limit").and_then(|l| l.parse().ok()).unwrap_or(50).clamp(1, 100);
+    let limit: usize = query
+        .get("limit")
+        .and_then(|l| l.parse().ok())
+        .unwrap_or(50)
+        .clamp(1, 100);
     let body = shared.read(|w| {
         if !w.channels.contains_key(&channel) {
             return Err(ApiError::unknown_channel());
@@ -267,7 +338,10 @@ pub async fn list(
     checked::<Vec<SerenityMessage>>(&shared, "message list", body)
 }
 
-pub async fn get(State(shared): State<Arc<Shared>>, Path((channel, id)): Path<(u64, u64)>) -> ApiResult {
+pub async fn get(
+    State(shared): State<Arc<Shared>>,
+    Path((channel, id)): Path<(u64, u64)>,
+) -> ApiResult {
     let (channel, id) = (ChannelId::new(channel), MessageId::new(id));
     shared.read(|w| visible(w, channel, id))?;
     message_response(&shared, id)
@@ -291,7 +365,10 @@ pub async fn edit(
     message_response(&shared, id)
 }
 
-pub async fn delete(State(shared): State<Arc<Shared>>, Path((channel, id)): Path<(u64, u64)>) -> ApiResult {
+pub async fn delete(
+    State(shared): State<Arc<Shared>>,
+    Path((channel, id)): Path<(u64, u64)>,
+) -> ApiResult {
     let (channel, id) = (ChannelId::new(channel), MessageId::new(id));
     shared.with(|w| {
         visible(w, channel, id)?;

@@ -2,22 +2,25 @@
 
 use std::sync::Arc;
 
+use axum::Json;
 use axum::extract::{Extension, Path, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use axum::Json;
 use serde_json::{Value, json};
 use serenity::all::{Command as SerenityCommand, CurrentApplicationInfo, GuildId};
 
+use super::super::Shared;
 use super::super::body::Incoming;
 use super::super::log::Fault;
 use super::super::validate::as_model;
 use super::super::world::{Command, World, next_snowflake};
-use super::super::Shared;
 use super::{ApiError, ApiResult};
 
 fn ws_url(shared: &Shared) -> String {
-    format!("{}/gateway", shared.read(|w| w.base_url.replace("http://", "ws://")))
+    format!(
+        "{}/gateway",
+        shared.read(|w| w.base_url.replace("http://", "ws://"))
+    )
 }
 
 /// serenity asks this before connecting and falls back to the real gateway if it fails, so
@@ -38,7 +41,13 @@ pub async fn gateway_bot(State(shared): State<Arc<Shared>>) -> Response {
 /// poise reads the owners from here at start-up.
 pub async fn application(State(shared): State<Arc<Shared>>) -> ApiResult {
     let body = shared.read(|w| {
-        let owner = w.guilds.values().next().map(|g| g.owner).and_then(|o| w.user(o)).map(|u| u.to_json());
+        let owner = w
+            .guilds
+            .values()
+            .next()
+            .map(|g| g.owner)
+            .and_then(|o| w.user(o))
+            .map(|u| u.to_json());
         json!({
             "id": w.app_id.to_string(),
             "name": "Jackal",
@@ -58,9 +67,16 @@ pub async fn application(State(shared): State<Arc<Shared>>) -> ApiResult {
 }
 
 /// Answers `body` after checking serenity can read it as `T`; a fixture bug is a fault.
-pub fn checked<T: serde::de::DeserializeOwned>(shared: &Shared, what: &str, body: Value) -> ApiResult {
+pub fn checked<T: serde::de::DeserializeOwned>(
+    shared: &Shared,
+    what: &str,
+    body: Value,
+) -> ApiResult {
     if let Err(error) = as_model::<T>(what, &body) {
-        shared.fault(Fault::BadPayload { what: what.into(), error: error.clone() });
+        shared.fault(Fault::BadPayload {
+            what: what.into(),
+            error: error.clone(),
+        });
         return Err(ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, 0, error));
     }
     Ok(Json(body).into_response())
@@ -70,7 +86,11 @@ fn check_app(shared: &Shared, app: u64) -> Result<(), ApiError> {
     if shared.read(|w| w.app_id) == app {
         Ok(())
     } else {
-        Err(ApiError::new(StatusCode::FORBIDDEN, 50001, "Missing Access"))
+        Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            50001,
+            "Missing Access",
+        ))
     }
 }
 
@@ -80,7 +100,11 @@ fn list(shared: &Shared, guild: Option<GuildId>) -> ApiResult {
 }
 
 fn commands_json(w: &World, guild: Option<GuildId>) -> Value {
-    w.commands.iter().filter(|c| c.guild == guild).map(|c| c.to_json(w.app_id)).collect()
+    w.commands
+        .iter()
+        .filter(|c| c.guild == guild)
+        .map(|c| c.to_json(w.app_id))
+        .collect()
 }
 
 /// Bulk overwrite, as Discord does it: the new list replaces the old, and a command that
@@ -90,19 +114,34 @@ fn overwrite(shared: &Shared, guild: Option<GuildId>, incoming: &Incoming) -> Ap
         return Err(ApiError::invalid_form("expected an array of commands"));
     };
     let body = shared.with(|w| {
-        let old: Vec<Command> = w.commands.iter().filter(|c| c.guild == guild).cloned().collect();
+        let old: Vec<Command> = w
+            .commands
+            .iter()
+            .filter(|c| c.guild == guild)
+            .cloned()
+            .collect();
         w.commands.retain(|c| c.guild != guild);
         for definition in definitions {
             let name = definition["name"].as_str().unwrap_or_default();
-            let id = old.iter().find(|c| c.name() == name).map_or_else(next_snowflake, |c| c.id);
-            w.commands.push(Command { id, guild, definition: definition.clone() });
+            let id = old
+                .iter()
+                .find(|c| c.name() == name)
+                .map_or_else(next_snowflake, |c| c.id);
+            w.commands.push(Command {
+                id,
+                guild,
+                definition: definition.clone(),
+            });
         }
         commands_json(w, guild)
     });
     checked::<Vec<SerenityCommand>>(shared, "command list", body)
 }
 
-pub async fn list_global_commands(State(shared): State<Arc<Shared>>, Path(app): Path<u64>) -> ApiResult {
+pub async fn list_global_commands(
+    State(shared): State<Arc<Shared>>,
+    Path(app): Path<u64>,
+) -> ApiResult {
     check_app(&shared, app)?;
     list(&shared, None)
 }

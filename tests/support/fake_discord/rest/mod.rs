@@ -54,7 +54,10 @@ pub fn router(shared: Arc<Shared>) -> Router {
             "/applications/{app}/guilds/{guild}/commands",
             get(meta::list_guild_commands).put(meta::put_guild_commands),
         )
-        .route("/interactions/{id}/{token}/callback", post(interactions::callback))
+        .route(
+            "/interactions/{id}/{token}/callback",
+            post(interactions::callback),
+        )
         .route("/webhooks/{app}/{token}", post(interactions::followup))
         .route(
             "/webhooks/{app}/{token}/messages/{message}",
@@ -64,20 +67,37 @@ pub fn router(shared: Arc<Shared>) -> Router {
         )
         .route("/users/@me/channels", post(channels::open_dm))
         .route("/channels/{channel}", get(channels::get_channel))
-        .route("/channels/{channel}/messages", get(messages::list).post(messages::create))
+        .route(
+            "/channels/{channel}/messages",
+            get(messages::list).post(messages::create),
+        )
         .route(
             "/channels/{channel}/messages/{message}",
-            get(messages::get).patch(messages::edit).delete(messages::delete),
+            get(messages::get)
+                .patch(messages::edit)
+                .delete(messages::delete),
         )
-        .route("/channels/{channel}/messages/{message}/threads", post(channels::thread_from_message))
-        .route("/channels/{channel}/threads", post(channels::standalone_thread))
-        .route("/channels/{channel}/thread-members/{user}", put(channels::add_thread_member))
+        .route(
+            "/channels/{channel}/messages/{message}/threads",
+            post(channels::thread_from_message),
+        )
+        .route(
+            "/channels/{channel}/threads",
+            post(channels::standalone_thread),
+        )
+        .route(
+            "/channels/{channel}/thread-members/{user}",
+            put(channels::add_thread_member),
+        )
         .fallback(unknown_route)
         .layer(middleware::from_fn_with_state(Arc::clone(&shared), inspect));
     Router::new()
         .nest("/api/v10", api)
         .route("/gateway", get(gateway::upgrade))
-        .route("/cdn/attachments/{channel}/{attachment}/{filename}", get(cdn))
+        .route(
+            "/cdn/attachments/{channel}/{attachment}/{filename}",
+            get(cdn),
+        )
         .fallback(unknown_route)
         // Board pictures and other uploads exceed axum's 2 MB default.
         .layer(DefaultBodyLimit::max(MAX_REQUEST_BYTES))
@@ -95,7 +115,14 @@ async fn inspect(State(shared): State<Arc<Shared>>, request: Request, next: Next
     let path = api_path(&parts.uri);
     let bytes = match to_bytes(raw, MAX_REQUEST_BYTES).await {
         Ok(bytes) => bytes,
-        Err(_) => return ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, 40005, "Request entity too large").into_response(),
+        Err(_) => {
+            return ApiError::new(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                40005,
+                "Request entity too large",
+            )
+            .into_response();
+        }
     };
     let parsed = body::parse(&parts, bytes.clone()).await;
     let incoming = parsed.as_ref().cloned().unwrap_or_default();
@@ -104,7 +131,11 @@ async fn inspect(State(shared): State<Arc<Shared>>, request: Request, next: Next
         path: path.clone(),
         query: parts.uri.query().map(str::to_string),
         body: incoming.json.clone(),
-        files: incoming.uploads.iter().map(|u| (u.field.clone(), u.filename.clone())).collect(),
+        files: incoming
+            .uploads
+            .iter()
+            .map(|u| (u.field.clone(), u.filename.clone()))
+            .collect(),
         status: 0,
         error_code: None,
         at: shared.started.elapsed(),
@@ -115,7 +146,7 @@ async fn inspect(State(shared): State<Arc<Shared>>, request: Request, next: Next
     });
 
     let response = match screen(&shared, &parts, &method, &path, parsed) {
-        Err(refusal) => refusal,
+        Err(refusal) => *refusal,
         Ok(incoming) => {
             let mut request = Request::from_parts(parts, Body::from(bytes));
             request.extensions_mut().insert(incoming);
@@ -139,25 +170,36 @@ fn screen(
     method: &str,
     path: &str,
     parsed: Result<Incoming, BadBody>,
-) -> Result<Incoming, Response> {
+) -> Result<Incoming, Box<Response>> {
     let spec = ApiSpec::get();
     if let Some(rule) = take_rate_limit(shared, method, path, spec) {
-        return Err(rate_limited(&rule));
+        return Err(Box::new(rate_limited(&rule)));
     }
     // Interaction callbacks and webhooks are authorised by the token in their path; the
     // gateway URL is public.
-    let token_in_path = path.starts_with("/interactions/") || path.starts_with("/webhooks/") || path == "/gateway";
+    let token_in_path =
+        path.starts_with("/interactions/") || path.starts_with("/webhooks/") || path == "/gateway";
     let authorised = parts
         .headers
         .get(header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok())
         .is_some_and(|v| v == format!("Bot {BOT_TOKEN}"));
     if !authorised && !token_in_path {
-        return Err(ApiError::new(StatusCode::UNAUTHORIZED, 0, "401: Unauthorized").into_response());
+        return Err(
+            ApiError::new(StatusCode::UNAUTHORIZED, 0, "401: Unauthorized")
+                .into_response()
+                .into(),
+        );
     }
     let incoming = parsed.map_err(|BadBody(why)| {
-        ApiError::new(StatusCode::BAD_REQUEST, 50109, format!("The request body contains invalid JSON. ({why})"))
-            .into_response()
+        Box::new(
+            ApiError::new(
+                StatusCode::BAD_REQUEST,
+                50109,
+                format!("The request body contains invalid JSON. ({why})"),
+            )
+            .into_response(),
+        )
     })?;
     if let Some(json) = &incoming.json {
         match spec.request_schema(method, path) {
@@ -170,13 +212,19 @@ fn screen(
                         template: request_schema.template.into(),
                         errors: errors.iter().map(ToString::to_string).collect(),
                     });
-                    return Err(ApiError::new(StatusCode::BAD_REQUEST, 50035, "Invalid Form Body")
-                        .with_errors(details)
-                        .into_response());
+                    return Err(
+                        ApiError::new(StatusCode::BAD_REQUEST, 50035, "Invalid Form Body")
+                            .with_errors(details)
+                            .into_response()
+                            .into(),
+                    );
                 }
             }
             None if spec.match_path(path).is_some() => {
-                shared.fault(Fault::UnexpectedBody { method: method.into(), path: path.into() });
+                shared.fault(Fault::UnexpectedBody {
+                    method: method.into(),
+                    path: path.into(),
+                });
             }
             // An unknown route: the fallback records it.
             None => {}
@@ -192,9 +240,17 @@ fn errors_by_field(errors: &[super::schema::SchemaError]) -> Value {
     for e in errors {
         let mut node = &mut root;
         for key in e.at.split('/').filter(|k| !k.is_empty()) {
-            node = node.as_object_mut().expect("object").entry(key).or_insert_with(|| json!({}));
+            node = node
+                .as_object_mut()
+                .expect("object")
+                .entry(key)
+                .or_insert_with(|| json!({}));
         }
-        let list = node.as_object_mut().expect("object").entry("_errors").or_insert_with(|| json!([]));
+        let list = node
+            .as_object_mut()
+            .expect("object")
+            .entry("_errors")
+            .or_insert_with(|| json!([]));
         if let Some(list) = list.as_array_mut() {
             list.push(json!({"code": "SCHEMA_INVALID", "message": e.problem}));
         }
@@ -202,11 +258,17 @@ fn errors_by_field(errors: &[super::schema::SchemaError]) -> Value {
     root
 }
 
-fn take_rate_limit(shared: &Shared, method: &str, path: &str, spec: &ApiSpec) -> Option<RateLimitRule> {
+fn take_rate_limit(
+    shared: &Shared,
+    method: &str,
+    path: &str,
+    spec: &ApiSpec,
+) -> Option<RateLimitRule> {
     let template = spec.match_path(path);
     let mut rules = shared.rate_limits.lock().unwrap_or_else(|p| p.into_inner());
     let position = rules.iter().position(|r| {
-        r.method.eq_ignore_ascii_case(method) && (Some(r.route.as_str()) == template || r.route == path)
+        r.method.eq_ignore_ascii_case(method)
+            && (Some(r.route.as_str()) == template || r.route == path)
     })?;
     Some(rules.remove(position))
 }
@@ -222,7 +284,10 @@ fn rate_limited(rule: &RateLimitRule) -> Response {
         ("retry-after", ceil.to_string()),
         ("x-ratelimit-limit", "5".into()),
         ("x-ratelimit-remaining", "0".into()),
-        ("x-ratelimit-reset-after", format!("{:.3}", rule.retry_after)),
+        (
+            "x-ratelimit-reset-after",
+            format!("{:.3}", rule.retry_after),
+        ),
         ("x-ratelimit-bucket", "fake-bucket".into()),
         ("x-ratelimit-scope", "user".into()),
     ];
@@ -255,7 +320,9 @@ async fn cdn(
             .map(|a| (a.content_type.clone(), a.bytes.clone()))
     });
     match found {
-        Some((content_type, bytes)) => ([(header::CONTENT_TYPE, content_type)], bytes).into_response(),
+        Some((content_type, bytes)) => {
+            ([(header::CONTENT_TYPE, content_type)], bytes).into_response()
+        }
         None => StatusCode::NOT_FOUND.into_response(),
     }
 }
