@@ -144,10 +144,7 @@ fn check_position(
             return Err(fail(
                 spec,
                 history,
-                format!(
-                    "listed action {a:?} (`{}`) refused: {e:?}",
-                    game.notation(&a)
-                ),
+                format!("listed action {a:?} (`{}`) refused: {e:?}", game.notation(&a)),
             ));
         }
         // Notation round trip.
@@ -162,8 +159,8 @@ fn check_position(
         }
     }
     // Serde round trip.
-    let json =
-        serde_json::to_string(game).map_err(|e| fail(spec, history, format!("serialize: {e}")))?;
+    let json = serde_json::to_string(game)
+        .map_err(|e| fail(spec, history, format!("serialize: {e}")))?;
     let back: Game = serde_json::from_str(&json)
         .map_err(|e| fail(spec, history, format!("deserialize: {e}")))?;
     if &back != game {
@@ -253,11 +250,7 @@ fn run_game(spec: &Spec, checks: Checks) -> Result<usize, TestCaseError> {
     if let Some(a) = actions.last()
         && game.clone().play(a).is_ok()
     {
-        return Err(fail(
-            spec,
-            &history,
-            "finished game accepts an action".into(),
-        ));
+        return Err(fail(spec, &history, "finished game accepts an action".into()));
     }
     if game.outcome().is_none() {
         return Err(fail(spec, &history, "finished game has no outcome".into()));
@@ -283,7 +276,12 @@ fn run_game(spec: &Spec, checks: Checks) -> Result<usize, TestCaseError> {
 
 /// Replays a game written in notation (the form failure messages print), for reproducers.
 #[allow(dead_code)]
-fn replay_from_notation(board_size: u8, players: Players, seed: u64, actions: &[&str]) -> Game {
+fn replay_from_notation(
+    board_size: u8,
+    players: Players,
+    seed: u64,
+    actions: &[&str],
+) -> Game {
     let settings = Settings {
         board_size,
         players,
