@@ -228,3 +228,25 @@ async fn a_dispatch_serenity_cannot_read_is_refused_loudly() {
         .unwrap_err();
     assert!(error.contains("INTERACTION_CREATE"), "{error}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn messages_can_be_edited_and_deleted_over_rest() {
+    let fake = FakeDiscord::start().await;
+    let http = fake.bot_http();
+    let channel = fake.general();
+    let sent = channel.say(&http, "draft").await.unwrap();
+    let edited = channel
+        .edit_message(
+            &http,
+            sent.id,
+            serenity::all::EditMessage::new().content("final"),
+        )
+        .await
+        .unwrap();
+    assert_eq!(edited.content, "final");
+    assert!(fake.message(sent.id).unwrap().edited);
+    channel.delete_message(&http, sent.id).await.unwrap();
+    assert!(fake.message(sent.id).unwrap().deleted);
+    let gone = channel.message(&http, sent.id).await.unwrap_err();
+    assert_eq!(crate::bot::discord_code(&gone), Some(10008));
+}
