@@ -1,0 +1,12 @@
+//! End-to-end tests of the fake Discord itself, driven through a minimal poise bot.
+//! Run only these with `cargo test --test e2e_fake_discord`.
+
+#[path = "../support/fake_discord/mod.rs"]
+mod fake_discord;
+
+mod bot;
+mod commands;
+mod components;
+mod direct_messages;
+mod protocol;
+mod safety;

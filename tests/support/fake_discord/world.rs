@@ -1,0 +1,726 @@
+//! What the fake Discord remembers, shaped like Discord's own objects: users, guilds with roles
+//! and members, channels (text, DM, threads), messages with their files, registered commands
+//! and interactions. Each type renders itself as the JSON Discord would send for it.
+
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Instant, SystemTime, UNIX_EPOCH};
+
+use serde_json::{Value, json};
+use serenity::all::{ChannelId, GuildId, InteractionId, MessageId, RoleId, UserId};
+
+use super::log::{Fault, GatewayLogEntry, RestLogEntry};
+
+/// Discord's epoch (2015-01-01), the zero of snowflake timestamps.
+const DISCORD_EPOCH_MS: u64 = 1_420_070_400_000;
+
+/// Snowflakes that carry the real creation time (serenity derives `created_at` from them),
+/// strictly increasing even within one millisecond.
+pub fn next_snowflake() -> u64 {
+    static LAST: AtomicU64 = AtomicU64::new(0);
+    let now_ms = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .expect("clock before 1970");
+    let candidate = (now_ms.as_millis() as u64 - DISCORD_EPOCH_MS) << 22;
+    let mut last = LAST.load(Ordering::Relaxed);
+    loop {
+        let next = candidate.max(last + 1);
+        match LAST.compare_exchange(last, next, Ordering::Relaxed, Ordering::Relaxed) {
+            Ok(_) => return next,
+            Err(seen) => last = seen,
+        }
+    }
+}
+
+pub fn timestamp_now() -> String {
+    let now = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .expect("clock before 1970");
+    let secs = now.as_secs();
+    let (days, rem) = (secs / 86_400, secs % 86_400);
+    let (y, m, d) = civil_from_days(days as i64);
+    format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}.{:03}000+00:00",
+        rem / 3600,
+        rem / 60 % 60,
+        rem % 60,
+        now.subsec_millis()
+    )
+}
+
+/// Days since 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's algorithm), so the
+/// fake needs no date crate.
+fn civil_from_days(z: i64) -> (i64, u32, u32) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    (yoe + era * 400 + i64::from(m <= 2), m, d)
+}
+
+/// Permission bits the fake checks or hands out (Discord's values).
+pub mod perms {
+    pub const ADMINISTRATOR: u64 = 1 << 3;
+    pub const ADD_REACTIONS: u64 = 1 << 6;
+    pub const VIEW_CHANNEL: u64 = 1 << 10;
+    pub const SEND_MESSAGES: u64 = 1 << 11;
+    pub const MANAGE_MESSAGES: u64 = 1 << 13;
+    pub const EMBED_LINKS: u64 = 1 << 14;
+    pub const ATTACH_FILES: u64 = 1 << 15;
+    pub const READ_MESSAGE_HISTORY: u64 = 1 << 16;
+    pub const USE_APPLICATION_COMMANDS: u64 = 1 << 31;
+    pub const MANAGE_THREADS: u64 = 1 << 34;
+    pub const CREATE_PUBLIC_THREADS: u64 = 1 << 35;
+    pub const CREATE_PRIVATE_THREADS: u64 = 1 << 36;
+    pub const SEND_MESSAGES_IN_THREADS: u64 = 1 << 38;
+    pub const ALL: u64 = (1 << 51) - 1;
+    /// What @everyone gets in a fresh guild, reduced to what matters here.
+    pub const EVERYONE_DEFAULT: u64 = VIEW_CHANNEL
+        | SEND_MESSAGES
+        | EMBED_LINKS
+        | ATTACH_FILES
+        | READ_MESSAGE_HISTORY
+        | ADD_REACTIONS
+        | USE_APPLICATION_COMMANDS
+        | CREATE_PUBLIC_THREADS
+        | CREATE_PRIVATE_THREADS
+        | SEND_MESSAGES_IN_THREADS;
+}
+
+#[derive(Debug, Clone)]
+pub struct User {
+    pub id: UserId,
+    pub name: String,
+    pub bot: bool,
+    /// False for a user who turned off DMs from server members: sending them a DM fails
+    /// with 403 / 50007, as on Discord.
+    pub dms_open: bool,
+    /// What the user's client reports as `locale` in interactions.
+    pub locale: String,
+}
+
+impl User {
+    pub fn to_json(&self) -> Value {
+        json!({
+            "id": self.id.to_string(),
+            "username": self.name,
+            "global_name": self.name,
+            "discriminator": "0",
+            "avatar": null,
+            "bot": self.bot,
+            "public_flags": 0,
+        })
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Role {
+    pub id: RoleId,
+    pub name: String,
+    pub permissions: u64,
+    pub position: u16,
+}
+
+impl Role {
+    fn to_json(&self) -> Value {
+        json!({
+            "id": self.id.to_string(),
+            "name": self.name,
+            "color": 0,
+            // serenity 0.12.5 requires `colors` on roles (Discord's newer gradient field).
+            "colors": {"primary_color": 0, "secondary_color": null, "tertiary_color": null},
+            "hoist": false,
+            "icon": null,
+            "unicode_emoji": null,
+            "position": self.position,
+            "permissions": self.permissions.to_string(),
+            "managed": false,
+            "mentionable": false,
+            "flags": 0,
+        })
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Member {
+    pub user: UserId,
+    pub roles: Vec<RoleId>,
+    pub joined_at: String,
+}
+
+#[derive(Debug, Clone)]
+pub struct Guild {
+    pub id: GuildId,
+    pub name: String,
+    pub owner: UserId,
+    /// The first role is @everyone, whose id is the guild's id.
+    pub roles: Vec<Role>,
+    pub members: BTreeMap<UserId, Member>,
+}
+
+impl Guild {
+    /// Base permissions of a member in the guild: the owner and administrators get all.
+    pub fn base_permissions(&self, user: UserId) -> u64 {
+        if user == self.owner {
+            return perms::ALL;
+        }
+        let Some(member) = self.members.get(&user) else {
+            return 0;
+        };
+        let mut bits = self.roles[0].permissions;
+        for role in self.roles.iter().filter(|r| member.roles.contains(&r.id)) {
+            bits |= role.permissions;
+        }
+        if bits & perms::ADMINISTRATOR != 0 {
+            perms::ALL
+        } else {
+            bits
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OverwriteTarget {
+    Role(RoleId),
+    Member(UserId),
+}
+
+#[derive(Debug, Clone, Copy)]
+pub struct Overwrite {
+    pub target: OverwriteTarget,
+    pub allow: u64,
+    pub deny: u64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ChannelKind {
+    GuildText,
+    Dm { recipient: UserId },
+    PublicThread,
+    PrivateThread,
+}
+
+impl ChannelKind {
+    pub fn code(self) -> u8 {
+        match self {
+            ChannelKind::GuildText => 0,
+            ChannelKind::Dm { .. } => 1,
+            ChannelKind::PublicThread => 11,
+            ChannelKind::PrivateThread => 12,
+        }
+    }
+
+    pub fn is_thread(self) -> bool {
+        matches!(self, ChannelKind::PublicThread | ChannelKind::PrivateThread)
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Channel {
+    pub id: ChannelId,
+    pub kind: ChannelKind,
+    pub guild: Option<GuildId>,
+    pub name: String,
+    /// The text channel a thread lives in.
+    pub parent: Option<ChannelId>,
+    /// Who started a thread.
+    pub owner: Option<UserId>,
+    pub overwrites: Vec<Overwrite>,
+    /// Users added to a thread (private threads are visible only to them).
+    pub thread_members: Vec<UserId>,
+    pub position: u16,
+}
+
+impl Channel {
+    pub fn new(id: ChannelId, kind: ChannelKind, guild: Option<GuildId>, name: &str) -> Channel {
+        Channel {
+            id,
+            kind,
+            guild,
+            name: name.into(),
+            parent: None,
+            owner: None,
+            overwrites: Vec::new(),
+            thread_members: Vec::new(),
+            position: 0,
+        }
+    }
+
+    pub fn text(id: ChannelId, guild: GuildId, name: &str, position: u16) -> Channel {
+        Channel {
+            position,
+            ..Channel::new(id, ChannelKind::GuildText, Some(guild), name)
+        }
+    }
+
+    pub fn to_json(&self, world: &World) -> Value {
+        match self.kind {
+            ChannelKind::Dm { recipient } => json!({
+                "id": self.id.to_string(),
+                "type": 1,
+                "last_message_id": world.last_message_in(self.id).map(|m| m.to_string()),
+                "recipients": [world.user(recipient).map(User::to_json)],
+                "flags": 0,
+            }),
+            ChannelKind::GuildText => json!({
+                "id": self.id.to_string(),
+                "type": 0,
+                "guild_id": self.guild.map(|g| g.to_string()),
+                "name": self.name,
+                "position": self.position,
+                "permission_overwrites": self.overwrites.iter().map(|o| {
+                    let (id, kind) = match o.target {
+                        OverwriteTarget::Role(r) => (r.to_string(), 0),
+                        OverwriteTarget::Member(u) => (u.to_string(), 1),
+                    };
+                    json!({"id": id, "type": kind, "allow": o.allow.to_string(), "deny": o.deny.to_string()})
+                }).collect::<Vec<_>>(),
+                "topic": null,
+                "nsfw": false,
+                "parent_id": null,
+                "last_message_id": world.last_message_in(self.id).map(|m| m.to_string()),
+                "rate_limit_per_user": 0,
+                "flags": 0,
+            }),
+            ChannelKind::PublicThread | ChannelKind::PrivateThread => {
+                let count = world
+                    .messages
+                    .values()
+                    .filter(|m| m.channel == self.id)
+                    .count();
+                json!({
+                    "id": self.id.to_string(),
+                    "type": self.kind.code(),
+                    "guild_id": self.guild.map(|g| g.to_string()),
+                    "parent_id": self.parent.map(|p| p.to_string()),
+                    "owner_id": self.owner.map(|o| o.to_string()),
+                    "name": self.name,
+                    "last_message_id": world.last_message_in(self.id).map(|m| m.to_string()),
+                    "message_count": count,
+                    "total_message_sent": count,
+                    "member_count": self.thread_members.len().min(50),
+                    "rate_limit_per_user": 0,
+                    "flags": 0,
+                    "thread_metadata": {
+                        "archived": false,
+                        "auto_archive_duration": 1440,
+                        "archive_timestamp": timestamp_now(),
+                        "locked": false,
+                        "invitable": self.kind == ChannelKind::PrivateThread,
+                        "create_timestamp": timestamp_now(),
+                    },
+                })
+            }
+        }
+    }
+}
+
+/// A file the bot uploaded, kept byte for byte and served back under `/cdn/`.
+#[derive(Debug, Clone)]
+pub struct Attachment {
+    pub id: u64,
+    pub filename: String,
+    pub content_type: String,
+    pub bytes: Vec<u8>,
+    pub url: String,
+}
+
+impl Attachment {
+    pub fn to_json(&self) -> Value {
+        let mut v = json!({
+            "id": self.id.to_string(),
+            "filename": self.filename,
+            "size": self.bytes.len(),
+            "url": self.url,
+            "proxy_url": self.url,
+            "content_type": self.content_type,
+        });
+        if let Some((w, h)) = png_size(&self.bytes) {
+            v["width"] = w.into();
+            v["height"] = h.into();
+        }
+        v
+    }
+}
+
+/// Width and height from a PNG's IHDR chunk: Discord reports them for images.
+fn png_size(bytes: &[u8]) -> Option<(u32, u32)> {
+    if bytes.len() < 24 || &bytes[..8] != b"\x89PNG\r\n\x1a\n" || &bytes[12..16] != b"IHDR" {
+        return None;
+    }
+    let w = u32::from_be_bytes(bytes[16..20].try_into().ok()?);
+    let h = u32::from_be_bytes(bytes[20..24].try_into().ok()?);
+    Some((w, h))
+}
+
+/// Message flags the fake gives meaning to.
+pub mod flags {
+    pub const EPHEMERAL: u64 = 1 << 6;
+    /// A deferred reply's placeholder ("Bot is thinking…").
+    pub const LOADING: u64 = 1 << 7;
+}
+
+#[derive(Debug, Clone)]
+pub struct Message {
+    pub id: MessageId,
+    pub channel: ChannelId,
+    pub author: UserId,
+    pub content: String,
+    pub embeds: Vec<Value>,
+    pub components: Vec<Value>,
+    pub attachments: Vec<Attachment>,
+    pub flags: u64,
+    /// The interaction this message answers, if any.
+    pub interaction: Option<InteractionId>,
+    pub edited: bool,
+    pub deleted: bool,
+    /// The thread started from this message.
+    pub thread: Option<ChannelId>,
+    pub timestamp: String,
+}
+
+impl Message {
+    pub fn is_ephemeral(&self) -> bool {
+        self.flags & flags::EPHEMERAL != 0
+    }
+
+    /// Still the "thinking…" placeholder of a deferred reply.
+    pub fn is_loading(&self) -> bool {
+        self.flags & flags::LOADING != 0
+    }
+
+    /// The `custom_id`s of every component on the message, rows flattened.
+    pub fn custom_ids(&self) -> Vec<String> {
+        let mut ids = Vec::new();
+        collect_custom_ids(&self.components, &mut ids);
+        ids
+    }
+
+    pub fn to_json(&self, world: &World) -> Value {
+        let channel = world.channels.get(&self.channel);
+        let author = world
+            .user(self.author)
+            .map(User::to_json)
+            .unwrap_or(Value::Null);
+        let mut v = json!({
+            "id": self.id.to_string(),
+            "channel_id": self.channel.to_string(),
+            "author": author,
+            "content": self.content,
+            "timestamp": self.timestamp,
+            "edited_timestamp": if self.edited { Value::from(timestamp_now()) } else { Value::Null },
+            "tts": false,
+            "mention_everyone": false,
+            "mentions": [],
+            "mention_roles": [],
+            "attachments": self.attachments.iter().map(Attachment::to_json).collect::<Vec<_>>(),
+            "embeds": self.embeds,
+            "components": self.components,
+            "pinned": false,
+            // 20 = the reply to a slash command, 0 = an ordinary message.
+            "type": if self.interaction.is_some() { 20 } else { 0 },
+            "flags": self.flags,
+        });
+        if let Some(guild) = channel.and_then(|c| c.guild) {
+            v["guild_id"] = guild.to_string().into();
+        }
+        if self.interaction.is_some() {
+            v["webhook_id"] = world.app_id.to_string().into();
+            v["application_id"] = world.app_id.to_string().into();
+        }
+        if let Some(thread) = self.thread.and_then(|t| world.channels.get(&t)) {
+            v["thread"] = thread.to_json(world);
+        }
+        v
+    }
+}
+
+fn collect_custom_ids(components: &[Value], out: &mut Vec<String>) {
+    for c in components {
+        if let Some(id) = c.get("custom_id").and_then(Value::as_str) {
+            out.push(id.to_string());
+        }
+        if let Some(children) = c.get("components").and_then(Value::as_array) {
+            collect_custom_ids(children, out);
+        }
+    }
+}
+
+/// An application command as the bot registered it, with the id the fake gave it.
+#[derive(Debug, Clone)]
+pub struct Command {
+    pub id: u64,
+    pub guild: Option<GuildId>,
+    pub definition: Value,
+}
+
+impl Command {
+    pub fn name(&self) -> &str {
+        self.definition["name"].as_str().unwrap_or_default()
+    }
+
+    pub fn to_json(&self, app_id: u64) -> Value {
+        let mut v = self.definition.clone();
+        v["id"] = self.id.to_string().into();
+        v["application_id"] = app_id.to_string().into();
+        v["version"] = self.id.to_string().into();
+        v["default_member_permissions"] = v
+            .get("default_member_permissions")
+            .cloned()
+            .unwrap_or(Value::Null);
+        v["type"] = v.get("type").cloned().unwrap_or(1.into());
+        if let Some(g) = self.guild {
+            v["guild_id"] = g.to_string().into();
+        }
+        v
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum InteractionKind {
+    Command,
+    Component,
+    Autocomplete,
+    ModalSubmit,
+}
+
+impl InteractionKind {
+    pub fn code(self) -> u8 {
+        match self {
+            InteractionKind::Command => 2,
+            InteractionKind::Component => 3,
+            InteractionKind::Autocomplete => 4,
+            InteractionKind::ModalSubmit => 5,
+        }
+    }
+}
+
+/// How the bot answered an interaction through the callback endpoint.
+#[derive(Debug, Clone)]
+pub struct Callback {
+    /// Discord's callback type: 4 message, 5 deferred message, 6 deferred update,
+    /// 7 update message, 8 autocomplete result, 9 modal.
+    pub kind: u8,
+    pub data: Value,
+}
+
+#[derive(Debug, Clone)]
+pub struct Interaction {
+    pub id: InteractionId,
+    pub token: String,
+    pub kind: InteractionKind,
+    pub user: UserId,
+    pub channel: ChannelId,
+    pub created: Instant,
+    /// The component's message, for button and select interactions.
+    pub source_message: Option<MessageId>,
+    pub callback: Option<Callback>,
+    /// The message made by the initial response (or the deferred placeholder).
+    pub original: Option<MessageId>,
+    pub followups: Vec<MessageId>,
+}
+
+/// Everything the fake knows; guarded by one mutex in `Shared`.
+#[derive(Default)]
+pub struct World {
+    pub app_id: u64,
+    pub bot: UserId,
+    pub base_url: String,
+    pub users: BTreeMap<UserId, User>,
+    pub guilds: BTreeMap<GuildId, Guild>,
+    pub channels: BTreeMap<ChannelId, Channel>,
+    pub messages: BTreeMap<MessageId, Message>,
+    pub commands: Vec<Command>,
+    pub interactions: BTreeMap<InteractionId, Interaction>,
+    pub rest_log: Vec<RestLogEntry>,
+    pub gateway_log: Vec<GatewayLogEntry>,
+    pub faults: Vec<Fault>,
+}
+
+impl World {
+    pub fn user(&self, id: UserId) -> Option<&User> {
+        self.users.get(&id)
+    }
+
+    pub fn last_message_in(&self, channel: ChannelId) -> Option<MessageId> {
+        self.messages
+            .values()
+            .rev()
+            .find(|m| m.channel == channel && !m.deleted)
+            .map(|m| m.id)
+    }
+
+    pub fn guild_json(&self, guild: &Guild) -> Value {
+        let channels: Vec<Value> = self
+            .channels
+            .values()
+            .filter(|c| c.guild == Some(guild.id) && c.kind == ChannelKind::GuildText)
+            .map(|c| c.to_json(self))
+            .collect();
+        let threads: Vec<Value> = self
+            .channels
+            .values()
+            .filter(|c| c.guild == Some(guild.id) && c.kind.is_thread())
+            .map(|c| c.to_json(self))
+            .collect();
+        let members: Vec<Value> = guild
+            .members
+            .values()
+            .map(|m| self.member_json(m, None))
+            .collect();
+        json!({
+            "id": guild.id.to_string(),
+            "name": guild.name,
+            "icon": null,
+            "splash": null,
+            "discovery_splash": null,
+            "owner_id": guild.owner.to_string(),
+            "afk_channel_id": null,
+            "afk_timeout": 300,
+            "verification_level": 0,
+            "default_message_notifications": 0,
+            "explicit_content_filter": 0,
+            "roles": guild.roles.iter().map(Role::to_json).collect::<Vec<_>>(),
+            "emojis": [],
+            "stickers": [],
+            "features": [],
+            "mfa_level": 0,
+            "application_id": null,
+            "system_channel_id": null,
+            "system_channel_flags": 0,
+            "rules_channel_id": null,
+            "vanity_url_code": null,
+            "description": null,
+            "banner": null,
+            "premium_tier": 0,
+            "premium_subscription_count": 0,
+            "preferred_locale": "en-US",
+            "public_updates_channel_id": null,
+            "nsfw_level": 0,
+            "premium_progress_bar_enabled": false,
+            "joined_at": timestamp_now(),
+            "large": false,
+            "unavailable": false,
+            "member_count": guild.members.len(),
+            "voice_states": [],
+            "members": members,
+            "channels": channels,
+            "threads": threads,
+            "presences": [],
+            "stage_instances": [],
+            "guild_scheduled_events": [],
+            "soundboard_sounds": [],
+        })
+    }
+
+    /// A member object; `permissions` (computed for a channel) is what interactions carry.
+    pub fn member_json(&self, member: &Member, permissions: Option<u64>) -> Value {
+        let mut v = json!({
+            "user": self.user(member.user).map(User::to_json),
+            "nick": null,
+            "avatar": null,
+            "roles": member.roles.iter().map(|r| r.to_string()).collect::<Vec<_>>(),
+            "joined_at": member.joined_at,
+            "deaf": false,
+            "mute": false,
+            "flags": 0,
+            "pending": false,
+        });
+        if let Some(bits) = permissions {
+            v["permissions"] = bits.to_string().into();
+        }
+        v
+    }
+
+    /// A user's permissions in a channel, by Discord's algorithm: base permissions from roles,
+    /// then the channel's overwrites for @everyone, for the member's roles, for the member.
+    /// Threads use their parent's overwrites; private threads also need membership.
+    pub fn channel_permissions(&self, user: UserId, channel: ChannelId) -> u64 {
+        let Some(ch) = self.channels.get(&channel) else {
+            return 0;
+        };
+        let Some(guild) = ch.guild.and_then(|g| self.guilds.get(&g)) else {
+            return perms::ALL; // DMs are not permission-gated
+        };
+        let base = guild.base_permissions(user);
+        if base == perms::ALL {
+            return base;
+        }
+        let source = if ch.kind.is_thread() {
+            ch.parent.and_then(|p| self.channels.get(&p)).unwrap_or(ch)
+        } else {
+            ch
+        };
+        let roles = guild
+            .members
+            .get(&user)
+            .map(|m| m.roles.clone())
+            .unwrap_or_default();
+        let mut bits = base;
+        let everyone = RoleId::new(guild.id.get());
+        for o in source
+            .overwrites
+            .iter()
+            .filter(|o| o.target == OverwriteTarget::Role(everyone))
+        {
+            bits = (bits & !o.deny) | o.allow;
+        }
+        let (mut allow, mut deny) = (0, 0);
+        for o in &source.overwrites {
+            if let OverwriteTarget::Role(r) = o.target
+                && r != everyone
+                && roles.contains(&r)
+            {
+                allow |= o.allow;
+                deny |= o.deny;
+            }
+        }
+        bits = (bits & !deny) | allow;
+        for o in source
+            .overwrites
+            .iter()
+            .filter(|o| o.target == OverwriteTarget::Member(user))
+        {
+            bits = (bits & !o.deny) | o.allow;
+        }
+        if ch.kind == ChannelKind::PrivateThread
+            && !ch.thread_members.contains(&user)
+            && bits & perms::MANAGE_THREADS == 0
+        {
+            bits &= !perms::VIEW_CHANNEL;
+        }
+        if bits & perms::VIEW_CHANNEL == 0 {
+            0
+        } else {
+            bits
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_convert_like_the_calendar() {
+        assert_eq!(civil_from_days(0), (1970, 1, 1));
+        assert_eq!(civil_from_days(19_782), (2024, 2, 29));
+    }
+
+    #[test]
+    fn snowflakes_increase_and_carry_the_time() {
+        let a = next_snowflake();
+        let b = next_snowflake();
+        assert!(b > a);
+        let ms = (a >> 22) + DISCORD_EPOCH_MS;
+        let now = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .unwrap()
+            .as_millis() as u64;
+        assert!(now.abs_diff(ms) < 60_000);
+    }
+}
