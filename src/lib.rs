@@ -4,6 +4,7 @@
 //! `docs/ARCHITECTURE.md` for the map.
 
 pub mod ai;
+pub mod cli;
 pub mod engine;
 pub mod game;
 pub mod scenario;

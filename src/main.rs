@@ -4,6 +4,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+use jackal::ai::BotLevel;
 
 #[derive(Parser)]
 #[command(
@@ -20,6 +21,45 @@ struct Cli {
 enum Command {
     /// Run the Discord bot (the default).
     Run,
+    /// Play a local game in the terminal (hot-seat and/or bots), saved in a SQLite file.
+    Play {
+        /// The database file.
+        #[arg(long, default_value = "jackal.db")]
+        db: PathBuf,
+        /// Board side: 5, 7, 9, 11 or 13.
+        #[arg(long, default_value_t = 13)]
+        size: u8,
+        /// Human seats, played in turn at this terminal (default: 2 without bots, else 0).
+        #[arg(long)]
+        humans: Option<u8>,
+        /// Bot seats, one level each, comma-separated (levels: random).
+        #[arg(long, value_delimiter = ',', value_parser = parse_bot)]
+        bots: Vec<BotLevel>,
+        /// Four seats as two teams of two (2x2).
+        #[arg(long)]
+        teams: bool,
+        /// The map's seed (default: from the operating system).
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Resume a saved game instead of starting a new one.
+        #[arg(long)]
+        game: Option<i64>,
+        /// Print only the result.
+        #[arg(short, long)]
+        quiet: bool,
+    },
+    /// The crash-safety test's child process (see tests/crash_safety.rs).
+    #[command(hide = true)]
+    ChaosChild {
+        #[arg(long)]
+        db: PathBuf,
+        #[arg(long)]
+        games: usize,
+        #[arg(long)]
+        actions: u32,
+        #[arg(long, default_value_t = 0)]
+        pace_ms: u64,
+    },
     /// Check rules scenario files (.scn, see SCENARIOS.md); directories are searched.
     Check {
         /// Print only FAIL, SKIP and ERROR lines and the totals.
@@ -40,6 +80,48 @@ fn main() -> ExitCode {
             );
             ExitCode::from(1)
         }
+        Command::Play {
+            db,
+            size,
+            humans,
+            bots,
+            teams,
+            seed,
+            game,
+            quiet,
+        } => {
+            let options = jackal::cli::play::PlayOptions {
+                db,
+                size,
+                team_play: teams,
+                humans: humans.unwrap_or(if bots.is_empty() { 2 } else { 0 }),
+                bots,
+                seed,
+                game,
+                quiet,
+            };
+            let stdin = std::io::stdin();
+            let mut input = stdin.lock();
+            match jackal::cli::play::run(&options, &mut input, &mut std::io::stdout()) {
+                Ok(code) => ExitCode::from(code as u8),
+                Err(e) => {
+                    eprintln!("jackal play: {e}");
+                    ExitCode::from(2)
+                }
+            }
+        }
+        Command::ChaosChild {
+            db,
+            games,
+            actions,
+            pace_ms,
+        } => match jackal::cli::chaos::run(&db, games, actions, pace_ms, &mut std::io::stdout()) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("jackal chaos-child: {e}");
+                ExitCode::from(2)
+            }
+        },
         Command::Check { quiet, paths } => match jackal::scenario::check_paths(&paths, quiet) {
             Ok(report) => {
                 print!("{}", report.text);
@@ -52,4 +134,11 @@ fn main() -> ExitCode {
             }
         },
     }
+}
+
+fn parse_bot(text: &str) -> Result<BotLevel, String> {
+    BotLevel::parse(text).ok_or_else(|| {
+        let names: Vec<&str> = BotLevel::ALL.iter().map(|l| l.name()).collect();
+        format!("unknown bot level `{text}` (levels: {})", names.join(", "))
+    })
 }

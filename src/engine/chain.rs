@@ -249,8 +249,10 @@ impl Game {
                 }
             }
         }
-        // (c) open the fog.
+        // (c) open the fog. The move is told first, so the story reads "moved to d2; d2
+        // opened: …".
         if was_fog {
+            self.record_move(ch, from, x, entry.motion, 0, ev);
             self.open_by_unit(x, ev);
             if self.probe {
                 self.probe_hit_fog = true;
@@ -260,7 +262,9 @@ impl Game {
         }
         ch.visited.push((x, step, entry.motion));
         // (d) place the unit.
-        self.record_move(ch, from, x, entry.motion, step, ev);
+        if !was_fog {
+            self.record_move(ch, from, x, entry.motion, step, ev);
+        }
         self.units[u].place = Place::Land { cell: x, step };
         let kind = self.open_kind(x).unwrap_or(TileKind::Empty);
         if let TileKind::Maze(k) = kind

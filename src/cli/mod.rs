@@ -1,0 +1,5 @@
+//! Command-line front ends that are more than a line of `main.rs`.
+
+pub mod chaos;
+pub mod play;
+pub mod text_board;

@@ -1,0 +1,195 @@
+//! `jackal play`: a local game in the terminal, on the same game service and SQLite file the
+//! bot uses. Seats are hot-seat humans (local players 1, 2, …) and bots; a game of bots only
+//! runs to its end without input.
+
+use std::io::{BufRead, Write};
+use std::sync::Arc;
+
+use crate::ai::BotLevel;
+use crate::engine::Players;
+use crate::game::narrate;
+use crate::game::{Actor, GameConfig, GameService, Location, ServiceError, SystemClock};
+use crate::store::{GameId, GameStatus, Store};
+
+use super::text_board;
+
+/// What `jackal play` was asked for.
+#[derive(Clone, Debug)]
+pub struct PlayOptions {
+    pub db: std::path::PathBuf,
+    pub size: u8,
+    /// `2x2` for team play with four seats; otherwise the seat count decides.
+    pub team_play: bool,
+    pub humans: u8,
+    pub bots: Vec<BotLevel>,
+    pub seed: Option<u64>,
+    /// Resume this game instead of starting one.
+    pub game: Option<GameId>,
+    /// Print only the result (for scripts).
+    pub quiet: bool,
+}
+
+/// Local player ids: human seat k is played by local user k.
+fn local_user(k: u8) -> u64 {
+    k as u64
+}
+
+fn players_for(seats: usize, team_play: bool) -> Result<Players, String> {
+    match (seats, team_play) {
+        (4, true) => Ok(Players::TwoVsTwo),
+        (_, true) => Err("2x2 needs four seats".into()),
+        (2, _) => Ok(Players::Two),
+        (3, _) => Ok(Players::Three),
+        (4, _) => Ok(Players::Four),
+        (n, _) => Err(format!("a game has 2, 3 or 4 seats, not {n}")),
+    }
+}
+
+fn create(service: &GameService, o: &PlayOptions) -> Result<GameId, String> {
+    let seats = o.humans as usize + o.bots.len();
+    let players = players_for(seats, o.team_play)?;
+    let mut config = GameConfig::default();
+    config.set("board_size", &o.size.to_string())?;
+    config.rules.players = players;
+    config.validate()?;
+    let owner = Actor::user(local_user(1));
+    let id = service
+        .create_lobby(owner, Location::default(), "en", config, Some(1))
+        .map_err(|e| e.to_string())?;
+    if o.humans == 0 {
+        service.kick(owner, id, 1).map_err(|e| e.to_string())?;
+    }
+    for k in 2..=o.humans {
+        service
+            .join(Actor::user(local_user(k)), id, Some(k))
+            .map_err(|e| e.to_string())?;
+    }
+    for (i, level) in o.bots.iter().enumerate() {
+        let team = o.humans + 1 + i as u8;
+        service
+            .add_bot(owner, id, team, *level)
+            .map_err(|e| e.to_string())?;
+    }
+    let started = match o.seed {
+        Some(seed) => service.start_with_seed(owner, id, seed),
+        None => service.start(owner, id),
+    };
+    started.map_err(|e| e.to_string())?;
+    Ok(id)
+}
+
+/// Runs the game; returns the process exit code.
+pub fn run(o: &PlayOptions, input: &mut dyn BufRead, out: &mut dyn Write) -> Result<i32, String> {
+    let store = Store::open(&o.db).map_err(|e| e.to_string())?;
+    let service = GameService::new(Arc::new(store), Arc::new(SystemClock));
+    let id = match o.game {
+        Some(id) => id,
+        None => create(&service, o)?,
+    };
+    let say = |out: &mut dyn Write, text: &str| {
+        let _ = writeln!(out, "{text}");
+    };
+    if !o.quiet {
+        say(out, &format!("Game #{id} in {}", o.db.display()));
+    }
+    let mut shown_ply = None;
+    loop {
+        let loaded = service.load(id).map_err(|e| e.to_string())?;
+        if loaded.row.status != GameStatus::Active {
+            let game = loaded.game.as_ref();
+            if let Some(outcome) = game.and_then(|g| g.outcome()) {
+                if !o.quiet {
+                    say(out, &text_board::render(game.expect("started")));
+                }
+                say(out, &narrate::outcome_text(outcome));
+            } else {
+                say(
+                    out,
+                    &format!("Game #{id} is {}.", loaded.row.status.as_str()),
+                );
+            }
+            return Ok(0);
+        }
+        let game = loaded.game.as_ref().expect("an active game has a state");
+        match service.bot_step(id).map_err(|e| e.to_string())? {
+            Some(acc) => {
+                if !o.quiet {
+                    say(
+                        out,
+                        &format!("[{}] team {}: {}", acc.ply, acc.team, acc.notation),
+                    );
+                    for line in narrate::describe(&acc.events) {
+                        say(out, &format!("    {line}"));
+                    }
+                }
+                continue;
+            }
+            None => {}
+        }
+        let team = game.controller();
+        let Some(user) = loaded.seat(team).and_then(|s| s.user_id) else {
+            return Err(format!("seat {team} of game #{id} has nobody to play it"));
+        };
+        if shown_ply != Some(loaded.row.ply) {
+            say(out, &text_board::render(game));
+            shown_ply = Some(loaded.row.ply);
+        }
+        let choice = game
+            .pending_kind()
+            .map(|k| format!(" (answer the {} choice with a cell)", k.name()))
+            .unwrap_or_default();
+        let _ = write!(
+            out,
+            "[move {}] team {team}, your move{choice} — `moves` lists them, `quit` stops: ",
+            loaded.row.ply + 1
+        );
+        let _ = out.flush();
+        let mut line = String::new();
+        if input.read_line(&mut line).map_err(|e| e.to_string())? == 0 {
+            say(
+                out,
+                "\nNo more input: the game is saved; resume it with --game.",
+            );
+            return Ok(1);
+        }
+        let text = line.trim();
+        match text {
+            "" => continue,
+            "quit" | "exit" => {
+                say(
+                    out,
+                    &format!(
+                        "Saved. Resume with: jackal play --db {} --game {id}",
+                        o.db.display()
+                    ),
+                );
+                return Ok(0);
+            }
+            "moves" => {
+                let moves = service.legal_moves(user, id).map_err(|e| e.to_string())?;
+                let list: Vec<String> = moves
+                    .iter()
+                    .map(|m| {
+                        if m.fatal {
+                            format!("{} (fatal)", m.notation)
+                        } else {
+                            m.notation.clone()
+                        }
+                    })
+                    .collect();
+                say(out, &list.join("; "));
+            }
+            _ => match service.act(user, id, loaded.row.ply, text) {
+                Ok(acc) => {
+                    for line in narrate::describe(&acc.events) {
+                        say(out, &format!("    {line}"));
+                    }
+                }
+                Err(e @ (ServiceError::Illegal(_) | ServiceError::StaleView { .. })) => {
+                    say(out, &format!("Not played: {e}."));
+                }
+                Err(e) => return Err(e.to_string()),
+            },
+        }
+    }
+}
