@@ -111,20 +111,17 @@ pub fn run(o: &PlayOptions, input: &mut dyn BufRead, out: &mut dyn Write) -> Res
             return Ok(0);
         }
         let game = loaded.game.as_ref().expect("an active game has a state");
-        match service.bot_step(id).map_err(|e| e.to_string())? {
-            Some(acc) => {
-                if !o.quiet {
-                    say(
-                        out,
-                        &format!("[{}] team {}: {}", acc.ply, acc.team, acc.notation),
-                    );
-                    for line in narrate::describe(&acc.events) {
-                        say(out, &format!("    {line}"));
-                    }
+        if let Some(acc) = service.bot_step(id).map_err(|e| e.to_string())? {
+            if !o.quiet {
+                say(
+                    out,
+                    &format!("[{}] team {}: {}", acc.ply, acc.team, acc.notation),
+                );
+                for line in narrate::describe(&acc.events) {
+                    say(out, &format!("    {line}"));
                 }
-                continue;
             }
-            None => {}
+            continue;
         }
         let team = game.controller();
         let Some(user) = loaded.seat(team).and_then(|s| s.user_id) else {
