@@ -6,5 +6,6 @@
 pub mod ai;
 pub mod engine;
 pub mod game;
+pub mod render;
 pub mod scenario;
 pub mod store;
