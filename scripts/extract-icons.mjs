@@ -36,7 +36,6 @@ const ICONS = [
   "gold-bar",
   "heart-tower",
   "horse-head",
-  "hourglass",
   "jungle",
   "lighthouse",
   "maze",

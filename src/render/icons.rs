@@ -29,7 +29,6 @@ pub enum Icon {
     GoldBar,
     HeartTower,
     HorseHead,
-    Hourglass,
     Jungle,
     Lighthouse,
     Maze,
@@ -47,7 +46,7 @@ pub enum Icon {
 }
 
 /// SVG sources in the order of [`Icon`].
-const FILES: [&str; 30] = [
+const FILES: [&str; 29] = [
     include_str!("../../assets/icons/air-balloon.svg"),
     include_str!("../../assets/icons/airplane.svg"),
     include_str!("../../assets/icons/barrel.svg"),
@@ -63,7 +62,6 @@ const FILES: [&str; 30] = [
     include_str!("../../assets/icons/gold-bar.svg"),
     include_str!("../../assets/icons/heart-tower.svg"),
     include_str!("../../assets/icons/horse-head.svg"),
-    include_str!("../../assets/icons/hourglass.svg"),
     include_str!("../../assets/icons/jungle.svg"),
     include_str!("../../assets/icons/lighthouse.svg"),
     include_str!("../../assets/icons/maze.svg"),
@@ -81,7 +79,7 @@ const FILES: [&str; 30] = [
 ];
 
 impl Icon {
-    pub const ALL: [Icon; 30] = [
+    pub const ALL: [Icon; 29] = [
         Icon::AirBalloon,
         Icon::Airplane,
         Icon::Barrel,
@@ -97,7 +95,6 @@ impl Icon {
         Icon::GoldBar,
         Icon::HeartTower,
         Icon::HorseHead,
-        Icon::Hourglass,
         Icon::Jungle,
         Icon::Lighthouse,
         Icon::Maze,

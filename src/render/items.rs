@@ -21,7 +21,7 @@ pub fn draw(canvas: &mut Canvas, kit: &Kit, area: Rect, items: Items) {
     let d = area
         .h
         .min(area.w / kinds.len() as f32)
-        .min(kit.cell() * 0.36);
+        .min(kit.cell() * 0.5);
     let total = d * kinds.len() as f32;
     let (cx, cy) = area.centre();
     let mut x = cx - total / 2.0 + d / 2.0;

@@ -234,7 +234,12 @@ fn draw_contents(canvas: &mut Canvas, kit: &Kit, game: &Game, path: &[Cell], hig
         } else {
             kit.layout.cell_rect(cell).inset(2.0)
         };
-        let (unit_area, item_area) = split(rect, has_items);
+        let (unit_area, item_area) = if n == 0 {
+            // Items alone get the whole cell: gold is what players scan the board for.
+            (rect, rect.inset(rect.w * 0.15))
+        } else {
+            split(rect, has_items)
+        };
         if let Some(items) = item_cells.get(&cell) {
             items::draw(canvas, kit, item_area, *items);
         }
