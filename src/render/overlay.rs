@@ -8,7 +8,7 @@ use crate::engine::Cell;
 
 /// Width of the highlight and path frames, in pixels at the 13×13 cell size.
 fn frame_width(kit: &Kit) -> f32 {
-    (kit.cell() * 0.07).round().max(3.0)
+    (kit.cell() * 0.07).round().clamp(3.0, 7.0)
 }
 
 /// A light wash over highlighted cells, drawn under the units.
