@@ -7,5 +7,6 @@ pub mod ai;
 pub mod cli;
 pub mod engine;
 pub mod game;
+pub mod render;
 pub mod scenario;
 pub mod store;

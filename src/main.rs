@@ -1,10 +1,12 @@
 //! The `jackal` command line: the bot (default), and tools around the rules engine.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use anyhow::{Context, Result, anyhow};
 use clap::{Parser, Subcommand};
 use jackal::ai::BotLevel;
+use jackal::render::{Lang, RenderOptions};
 
 #[derive(Parser)]
 #[command(
@@ -67,6 +69,25 @@ enum Command {
         quiet: bool,
         /// Files or directories.
         paths: Vec<PathBuf>,
+    },
+    /// Draw the board picture (PNG) of a position.
+    ///
+    /// The position is the one the file's first scenario reaches after its `play` steps,
+    /// with the last play's path outlined. (Rendering a stored game, `--db FILE --game ID
+    /// [--ply N]`, comes with the store.)
+    Render {
+        /// A scenario file (.scn, see SCENARIOS.md).
+        #[arg(long, value_name = "FILE")]
+        scenario: PathBuf,
+        /// Where to write the PNG.
+        #[arg(short, long, value_name = "FILE")]
+        output: PathBuf,
+        /// Language of the text on the picture: en or ru.
+        #[arg(long, default_value = "en")]
+        lang: String,
+        /// Cells to highlight, e.g. `g2,f3` (a player's legal targets).
+        #[arg(long, value_delimiter = ',')]
+        highlight: Vec<String>,
     },
 }
 
@@ -133,6 +154,21 @@ fn main() -> ExitCode {
                 ExitCode::from(3)
             }
         },
+        Command::Render {
+            scenario,
+            output,
+            lang,
+            highlight,
+        } => match render(&scenario, &output, &lang, &highlight) {
+            Ok(bytes) => {
+                println!("wrote {} ({bytes} bytes)", output.display());
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("jackal render: {e:#}");
+                ExitCode::from(1)
+            }
+        },
     }
 }
 
@@ -141,4 +177,29 @@ fn parse_bot(text: &str) -> Result<BotLevel, String> {
         let names: Vec<&str> = BotLevel::ALL.iter().map(|l| l.name()).collect();
         format!("unknown bot level `{text}` (levels: {})", names.join(", "))
     })
+}
+
+fn render(scenario: &Path, output: &Path, lang: &str, highlight: &[String]) -> Result<usize> {
+    let lang =
+        Lang::parse(lang).with_context(|| format!("`{lang}` is not a language: en or ru"))?;
+    let content = std::fs::read_to_string(scenario)
+        .with_context(|| format!("reading {}", scenario.display()))?;
+    let (game, path) = jackal::render::position::from_scenario(&content)
+        .map_err(|e| anyhow!("{}: {e}", scenario.display()))?;
+    let highlights = highlight
+        .iter()
+        .map(|h| {
+            game.board()
+                .parse_cell(h)
+                .with_context(|| format!("`{h}` is not a cell of this board"))
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let options = RenderOptions {
+        highlights,
+        path,
+        lang,
+    };
+    let png = jackal::render::render(&game, &options);
+    std::fs::write(output, &png).with_context(|| format!("writing {}", output.display()))?;
+    Ok(png.len())
 }
