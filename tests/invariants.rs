@@ -26,10 +26,6 @@
 //! cargo test --release --test invariants -- --ignored random_games_long --nocapture
 //! ```
 //!
-//! One known engine bug is tolerated by the conservation check (see `TOLERATE_GOLD_ABOARD`); its
-//! reproducer is the ignored test `known_bug_gold_returned_aboard`
-//! (`cargo test --test invariants -- --ignored known_bug`), which fails until it is fixed.
-//!
 //! On failure, the message names the seed, the settings and the action list in notation, which
 //! is enough to replay the game (see `replay_from_notation`). Proptest picks new random games on
 //! every run; set `PROPTEST_RNG_SEED` to repeat a run.
@@ -190,31 +186,19 @@ fn check_position(
     Ok(())
 }
 
-/// KNOWN ENGINE BUG (R-CHAIN-4 / D-5 with R-CARGO-1, R-CARGO-7): gold picked up at a fork arrow
-/// or horse in a move that started aboard a vessel, then refused by the cargo restriction, "returns"
-/// into the vessel's `items` (which must hold no gold). It is neither in play, nor delivered, nor
-/// lost, so conservation fails. Smallest reproducer: 5×5, players 3, classic, seed 504892:
-/// `2 c2`, `3 b3`, `2 c4`, `c5`, `1 c2`, `3 c4 coin`, `c5 drop`, `3 c4`, `c3 coin`.
-///
-/// While `true`, gold lying aboard a vessel is tolerated in the conservation check and counted
-/// in the run summary; every other gold leak still fails. Set to `false` once fixed.
-const TOLERATE_GOLD_ABOARD: bool = true;
-
 /// Gold points lying aboard vessels: always 0 when R-CARGO-1 holds.
 fn gold_aboard(game: &Game) -> u32 {
     game.vessels().iter().map(|v| v.items.gold_points()).sum()
 }
 
-/// Gold conservation; returns whether the known gold-aboard bug was tolerated.
-fn check_gold(spec: &Spec, history: &[String], game: &Game) -> Result<bool, TestCaseError> {
+/// Gold conservation: face-down + lying + in hand (gold in play) + delivered + lost = dealt,
+/// and never any gold aboard a vessel (R-CARGO-1).
+fn check_gold(spec: &Spec, history: &[String], game: &Game) -> Result<(), TestCaseError> {
     let (dealt, delivered, lost) = game.gold_accounts();
     let g = game.gold_in_play();
-    if g + delivered + lost == dealt {
-        return Ok(false);
-    }
     let aboard = gold_aboard(game);
-    if TOLERATE_GOLD_ABOARD && aboard > 0 && g + aboard + delivered + lost == dealt {
-        return Ok(true);
+    if g + delivered + lost == dealt && aboard == 0 {
+        return Ok(());
     }
     Err(fail(
         spec,
@@ -229,8 +213,6 @@ fn check_gold(spec: &Spec, history: &[String], game: &Game) -> Result<bool, Test
 /// What one game did.
 struct Played {
     plies: usize,
-    /// The known gold-aboard bug was tolerated in this game.
-    gold_aboard: bool,
 }
 
 /// Plays one complete game, checking the invariants.
@@ -241,7 +223,7 @@ fn run_game(spec: &Spec, checks: Checks) -> Result<Played, TestCaseError> {
     let mut rng = SplitMix(spec.player_seed);
     let mut actions: Vec<Action> = Vec::new();
     let mut history: Vec<String> = Vec::new();
-    let mut gold_aboard_seen = check_gold(spec, &history, &game)?;
+    check_gold(spec, &history, &game)?;
 
     while !game.is_over() {
         if actions.len() >= PLY_CAP {
@@ -278,7 +260,7 @@ fn run_game(spec: &Spec, checks: Checks) -> Result<Played, TestCaseError> {
         }
         actions.push(action);
         history.push(text);
-        gold_aboard_seen |= check_gold(spec, &history, &game)?;
+        check_gold(spec, &history, &game)?;
     }
 
     // A finished game lists nothing and refuses everything.
@@ -315,7 +297,6 @@ fn run_game(spec: &Spec, checks: Checks) -> Result<Played, TestCaseError> {
     }
     Ok(Played {
         plies: actions.len(),
-        gold_aboard: gold_aboard_seen,
     })
 }
 
@@ -357,20 +338,13 @@ fn run_many(cases: u32, checks: Checks) {
     let mut runner = TestRunner::new(config);
     let games = Cell::new(0usize);
     let plies = Cell::new(0usize);
-    let gold_aboard = Cell::new(0usize);
     let result = runner.run(&spec(), |spec| {
         let played = run_game(&spec, checks)?;
         games.set(games.get() + 1);
         plies.set(plies.get() + played.plies);
-        gold_aboard.set(gold_aboard.get() + usize::from(played.gold_aboard));
         Ok(())
     });
-    println!(
-        "{} complete games, {} plies; known gold-aboard bug tolerated in {} games",
-        games.get(),
-        plies.get(),
-        gold_aboard.get()
-    );
+    println!("{} complete games, {} plies", games.get(), plies.get());
     if let Err(e) = result {
         panic!("{e}");
     }
@@ -400,12 +374,11 @@ fn random_games_long() {
     run_many(games, FULL_CHECKS);
 }
 
-/// The known gold-aboard bug (see [`TOLERATE_GOLD_ABOARD`]) on its smallest reproducer, with the
-/// strict conservation check. Fails until the engine is fixed:
-/// `cargo test --test invariants -- --ignored known_bug`
+/// A bug the random games found: gold picked up at a fork in a move that started aboard a ship,
+/// then refused by the cargo restriction, went back into the ship's items and vanished from the
+/// accounts. It now arrives aboard and scores (docs/rules-notes.md N-5).
 #[test]
-#[ignore = "known engine bug: restricted gold returned into a vessel's items vanishes"]
-fn known_bug_gold_returned_aboard() {
+fn restricted_gold_returned_to_a_ship_scores() {
     let mut game = replay_from_notation(
         5,
         Players::Three,
@@ -421,10 +394,12 @@ fn known_bug_gold_returned_aboard() {
             "3 c4",
         ],
     );
+    let before = game.gold_accounts().1;
     game.play_text("c3 coin").expect("legal");
     let (dealt, delivered, lost) = game.gold_accounts();
     assert_eq!(gold_aboard(&game), 0, "gold lies aboard a vessel");
     assert_eq!(game.gold_in_play() + delivered + lost, dealt);
+    assert_eq!(delivered, before + 1, "the returned coin scored");
 }
 
 /// A fixed game on every board size and player count, every check on every ply.

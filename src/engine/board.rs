@@ -9,7 +9,7 @@ use std::fmt;
 
 /// A cell of the board: zero-based column (a = 0) and row (1 = 0). Whether it exists depends
 /// on the board, so cells are only created through [`Board`] or checked with [`Board::exists`].
-#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default, Serialize, Deserialize)]
 pub struct Cell {
     pub col: u8,
     pub row: u8,

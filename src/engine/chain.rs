@@ -280,12 +280,13 @@ impl Game {
             });
         }
         // (e) fights.
-        if kind != TileKind::Jungle {
+        if kind != TileKind::Jungle
+            && self.units[u].fights()
+            && self.enemies_at(team, Place::Land { cell: x, step }).any
+        {
             let at: Vec<usize> = self.units_at(x, step).filter(|&i| i != u).collect();
             let enemies = self.enemies_among(team, &at);
-            if !enemies.is_empty() && self.units[u].fights() {
-                self.attack(u, x, &enemies, ev);
-            }
+            self.attack(u, x, &enemies, ev);
         }
         self.friday_meets_missionary(Place::Land { cell: x, step }, x, ev);
         if !self.units[u].alive() {
@@ -414,16 +415,12 @@ impl Game {
         if kind == Some(TileKind::Jungle) {
             return false;
         }
-        let at: Vec<usize> = self.units_at(x, step).filter(|&i| i != u).collect();
-        let enemies = self.enemies_among(unit.team, &at);
-        if enemies.is_empty() {
-            return false;
-        }
-        let any_missionary = enemies.iter().any(|&e| self.units[e].is_missionary());
-        let all_missionaries = enemies.iter().all(|&e| self.units[e].is_missionary());
-        (any_missionary && !unit.is_friday())
-            || unit.is_missionary()
-            || (unit.is_friday() && !all_missionaries)
+        // The unit itself is not yet there: `enemies_at` sees only the others.
+        let enemies = self.enemies_at(unit.team, Place::Land { cell: x, step });
+        enemies.any
+            && ((enemies.any_missionary && !unit.is_friday())
+                || unit.is_missionary()
+                || (unit.is_friday() && !enemies.all_missionaries))
     }
 
     /// R-CARGO-5 for a chain: fog, fortress, jungle, or a land position holding enemies.
@@ -444,6 +441,10 @@ impl Game {
 
     /// R-FRIDAY-5: Friday and an unconverted missionary together both die.
     pub(crate) fn friday_meets_missionary(&mut self, place: Place, at: Cell, ev: &mut Vec<Event>) {
+        // Checked after every entry; most games have no Friday at all.
+        if !self.units.iter().any(|o| o.place == place && o.is_friday()) {
+            return;
+        }
         let here: Vec<usize> = self
             .units
             .iter()

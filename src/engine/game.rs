@@ -278,7 +278,24 @@ impl Game {
 
     /// R-SCORE-2.
     pub fn side_score(&self, team: Team) -> u32 {
-        self.side_of(team).iter().map(|t| self.score(*t)).sum()
+        self.teams()
+            .filter(|t| self.allied(*t, team))
+            .map(|t| self.score(t))
+            .sum()
+    }
+
+    /// The lowest team of `team`'s side, which names the side.
+    pub fn side_key(&self, team: Team) -> Team {
+        self.teams().find(|t| self.allied(*t, team)).unwrap_or(team)
+    }
+
+    /// Gold in play by the accounts: dealt minus delivered minus lost. Equal to
+    /// [`Game::gold_in_play`] (the property tests hold them to it) but without scanning the
+    /// board, for the end check after every turn.
+    pub(crate) fn remaining_gold(&self) -> u32 {
+        self.dealt_gold
+            .saturating_sub(self.delivered_gold)
+            .saturating_sub(self.lost_gold)
     }
 
     /// The player commanding the current turn (R-TURN-8, R-WEED-2).

@@ -130,34 +130,38 @@ impl Items {
 
     /// Every selection from `self` a carrier can take, the empty one first (R-CARGO-3).
     pub fn selections(&self) -> Vec<Items> {
-        let mut out = vec![Items::NONE];
-        let mut singles = Vec::new();
+        let mut out = Vec::new();
+        self.each_selection(|s| out.push(s));
+        out
+    }
+
+    /// Calls `f` with every selection, the empty one first, without allocating.
+    pub fn each_selection(&self, mut f: impl FnMut(Items)) {
+        f(Items::NONE);
         for i in Item::ALL {
             if self.count(i) > 0 {
-                singles.push(Items::one(i));
+                f(Items::one(i));
             }
         }
-        out.extend(singles.iter().copied());
-        if self.count(Item::Cart) > 0 {
-            let others: Vec<Item> = Item::ALL[1..]
-                .iter()
-                .copied()
-                .filter(|i| self.count(*i) > 0)
-                .collect();
-            for (a, &x) in others.iter().enumerate() {
-                let mut s = Items::one(Item::Cart);
-                s.add(x, 1);
-                out.push(s);
-                for &y in &others[a..] {
-                    let mut t = s;
-                    t.add(y, 1);
-                    if self.contains(t) {
-                        out.push(t);
-                    }
+        if self.count(Item::Cart) == 0 {
+            return;
+        }
+        let others = Item::ALL[1..]
+            .iter()
+            .copied()
+            .filter(|i| self.count(*i) > 0);
+        for (a, x) in others.clone().enumerate() {
+            let mut s = Items::one(Item::Cart);
+            s.add(x, 1);
+            f(s);
+            for y in others.clone().skip(a) {
+                let mut t = s;
+                t.add(y, 1);
+                if self.contains(t) {
+                    f(t);
                 }
             }
         }
-        out
     }
 
     /// Item words in canonical order, space separated (`cart coin coin`).

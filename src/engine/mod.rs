@@ -14,6 +14,7 @@ pub mod mapgen;
 mod moves;
 pub mod notation;
 pub mod settings;
+mod stack_vec;
 pub mod tile;
 mod turn;
 pub mod unit;

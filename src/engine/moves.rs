@@ -4,14 +4,26 @@
 //! Legal-action listing and validation share one checker, so the list can never disagree
 //! with what `play` accepts.
 
+use std::ops::ControlFlow;
+
 use super::action::{Action, ChoiceKind, LegalAction};
 use super::board::{Cell, KNIGHT_JUMPS, Side};
 use super::error::ErrorKind;
 use super::game::{Game, team_side};
 use super::item::{Item, Items};
 use super::settings::PlaneSeats;
+use super::stack_vec::StackVec;
 use super::tile::TileKind;
 use super::unit::{Place, Seat, Team, UnitKind};
+
+/// A summary of the enemy units at one position.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct EnemiesAt {
+    pub any: bool,
+    pub any_missionary: bool,
+    /// True when there are none.
+    pub all_missionaries: bool,
+}
 
 /// The step a unit entering `cell` lands on: maze step 1, the last step for Friday, 0 off
 /// mazes (R-MAZE-1).
@@ -25,7 +37,7 @@ pub(crate) fn entry_step(game: &Game, cell: Cell, friday: bool) -> u8 {
 
 impl Game {
     /// Direct-step targets of a unit (R-STEP-1), cargo aside; flights from a seat included.
-    pub(crate) fn step_targets(&self, u: usize, out: &mut Vec<Cell>) {
+    pub(crate) fn step_targets(&self, u: usize, out: &mut impl Extend<Cell>) {
         let unit = &self.units[u];
         let board = self.board;
         match unit.place {
@@ -38,7 +50,7 @@ impl Game {
                 }
                 let k = self.maze_steps(cell);
                 if k > 0 && step < k {
-                    out.push(cell);
+                    out.extend([cell]);
                     return;
                 }
                 // Plain sea is a launch target only; `check_move` decides with the cargo.
@@ -49,7 +61,7 @@ impl Game {
                 if vessel.boat {
                     out.extend(board.neighbours(vessel.cell).filter(|c| board.is_land(*c)));
                 } else if let Some(front) = board.front_cell(vessel.cell) {
-                    out.push(front);
+                    out.extend([front]);
                 }
                 out.extend(
                     board
@@ -96,10 +108,23 @@ impl Game {
             .position(|u| u.team == team && u.kind == kind && u.alive())
     }
 
-    /// Is this land position "holding enemy units" of `team`? (a maze position is one step)
-    fn enemy_units_at(&self, team: Team, cell: Cell, step: u8) -> Vec<usize> {
-        let at: Vec<usize> = self.units_at(cell, step).collect();
-        self.enemies_among(team, &at)
+    /// What the enemies of `team` at a position are (one pass, no allocation: this runs for
+    /// every candidate move).
+    pub(crate) fn enemies_at(&self, team: Team, place: Place) -> EnemiesAt {
+        let mut out = EnemiesAt {
+            any: false,
+            any_missionary: false,
+            all_missionaries: true,
+        };
+        for o in &self.units {
+            if o.place == place && self.enemies(o.team, team) {
+                out.any = true;
+                let m = o.is_missionary();
+                out.any_missionary |= m;
+                out.all_missionaries &= m;
+            }
+        }
+        out
     }
 
     /// R-STEP-2: the first reason a unit move is illegal, or `Ok`.
@@ -181,9 +206,7 @@ impl Game {
             if self.vessel_at(to).is_some() {
                 return Ok(());
             }
-            let swimmers: Vec<usize> = self.swimmers_at(to).collect();
-            let enemies = self.enemies_among(team, &swimmers);
-            return self.check_enemies(u, &enemies);
+            return self.check_enemies(u, self.enemies_at(team, Place::Swim(to)));
         }
         let kind_there = self.open_kind(to);
         if kind_there.is_some_and(TileKind::is_fortress)
@@ -198,14 +221,14 @@ impl Game {
             Place::Land { cell, step } if cell == to && unit.seat.is_none() => step + 1,
             _ => entry_step(self, to, unit.is_friday()),
         };
-        let enemies = self.enemy_units_at(team, to, step);
+        let enemies = self.enemies_at(team, Place::Land { cell: to, step });
         if !jungle {
-            self.check_enemies(u, &enemies)?;
+            self.check_enemies(u, enemies)?;
         }
         if !cargo.is_empty() {
             let forbidden = self.is_fog(to)
                 || kind_there.is_some_and(|k| k.is_fortress() || k == TileKind::Jungle)
-                || (!jungle && !enemies.is_empty());
+                || (!jungle && enemies.any);
             if forbidden {
                 return Err(ErrorKind::CargoForbidden);
             }
@@ -214,16 +237,15 @@ impl Game {
     }
 
     /// Checks 7 and 8 of R-STEP-2 for a unit stepping onto `enemies`.
-    fn check_enemies(&self, u: usize, enemies: &[usize]) -> Result<(), ErrorKind> {
-        if enemies.is_empty() {
+    fn check_enemies(&self, u: usize, enemies: EnemiesAt) -> Result<(), ErrorKind> {
+        if !enemies.any {
             return Ok(());
         }
         let unit = &self.units[u];
-        let all_missionaries = enemies.iter().all(|&e| self.units[e].is_missionary());
-        if enemies.iter().any(|&e| self.units[e].is_missionary()) && !unit.is_friday() {
+        if enemies.any_missionary && !unit.is_friday() {
             return Err(ErrorKind::EnemyMissionary);
         }
-        if unit.is_missionary() || (unit.is_friday() && !all_missionaries) {
+        if unit.is_missionary() || (unit.is_friday() && !enemies.all_missionaries) {
             return Err(ErrorKind::CannotAttack);
         }
         if self.settings.missionary_blocks_attack {
@@ -250,9 +272,6 @@ impl Game {
     ) -> Result<(), ErrorKind> {
         let vessel = &self.vessels[v];
         let board = self.board;
-        let crewed = self
-            .aboard(v)
-            .any(|i| self.units[i].team == team && self.units[i].sails() && self.units[i].able());
         let shape_ok = if vessel.boat {
             board.adjacent(vessel.cell, to) && board.is_sea(to)
         } else {
@@ -260,12 +279,14 @@ impl Game {
             // Two adjacent slots of one side are always in line: no corner is turned.
             board.is_slot_of(to, side) && board.adjacent(vessel.cell, to)
         };
-        if vessel.owner != team
-            || vessel.sunk
-            || !crewed
-            || !shape_ok
-            || self.vessel_at(to).is_some()
-        {
+        // The cheap geometric checks first: this runs for every neighbour of every vessel.
+        if vessel.owner != team || vessel.sunk || !shape_ok || self.vessel_at(to).is_some() {
+            return Err(ErrorKind::VesselCannotMove);
+        }
+        let crewed = self
+            .aboard(v)
+            .any(|i| self.units[i].team == team && self.units[i].sails() && self.units[i].able());
+        if !crewed {
             return Err(ErrorKind::VesselCannotMove);
         }
         if self
@@ -302,36 +323,46 @@ impl Game {
         cells
     }
 
-    /// All legal main actions of `team` (rum servings aside), without fatal flags. With
-    /// `first_only` it stops at the first one (for "can this team act?").
-    pub(crate) fn main_actions(&self, team: Team, first_only: bool) -> Vec<Action> {
-        let mut out = Vec::new();
-        let mut targets = Vec::with_capacity(16);
+    /// All legal main actions of `team` (rum servings aside), without fatal flags.
+    pub(crate) fn main_actions(&self, team: Team) -> Vec<Action> {
+        let mut out = Vec::with_capacity(32);
+        self.visit_main_actions(team, &mut |a| {
+            out.push(a);
+            ControlFlow::Continue(())
+        });
+        out
+    }
+
+    /// Calls `visit` with each legal main action of `team`, until it says stop. No
+    /// allocation: this also answers "can this team act?" at the start of every turn.
+    fn visit_main_actions(&self, team: Team, visit: &mut dyn FnMut(Action) -> ControlFlow<()>) {
         for u in 0..self.units.len() {
             let unit = &self.units[u];
             if unit.team != team || !unit.able() {
                 continue;
             }
-            targets.clear();
+            // Flights reach every land cell but one: 128 covers the largest island (117).
+            let mut targets: StackVec<Cell, 128> = StackVec::new();
             self.step_targets(u, &mut targets);
             let pool = self
                 .home_of(unit.place)
                 .map_or(Items::NONE, |h| self.home_items(h));
-            let selections = if pool.is_empty() || !unit.carries() {
-                vec![Items::NONE]
+            let mut selections: StackVec<Items, 24> = StackVec::new();
+            if unit.carries() {
+                pool.each_selection(|s| selections.push(s));
             } else {
-                pool.selections()
-            };
-            for &to in &targets {
-                for &cargo in &selections {
+                selections.push(Items::NONE);
+            }
+            for &to in targets.as_slice() {
+                for &cargo in selections.as_slice() {
                     if self.check_step(u, to, cargo).is_ok() {
-                        out.push(Action::Move {
+                        let action = Action::Move {
                             unit: unit.kind,
                             to,
                             cargo,
-                        });
-                        if first_only {
-                            return out;
+                        };
+                        if visit(action).is_break() {
+                            return;
                         }
                     }
                 }
@@ -344,26 +375,32 @@ impl Game {
             let from = self.vessels[v].cell;
             for to in self.board.neighbours(from) {
                 if self.check_vessel_move(team, v, to).is_ok() {
-                    out.push(if self.vessels[v].boat {
+                    let action = if self.vessels[v].boat {
                         Action::Boat { from, to }
                     } else {
                         Action::Ship { to }
-                    });
-                    if first_only {
-                        return out;
+                    };
+                    if visit(action).is_break() {
+                        return;
                     }
                 }
             }
         }
         for at in self.resurrection_cells(team) {
-            out.push(Action::Resurrect { at });
+            if visit(Action::Resurrect { at }).is_break() {
+                return;
+            }
         }
-        out
     }
 
     /// Can `team` make a main action now (judged as if it were its turn)?
     pub(crate) fn can_act(&self, team: Team) -> bool {
-        !self.main_actions(team, true).is_empty() || self.has_effective_rum(team)
+        let mut any = false;
+        self.visit_main_actions(team, &mut |_| {
+            any = true;
+            ControlFlow::Break(())
+        });
+        any || self.has_effective_rum(team)
     }
 
     /// Rum servings are part of the expansion; with an empty stock none is ever legal.
@@ -440,7 +477,7 @@ impl Game {
         let actions = if self.pending.is_some() {
             self.choice_options()
         } else {
-            self.main_actions(self.turn, false)
+            self.main_actions(self.turn)
         };
         actions
             .into_iter()

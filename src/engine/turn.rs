@@ -4,6 +4,7 @@ use super::action::Action;
 use super::error::{ErrorKind, IllegalAction};
 use super::event::{EndReason, Event, Outcome};
 use super::game::Game;
+use super::tile::TileKind;
 use super::unit::{Place, Team};
 
 impl Game {
@@ -11,29 +12,35 @@ impl Game {
     /// action is refused with the reason and leaves the game untouched.
     pub fn play(&mut self, action: &Action) -> Result<Vec<Event>, IllegalAction> {
         self.check(action)?;
-        let mut ev = Vec::new();
+        let mut ev = Vec::with_capacity(8);
+        self.apply(action, &mut ev);
+        Ok(ev)
+    }
+
+    /// Plays an action already known to be legal.
+    fn apply(&mut self, action: &Action, ev: &mut Vec<Event>) {
+        let ev = &mut *ev;
         self.ply += 1;
         match *action {
             Action::Move { unit, to, cargo } => {
                 let u = self.team_unit(self.turn, unit).expect("checked");
-                self.start_unit_move(u, to, cargo, &mut ev);
+                self.start_unit_move(u, to, cargo, ev);
             }
-            Action::Choose { cell, cargo } => self.resume_chain(cell, cargo, &mut ev),
+            Action::Choose { cell, cargo } => self.resume_chain(cell, cargo, ev),
             Action::Ship { to } => {
                 let v = self.main_ship(self.turn).expect("checked");
-                self.move_vessel(v, to, &mut ev);
+                self.move_vessel(v, to, ev);
             }
             Action::Boat { from, to } => {
                 let v = self.vessel_at(from).expect("checked");
-                self.move_vessel(v, to, &mut ev);
+                self.move_vessel(v, to, ev);
             }
             Action::Resurrect { at } => {
-                self.resurrect(at, &mut ev);
-                self.end_turn(&mut ev);
+                self.resurrect(at, ev);
+                self.end_turn(ev);
             }
             Action::Rum { .. } => unreachable!("refused by check"),
         }
-        Ok(ev)
     }
 
     /// Would this action be accepted now? The first error in the order of S-NOT-4.
@@ -239,21 +246,25 @@ impl Game {
         }
     }
 
-    /// Sides in contention with their scores, one entry per side (its lowest team).
-    fn side_scores(&self) -> Vec<(Team, u32)> {
-        let mut out: Vec<(Team, u32)> = Vec::new();
+    /// Sides in contention with their scores, one entry per side (named by its lowest team),
+    /// in a fixed-size list: this runs at the end of every turn.
+    fn side_scores(&self) -> ([(Team, u32); 4], usize) {
+        let mut out = [(0, 0); 4];
+        let mut n = 0;
         for t in self.teams_in_play() {
-            let first = self.side_of(t)[0];
-            if !out.iter().any(|(s, _)| *s == first) {
-                out.push((first, self.side_score(t)));
+            let first = self.side_key(t);
+            if !out[..n].iter().any(|(s, _)| *s == first) {
+                out[n] = (first, self.side_score(t));
+                n += 1;
             }
         }
-        out
+        (out, n)
     }
 
     /// R-END-3 (a)–(c).
     fn uncatchable_check(&self) -> Option<Outcome> {
-        let sides = self.side_scores();
+        let (sides, n) = self.side_scores();
+        let sides = &sides[..n];
         if sides.len() == 1 {
             return Some(Outcome {
                 winners: self.side_of(sides[0].0),
@@ -261,7 +272,7 @@ impl Game {
                 reason: EndReason::Sunk,
             });
         }
-        let g = self.gold_in_play();
+        let g = self.remaining_gold();
         if g == 0 {
             return Some(self.outcome_by_score(EndReason::Uncatchable));
         }
@@ -279,7 +290,8 @@ impl Game {
 
     /// R-END-3 (c): the highest score wins; a shared highest score is a draw.
     fn outcome_by_score(&self, reason: EndReason) -> Outcome {
-        let sides = self.side_scores();
+        let (sides, n) = self.side_scores();
+        let sides = &sides[..n];
         let best = sides.iter().map(|(_, s)| *s).max().unwrap_or(0);
         let top: Vec<Team> = sides
             .iter()
@@ -295,27 +307,55 @@ impl Game {
 
     /// R-CHAIN-9: does this legal action surely kill the acting unit before any fog opens?
     pub(crate) fn is_fatal(&self, action: &Action) -> bool {
-        if !self.may_be_fatal(action) {
-            return false;
+        if let Some(answer) = self.fatal_at_a_glance(action) {
+            return answer;
         }
         let mut copy = self.clone();
         copy.probe = true;
         copy.fatal_on_copy(action)
     }
 
-    /// A cheap filter: only a step into a chain tile, or onto the cannibal, can kill.
-    fn may_be_fatal(&self, action: &Action) -> bool {
-        let to = match *action {
-            Action::Move { to, .. } | Action::Choose { cell: to, .. } => to,
-            _ => return false,
+    /// The fatal flag where it is plain without playing the action on a copy (most actions):
+    /// `None` when only a simulation can tell.
+    fn fatal_at_a_glance(&self, action: &Action) -> Option<bool> {
+        let (to, cargo) = match *action {
+            Action::Move { to, cargo, .. } | Action::Choose { cell: to, cargo } => (to, cargo),
+            _ => return Some(false),
         };
-        if self.pending.is_some() {
-            return true;
+        let Some(p) = &self.pending else {
+            // A legal direct step passes the checks of R-STEP-2, so only a chain tile or the
+            // cannibal at the target can kill.
+            return match self.open_kind(to) {
+                Some(k) if !k.is_stop() || k == TileKind::Cannibal => None,
+                _ => Some(false),
+            };
+        };
+        // A choice option: the unit enters `to` from inside a chain.
+        let unit = &self.units[p.chain.unit];
+        if self.board.is_sea(to) {
+            if let Some(v) = self.vessel_at(to) {
+                return Some(self.enemies(self.vessels[v].owner, unit.team));
+            }
+            let enemies = self.enemies_at(unit.team, Place::Swim(to));
+            let harmless = unit.is_friday() || unit.is_missionary();
+            return Some(
+                enemies.any && ((enemies.any_missionary && !unit.is_friday()) || harmless),
+            );
         }
-        match self.open_kind(to) {
-            Some(k) => !k.is_stop() || k == super::tile::TileKind::Cannibal,
-            None => false,
+        if self.is_fog(to) {
+            // Entering fog opens it first, unless the cargo restriction kills before (R-CHAIN-2).
+            return Some(!cargo.is_empty() && self.settings.restriction_kills);
         }
+        let kind = self.open_kind(to)?;
+        let quiet = kind.is_stop()
+            && !unit.is_friday()
+            && !matches!(
+                kind,
+                TileKind::Cannibal | TileKind::Fortress | TileKind::ResFort | TileKind::Jungle
+            )
+            && self.units_on_cell(to).next().is_none()
+            && !p.chain.visited.iter().any(|(c, _, _)| *c == to);
+        if quiet { Some(false) } else { None }
     }
 
     fn fatal_on_copy(&mut self, action: &Action) -> bool {
@@ -327,18 +367,16 @@ impl Game {
             },
             _ => return false,
         };
-        if self.play(action).is_err() || self.probe_hit_fog {
+        // Only listed (legal) actions are probed, so the checks can be skipped.
+        self.apply(action, &mut Vec::new());
+        if self.probe_hit_fog {
             return false;
         }
         if !self.units[unit].alive() {
             return true;
         }
         if self.pending.is_some() {
-            let options = self.choice_options();
-            return options.iter().all(|o| {
-                let mut copy = self.clone();
-                copy.fatal_on_copy(o)
-            });
+            return self.choice_options().iter().all(|o| self.is_fatal(o));
         }
         false
     }
