@@ -25,6 +25,36 @@ pub(crate) struct EnemiesAt {
     pub all_missionaries: bool,
 }
 
+impl EnemiesAt {
+    pub const NONE: EnemiesAt = EnemiesAt {
+        any: false,
+        any_missionary: false,
+        all_missionaries: true,
+    };
+}
+
+/// The cells where some living unit stands or swims: most candidate targets are empty, and
+/// this spares them a scan of every unit.
+pub(crate) struct Occupied([u64; 3]);
+
+impl Occupied {
+    pub fn of(game: &Game) -> Occupied {
+        let mut bits = [0u64; 3];
+        for u in &game.units {
+            if let Place::Land { cell, .. } | Place::Swim(cell) = u.place {
+                let i = game.board.index(cell);
+                bits[i / 64] |= 1 << (i % 64);
+            }
+        }
+        Occupied(bits)
+    }
+
+    pub fn contains(&self, board: super::board::Board, cell: Cell) -> bool {
+        let i = board.index(cell);
+        self.0[i / 64] & (1 << (i % 64)) != 0
+    }
+}
+
 /// The step a unit entering `cell` lands on: maze step 1, the last step for Friday, 0 off
 /// mazes (R-MAZE-1).
 pub(crate) fn entry_step(game: &Game, cell: Cell, friday: bool) -> u8 {
@@ -142,7 +172,7 @@ impl Game {
         if !self.is_step_target(u, to) {
             return Err(ErrorKind::Unreachable);
         }
-        self.check_step(u, to, cargo)
+        self.check_step(u, to, cargo, &Occupied::of(self))
     }
 
     /// Is `to` one of the unit's direct-step targets? The same answer as [`Game::step_targets`]
@@ -179,16 +209,23 @@ impl Game {
     }
 
     /// R-STEP-2 checks 3 (launch) to 9 for a unit able to act and a target it can reach.
-    fn check_step(&self, u: usize, to: Cell, cargo: Items) -> Result<(), ErrorKind> {
+    fn check_step(
+        &self,
+        u: usize,
+        to: Cell,
+        cargo: Items,
+        occupied: &Occupied,
+    ) -> Result<(), ErrorKind> {
         let unit = &self.units[u];
         let team = unit.team;
         let board = self.board;
         let from_land = matches!(unit.place, Place::Land { .. });
-        let plain_sea = board.is_sea(to) && self.vessel_at(to).is_none();
+        let vessel = self.vessel_at(to);
+        let plain_sea = board.is_sea(to) && vessel.is_none();
         if from_land && unit.seat.is_none() && plain_sea && cargo.count(Item::Boat) == 0 {
             return Err(ErrorKind::Unreachable);
         }
-        if let Some(v) = self.vessel_at(to)
+        if let Some(v) = vessel
             && self.enemies(self.vessels[v].owner, team)
         {
             return Err(ErrorKind::EnemyVessel);
@@ -201,15 +238,17 @@ impl Game {
                 return Err(ErrorKind::BadCargo);
             }
         }
+        let nobody_there = !occupied.contains(board, to);
         if board.is_sea(to) {
             // Sea targets: vessels (own or allied) or swimmers.
-            if self.vessel_at(to).is_some() {
+            if vessel.is_some() || nobody_there {
                 return Ok(());
             }
             return self.check_enemies(u, self.enemies_at(team, Place::Swim(to)));
         }
         let kind_there = self.open_kind(to);
         if kind_there.is_some_and(TileKind::is_fortress)
+            && !nobody_there
             && self
                 .units_on_cell(to)
                 .any(|i| self.enemies(self.units[i].team, team))
@@ -221,7 +260,11 @@ impl Game {
             Place::Land { cell, step } if cell == to && unit.seat.is_none() => step + 1,
             _ => entry_step(self, to, unit.is_friday()),
         };
-        let enemies = self.enemies_at(team, Place::Land { cell: to, step });
+        let enemies = if nobody_there {
+            EnemiesAt::NONE
+        } else {
+            self.enemies_at(team, Place::Land { cell: to, step })
+        };
         if !jungle {
             self.check_enemies(u, enemies)?;
         }
@@ -323,19 +366,10 @@ impl Game {
         cells
     }
 
-    /// All legal main actions of `team` (rum servings aside), without fatal flags.
-    pub(crate) fn main_actions(&self, team: Team) -> Vec<Action> {
-        let mut out = Vec::with_capacity(32);
-        self.visit_main_actions(team, &mut |a| {
-            out.push(a);
-            ControlFlow::Continue(())
-        });
-        out
-    }
-
     /// Calls `visit` with each legal main action of `team`, until it says stop. No
     /// allocation: this also answers "can this team act?" at the start of every turn.
     fn visit_main_actions(&self, team: Team, visit: &mut dyn FnMut(Action) -> ControlFlow<()>) {
+        let occupied = Occupied::of(self);
         for u in 0..self.units.len() {
             let unit = &self.units[u];
             if unit.team != team || !unit.able() {
@@ -355,7 +389,7 @@ impl Game {
             }
             for &to in targets.as_slice() {
                 for &cargo in selections.as_slice() {
-                    if self.check_step(u, to, cargo).is_ok() {
+                    if self.check_step(u, to, cargo, &occupied).is_ok() {
                         let action = Action::Move {
                             unit: unit.kind,
                             to,
@@ -474,17 +508,18 @@ impl Game {
         if self.outcome.is_some() {
             return Vec::new();
         }
-        let actions = if self.pending.is_some() {
-            self.choice_options()
-        } else {
-            self.main_actions(self.turn)
+        let with_flag = |action| LegalAction {
+            action,
+            fatal: self.is_fatal(&action),
         };
-        actions
-            .into_iter()
-            .map(|action| LegalAction {
-                action,
-                fatal: self.is_fatal(&action),
-            })
-            .collect()
+        if self.pending.is_some() {
+            return self.choice_options().into_iter().map(with_flag).collect();
+        }
+        let mut out = Vec::with_capacity(32);
+        self.visit_main_actions(self.turn, &mut |action| {
+            out.push(with_flag(action));
+            ControlFlow::Continue(())
+        });
+        out
     }
 }
