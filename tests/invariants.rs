@@ -13,6 +13,8 @@
 //!
 //! - every listed legal action is accepted by `play` on a clone;
 //! - notation round trip: `parse_action(&notation(a)) == Ok(a)` for every legal action;
+//! - the fatal flag (R-CHAIN-9) of every legal action equals the reference answer computed by
+//!   simulation alone (`fatal_by_simulation`), so the engine's cheaper paths stay exact;
 //! - serde: JSON serialize → deserialize gives an equal `Game` with equal legal actions.
 //!
 //! At the end of every game: replaying the same seed with the same actions gives an identical
@@ -150,6 +152,19 @@ fn check_position(
                 format!(
                     "listed action {a:?} (`{}`) refused: {e:?}",
                     game.notation(&a)
+                ),
+            ));
+        }
+        // The fatal flag's fast paths agree with the simulation.
+        let reference = game.fatal_by_simulation(&a);
+        if la.fatal != reference {
+            return Err(fail(
+                spec,
+                history,
+                format!(
+                    "fatal flag of `{}` is {} but the simulation says {reference}",
+                    game.notation(&a),
+                    la.fatal
                 ),
             ));
         }

@@ -81,7 +81,7 @@ impl ChoiceKind {
 }
 
 /// How a unit moved into a cell (R-CHAIN-1). Part of the loop-detection key (R-CHAIN-6).
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default, Serialize, Deserialize)]
 pub enum Motion {
     Step(super::board::Dir),
     Jump(i8, i8),
@@ -89,6 +89,7 @@ pub enum Motion {
     Shot,
     Balloon,
     Tunnel,
+    #[default]
     Advance,
 }
 

@@ -8,6 +8,7 @@ pub mod board;
 mod chain;
 pub mod error;
 pub mod event;
+mod fatal;
 pub mod game;
 pub mod item;
 pub mod mapgen;

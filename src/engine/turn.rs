@@ -4,7 +4,6 @@ use super::action::Action;
 use super::error::{ErrorKind, IllegalAction};
 use super::event::{EndReason, Event, Outcome};
 use super::game::Game;
-use super::tile::TileKind;
 use super::unit::{Place, Team};
 
 impl Game {
@@ -18,7 +17,7 @@ impl Game {
     }
 
     /// Plays an action already known to be legal.
-    fn apply(&mut self, action: &Action, ev: &mut Vec<Event>) {
+    pub(crate) fn apply(&mut self, action: &Action, ev: &mut Vec<Event>) {
         let ev = &mut *ev;
         self.ply += 1;
         match *action {
@@ -303,82 +302,6 @@ impl Game {
             winners: top,
             reason,
         }
-    }
-
-    /// R-CHAIN-9: does this legal action surely kill the acting unit before any fog opens?
-    pub(crate) fn is_fatal(&self, action: &Action) -> bool {
-        if let Some(answer) = self.fatal_at_a_glance(action) {
-            return answer;
-        }
-        let mut copy = self.clone();
-        copy.probe = true;
-        copy.fatal_on_copy(action)
-    }
-
-    /// The fatal flag where it is plain without playing the action on a copy (most actions):
-    /// `None` when only a simulation can tell.
-    fn fatal_at_a_glance(&self, action: &Action) -> Option<bool> {
-        let (to, cargo) = match *action {
-            Action::Move { to, cargo, .. } | Action::Choose { cell: to, cargo } => (to, cargo),
-            _ => return Some(false),
-        };
-        let Some(p) = &self.pending else {
-            // A legal direct step passes the checks of R-STEP-2, so only a chain tile or the
-            // cannibal at the target can kill.
-            return match self.open_kind(to) {
-                Some(k) if !k.is_stop() || k == TileKind::Cannibal => None,
-                _ => Some(false),
-            };
-        };
-        // A choice option: the unit enters `to` from inside a chain.
-        let unit = &self.units[p.chain.unit];
-        if self.board.is_sea(to) {
-            if let Some(v) = self.vessel_at(to) {
-                return Some(self.enemies(self.vessels[v].owner, unit.team));
-            }
-            let enemies = self.enemies_at(unit.team, Place::Swim(to));
-            let harmless = unit.is_friday() || unit.is_missionary();
-            return Some(
-                enemies.any && ((enemies.any_missionary && !unit.is_friday()) || harmless),
-            );
-        }
-        if self.is_fog(to) {
-            // Entering fog opens it first, unless the cargo restriction kills before (R-CHAIN-2).
-            return Some(!cargo.is_empty() && self.settings.restriction_kills);
-        }
-        let kind = self.open_kind(to)?;
-        let quiet = kind.is_stop()
-            && !unit.is_friday()
-            && !matches!(
-                kind,
-                TileKind::Cannibal | TileKind::Fortress | TileKind::ResFort | TileKind::Jungle
-            )
-            && self.units_on_cell(to).next().is_none()
-            && !p.chain.visited.iter().any(|(c, _, _)| *c == to);
-        if quiet { Some(false) } else { None }
-    }
-
-    fn fatal_on_copy(&mut self, action: &Action) -> bool {
-        let unit = match (action, &self.pending) {
-            (_, Some(p)) => p.chain.unit,
-            (Action::Move { unit, .. }, None) => match self.team_unit(self.turn, *unit) {
-                Some(u) => u,
-                None => return false,
-            },
-            _ => return false,
-        };
-        // Only listed (legal) actions are probed, so the checks can be skipped.
-        self.apply(action, &mut Vec::new());
-        if self.probe_hit_fog {
-            return false;
-        }
-        if !self.units[unit].alive() {
-            return true;
-        }
-        if self.pending.is_some() {
-            return self.choice_options().iter().all(|o| self.is_fatal(o));
-        }
-        false
     }
 }
 

@@ -1,0 +1,307 @@
+//! The fatal flag of R-CHAIN-9 (D-14): a legal action is fatal when resolving it surely kills
+//! the acting unit before any fog tile would be opened.
+//!
+//! The reference answer plays the action on a copy of the game that stops at the first fog
+//! tile ([`Game::fatal_by_simulation`]); a choice is fatal only if every option is. Listing
+//! legal actions needs the flag for every action on every ply, so two cheaper paths answer
+//! first where they can: a glance at the target, and a walk along a deterministic chain
+//! (single arrows, ice after a step, crocodiles, cannons, balloons) that mutates nothing. Both
+//! return `None` whenever the case is not plain, and the property tests hold them to the
+//! simulation on random games.
+
+use super::action::{Action, Motion};
+use super::board::{Board, Cell};
+use super::game::Game;
+use super::item::Item;
+use super::stack_vec::StackVec;
+use super::tile::TileKind;
+use super::unit::Place;
+
+const SEEN: usize = 48;
+/// The (cell, motion) pairs a walk has entered (R-CHAIN-6 off mazes).
+type Seen = StackVec<(Cell, Motion), SEEN>;
+
+/// What does not change along a walk.
+struct Walk {
+    team: super::unit::Team,
+    cargo: super::item::Items,
+}
+
+/// Where a crocodile sends the unit back to.
+#[derive(Clone, Copy)]
+enum Back {
+    Cell(Cell),
+    Aboard,
+}
+
+/// "Fatal only if every option is": any known survivable option decides at once; otherwise an
+/// unknown option leaves the answer unknown.
+fn all_fatal(options: impl Iterator<Item = Option<bool>>) -> Option<bool> {
+    let mut unknown = false;
+    for o in options {
+        match o {
+            Some(false) => return Some(false),
+            Some(true) => {}
+            None => unknown = true,
+        }
+    }
+    if unknown { None } else { Some(true) }
+}
+
+impl Game {
+    /// R-CHAIN-9 for a legal action.
+    pub(crate) fn is_fatal(&self, action: &Action) -> bool {
+        if let Some(answer) = self.fatal_at_a_glance(action) {
+            return answer;
+        }
+        if let Some(answer) = self.fatal_by_walking(action) {
+            return answer;
+        }
+        self.simulate_fatal(action, false)
+    }
+
+    /// The reference answer, by simulation only (choice options included): for the tests
+    /// that hold the cheaper paths to it.
+    #[doc(hidden)]
+    pub fn fatal_by_simulation(&self, action: &Action) -> bool {
+        self.simulate_fatal(action, true)
+    }
+
+    /// Plays the action on a copy that stops at the first fog tile. With `pure`, options of a
+    /// choice it reaches are simulated too; otherwise they take the cheap paths first.
+    fn simulate_fatal(&self, action: &Action, pure: bool) -> bool {
+        let mut copy = self.clone();
+        copy.probe = true;
+        copy.fatal_on_copy(action, pure)
+    }
+
+    /// The fatal flag where it is plain without playing the action on a copy (most actions):
+    /// `None` when only a simulation can tell.
+    fn fatal_at_a_glance(&self, action: &Action) -> Option<bool> {
+        let (to, cargo) = match *action {
+            Action::Move { to, cargo, .. } | Action::Choose { cell: to, cargo } => (to, cargo),
+            _ => return Some(false),
+        };
+        let Some(p) = &self.pending else {
+            // A legal direct step passes the checks of R-STEP-2, so only a chain tile or the
+            // cannibal at the target can kill.
+            return match self.open_kind(to) {
+                Some(k) if !k.is_stop() || k == TileKind::Cannibal => None,
+                _ => Some(false),
+            };
+        };
+        // A choice option: the unit enters `to` from inside a chain.
+        let unit = &self.units[p.chain.unit];
+        if self.board.is_sea(to) {
+            if let Some(v) = self.vessel_at(to) {
+                return Some(self.enemies(self.vessels[v].owner, unit.team));
+            }
+            let enemies = self.enemies_at(unit.team, Place::Swim(to));
+            let harmless = unit.is_friday() || unit.is_missionary();
+            return Some(
+                enemies.any && ((enemies.any_missionary && !unit.is_friday()) || harmless),
+            );
+        }
+        if self.is_fog(to) {
+            // Entering fog opens it first, unless the cargo restriction kills before (R-CHAIN-2).
+            return Some(!cargo.is_empty() && self.settings.restriction_kills);
+        }
+        let kind = self.open_kind(to)?;
+        let quiet = kind.is_stop()
+            && !unit.is_friday()
+            && !matches!(
+                kind,
+                TileKind::Cannibal | TileKind::Fortress | TileKind::ResFort | TileKind::Jungle
+            )
+            && self.units_on_cell(to).next().is_none()
+            && !p.chain.visited.iter().any(|(c, _, _)| *c == to);
+        if quiet { Some(false) } else { None }
+    }
+
+    /// Follows a chain that involves no choice, no fight and no special unit, without
+    /// changing anything: `None` as soon as anything else comes up.
+    fn fatal_by_walking(&self, action: &Action) -> Option<bool> {
+        let (u, to, cargo, motion) = match (*action, &self.pending) {
+            (Action::Move { unit, to, cargo }, None) => {
+                let u = self.team_unit(self.turn, unit)?;
+                let from = self.unit_cell(u)?;
+                let motion = match self.units[u].place {
+                    Place::Land { .. } if self.units[u].seat.is_some() => Motion::Flight,
+                    Place::Land { cell, .. } if cell == to => return None,
+                    _ => Motion::Step(Board::dir_between(from, to)?),
+                };
+                (u, to, cargo, motion)
+            }
+            (Action::Choose { cell, cargo }, Some(p)) => {
+                let u = p.chain.unit;
+                let here = self.unit_cell(u)?;
+                let motion = match p.kind {
+                    super::action::ChoiceKind::Exit => {
+                        Motion::Step(Board::dir_between(here, cell)?)
+                    }
+                    super::action::ChoiceKind::Jump => Motion::Jump(
+                        cell.col as i8 - here.col as i8,
+                        cell.row as i8 - here.row as i8,
+                    ),
+                    super::action::ChoiceKind::Flight => Motion::Flight,
+                    _ => return None,
+                };
+                (u, cell, cargo, motion)
+            }
+            _ => return None,
+        };
+        let unit = &self.units[u];
+        if unit.is_friday()
+            || unit.is_missionary()
+            || cargo.count(Item::Ball) > 0
+            || cargo.count(Item::Boat) > 0
+        {
+            return None;
+        }
+        let mut seen: Seen = StackVec::new();
+        if let Some(p) = &self.pending {
+            for &(c, step, m) in &p.chain.visited {
+                if step != 0 {
+                    return None;
+                }
+                seen.push((c, m));
+            }
+        }
+        // Where a crocodile would send the unit back: the previous position.
+        let back = match unit.place {
+            Place::Land { cell, step: 0 } => Back::Cell(cell),
+            Place::Aboard(_) => Back::Aboard,
+            _ => return None,
+        };
+        let walk = Walk {
+            team: unit.team,
+            cargo,
+        };
+        self.walk(&walk, to, motion, back, seen, 0)
+    }
+
+    /// One entry of the walk, and what follows from it.
+    fn walk(
+        &self,
+        w: &Walk,
+        x: Cell,
+        m: Motion,
+        back: Back,
+        mut seen: Seen,
+        depth: u8,
+    ) -> Option<bool> {
+        if depth > 40 {
+            return None;
+        }
+        if self.board.is_sea(x) {
+            return Some(match self.vessel_at(x) {
+                Some(v) => self.enemies(self.vessels[v].owner, w.team),
+                None => self.enemies_at(w.team, Place::Swim(x)).any_missionary,
+            });
+        }
+        if self.is_fog(x) {
+            return Some(!w.cargo.is_empty() && self.settings.restriction_kills);
+        }
+        let kind = self.open_kind(x)?;
+        if self.units_on_cell(x).next().is_some() || matches!(kind, TileKind::Maze(_)) {
+            return None;
+        }
+        if seen.as_slice().contains(&(x, m)) {
+            return Some(true); // R-CHAIN-6
+        }
+        if seen.as_slice().len() == SEEN {
+            return None;
+        }
+        seen.push((x, m));
+        let restricted = matches!(
+            kind,
+            TileKind::Fortress | TileKind::ResFort | TileKind::Jungle
+        );
+        if restricted && !w.cargo.is_empty() {
+            return None;
+        }
+        let here = Back::Cell(x);
+        let go = |to: Option<Cell>, motion| self.walk(w, to?, motion, here, seen, depth + 1);
+        match kind {
+            TileKind::Cannibal => Some(true),
+            TileKind::Arrow(exits) if exits.len() == 1 => {
+                let d = exits.iter().next()?;
+                go(self.board.step(x, d), Motion::Step(d))
+            }
+            // A fork: fatal only if every exit is (R-CHAIN-9). With restriction_kills off the
+            // cargo kept or dropped there cannot change who dies on this walk.
+            TileKind::Arrow(exits) if !self.settings.restriction_kills => all_fatal(
+                exits
+                    .iter()
+                    .map(|d| go(self.board.step(x, d), Motion::Step(d))),
+            ),
+            TileKind::Horse if !self.settings.restriction_kills => self.jumps_fatal(x, &go),
+            TileKind::Ice => match m {
+                Motion::Step(d) => go(self.board.step(x, d), m),
+                Motion::Jump(..) => self.jumps_fatal(x, &go),
+                _ => None,
+            },
+            TileKind::Crocodile => match back {
+                Back::Aboard => Some(false), // back aboard an own or allied vessel
+                Back::Cell(c) => go(Some(c), m.reverse()),
+            },
+            TileKind::Cannon(d) => {
+                let mut c = x;
+                loop {
+                    c = self.board.step(c, d)?;
+                    if self.board.is_sea(c) {
+                        break;
+                    }
+                }
+                go(Some(c), Motion::Shot)
+            }
+            TileKind::Balloon => Some(self.retreat_vessel(w.team, x).is_none()),
+            k if k.is_stop() && !k.is_expansion() => Some(false),
+            _ => None,
+        }
+    }
+
+    /// A knight-jump choice: fatal when every target is (none at all: R-CHAIN-7).
+    fn jumps_fatal(
+        &self,
+        x: Cell,
+        go: &dyn Fn(Option<Cell>, Motion) -> Option<bool>,
+    ) -> Option<bool> {
+        let targets = self.knight_targets(x);
+        all_fatal(targets.into_iter().map(|c| {
+            go(
+                Some(c),
+                Motion::Jump(c.col as i8 - x.col as i8, c.row as i8 - x.row as i8),
+            )
+        }))
+    }
+
+    fn fatal_on_copy(&mut self, action: &Action, pure: bool) -> bool {
+        let unit = match (action, &self.pending) {
+            (_, Some(p)) => p.chain.unit,
+            (Action::Move { unit, .. }, None) => match self.team_unit(self.turn, *unit) {
+                Some(u) => u,
+                None => return false,
+            },
+            _ => return false,
+        };
+        // Only listed (legal) actions are probed, so the checks can be skipped.
+        self.apply(action, &mut Vec::new());
+        if self.probe_hit_fog {
+            return false;
+        }
+        if !self.units[unit].alive() {
+            return true;
+        }
+        if self.pending.is_some() {
+            return self.choice_options().iter().all(|o| {
+                if pure {
+                    self.simulate_fatal(o, true)
+                } else {
+                    self.is_fatal(o)
+                }
+            });
+        }
+        false
+    }
+}
