@@ -1,12 +1,11 @@
 //! The `jackal` command line: the bot (default), and tools around the rules engine.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::{Context, Result, anyhow};
 use clap::{Parser, Subcommand};
 use jackal::ai::BotLevel;
-use jackal::render::{Lang, RenderOptions};
+use jackal::cli::render::{RenderRequest, Source};
 
 #[derive(Parser)]
 #[command(
@@ -70,15 +69,26 @@ enum Command {
         /// Files or directories.
         paths: Vec<PathBuf>,
     },
-    /// Draw the board picture (PNG) of a position.
+    /// Draw the board picture (PNG, 1024×1024) of a position.
     ///
-    /// The position is the one the file's first scenario reaches after its `play` steps,
-    /// with the last play's path outlined. (Rendering a stored game, `--db FILE --game ID
-    /// [--ply N]`, comes with the store.)
+    /// Either the position a scenario file's first scenario reaches after its `play` steps
+    /// (`--scenario FILE`), or a stored game's after `--ply N` actions, the latest by default
+    /// (`--db FILE --game ID`). The last move's path is outlined.
+    #[command(group = clap::ArgGroup::new("source").required(true).args(["scenario", "db"]))]
     Render {
         /// A scenario file (.scn, see SCENARIOS.md).
         #[arg(long, value_name = "FILE")]
-        scenario: PathBuf,
+        scenario: Option<PathBuf>,
+        /// A database file written by the bot or `jackal play`.
+        #[arg(long, value_name = "FILE", requires = "game")]
+        db: Option<PathBuf>,
+        /// The stored game's id (with --db).
+        #[arg(long, value_name = "ID", requires = "db")]
+        game: Option<i64>,
+        /// Draw the position after this many actions: 0 is the start (with --db; default:
+        /// the latest).
+        #[arg(long, value_name = "N", requires = "db")]
+        ply: Option<u32>,
         /// Where to write the PNG.
         #[arg(short, long, value_name = "FILE")]
         output: PathBuf,
@@ -156,19 +166,36 @@ fn main() -> ExitCode {
         },
         Command::Render {
             scenario,
+            db,
+            game,
+            ply,
             output,
             lang,
             highlight,
-        } => match render(&scenario, &output, &lang, &highlight) {
-            Ok(bytes) => {
-                println!("wrote {} ({bytes} bytes)", output.display());
-                ExitCode::SUCCESS
+        } => {
+            let source = match (scenario, db, game) {
+                (Some(file), _, _) => Source::Scenario(file),
+                (None, Some(db), Some(game)) => Source::Stored { db, game, ply },
+                // clap requires a source, and --game with --db.
+                _ => unreachable!("clap checks the render source"),
+            };
+            let request = RenderRequest {
+                source,
+                output,
+                lang,
+                highlight,
+            };
+            match jackal::cli::render::run(&request) {
+                Ok(bytes) => {
+                    println!("wrote {} ({bytes} bytes)", request.output.display());
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("jackal render: {e:#}");
+                    ExitCode::from(1)
+                }
             }
-            Err(e) => {
-                eprintln!("jackal render: {e:#}");
-                ExitCode::from(1)
-            }
-        },
+        }
     }
 }
 
@@ -177,29 +204,4 @@ fn parse_bot(text: &str) -> Result<BotLevel, String> {
         let names: Vec<&str> = BotLevel::ALL.iter().map(|l| l.name()).collect();
         format!("unknown bot level `{text}` (levels: {})", names.join(", "))
     })
-}
-
-fn render(scenario: &Path, output: &Path, lang: &str, highlight: &[String]) -> Result<usize> {
-    let lang =
-        Lang::parse(lang).with_context(|| format!("`{lang}` is not a language: en or ru"))?;
-    let content = std::fs::read_to_string(scenario)
-        .with_context(|| format!("reading {}", scenario.display()))?;
-    let (game, path) = jackal::render::position::from_scenario(&content)
-        .map_err(|e| anyhow!("{}: {e}", scenario.display()))?;
-    let highlights = highlight
-        .iter()
-        .map(|h| {
-            game.board()
-                .parse_cell(h)
-                .with_context(|| format!("`{h}` is not a cell of this board"))
-        })
-        .collect::<Result<Vec<_>>>()?;
-    let options = RenderOptions {
-        highlights,
-        path,
-        lang,
-    };
-    let png = jackal::render::render(&game, &options);
-    std::fs::write(output, &png).with_context(|| format!("writing {}", output.display()))?;
-    Ok(png.len())
 }

@@ -2,4 +2,5 @@
 
 pub mod chaos;
 pub mod play;
+pub mod render;
 pub mod text_board;

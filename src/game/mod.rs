@@ -11,6 +11,7 @@ pub mod config;
 mod lobby;
 pub mod narrate;
 pub mod outbox;
+pub mod record;
 pub mod timers;
 mod transfer;
 mod turns;

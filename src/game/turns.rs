@@ -7,6 +7,7 @@ use serde::Serialize;
 use super::lobby::public_target;
 use super::narrate;
 use super::outbox::{self, OutboxMessage, Target};
+use super::record;
 use super::{
     Actor, GameService, Loaded, Result, SNAPSHOT_EVERY, ServiceError, TimeoutPolicy, load_with,
 };
@@ -291,30 +292,12 @@ impl GameService {
         let Some(target) = public_target(&loaded.row) else {
             return Ok(());
         };
-        let mut first = ply;
+        let steps = record::move_steps(tx, loaded.row.id, ply)?;
+        let first = steps.first().map_or(ply, |s| s.row.ply);
         let mut lines = Vec::new();
-        loop {
-            let Some(row) = store::action_at(tx, loaded.row.id, first)? else {
-                break;
-            };
-            let events: Vec<Event> = serde_json::from_str(&row.events).unwrap_or_default();
-            let mut step = vec![format!("team {}: {}", row.team, row.notation)];
-            step.extend(narrate::describe(&events));
-            step.append(&mut lines);
-            lines = step;
-            let previous = first
-                .checked_sub(1)
-                .and_then(|p| store::action_at(tx, loaded.row.id, p).ok().flatten());
-            let continues = previous.is_some_and(|p| {
-                serde_json::from_str::<Vec<Event>>(&p.events)
-                    .ok()
-                    .and_then(|e| e.last().cloned())
-                    .is_some_and(|e| matches!(e, Event::ChoiceRequired { .. }))
-            });
-            if !continues {
-                break;
-            }
-            first -= 1;
+        for step in &steps {
+            lines.push(format!("team {}: {}", step.row.team, step.row.notation));
+            lines.extend(narrate::describe(&step.events));
         }
         let message = OutboxMessage::BoardPost {
             game_id: loaded.row.id,

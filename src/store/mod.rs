@@ -26,6 +26,11 @@ static MIGRATIONS: LazyLock<Migrations<'static>> =
 /// How long a writer waits for another writer before giving up.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
 
+/// Prepared statements kept per connection. Every query of `rows` goes through
+/// `prepare_cached` (parsing the SQL of an action's dozen statements used to cost as much as
+/// running them, see benches/service.rs), and there are about 30 of them: room for all.
+const STATEMENT_CACHE: usize = 64;
+
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
     #[error("database error: {0}")]
@@ -87,6 +92,7 @@ pub fn schema_version(conn: &Connection) -> Result<usize> {
 
 fn configure(conn: &Connection) -> Result<()> {
     conn.busy_timeout(BUSY_TIMEOUT)?;
+    conn.set_prepared_statement_cache_capacity(STATEMENT_CACHE);
     conn.pragma_update(None, "journal_mode", "WAL")?;
     conn.pragma_update(None, "foreign_keys", "ON")?;
     conn.pragma_update(None, "synchronous", "NORMAL")?;

@@ -111,25 +111,26 @@ pub struct NewGame<'a> {
 }
 
 pub fn insert_game(conn: &Connection, g: &NewGame) -> Result<GameId> {
-    conn.execute(
+    conn.prepare_cached(
         "INSERT INTO games (guild_id, channel_id, thread_id, status, settings, owner_id, language, \
          created_at) VALUES (?1, ?2, ?3, 'lobby', ?4, ?5, ?6, ?7)",
-        params![
-            g.guild_id.map(to_sql),
-            g.channel_id.map(to_sql),
-            g.thread_id.map(to_sql),
-            g.settings,
-            to_sql(g.owner_id),
-            g.language,
-            g.created_at
-        ],
-    )?;
+    )?
+    .execute(params![
+        g.guild_id.map(to_sql),
+        g.channel_id.map(to_sql),
+        g.thread_id.map(to_sql),
+        g.settings,
+        to_sql(g.owner_id),
+        g.language,
+        g.created_at
+    ])?;
     Ok(conn.last_insert_rowid())
 }
 
 pub fn get_game(conn: &Connection, id: GameId) -> Result<Option<GameRow>> {
     let sql = format!("SELECT {GAME_COLUMNS} FROM games WHERE id = ?1");
-    conn.query_row(&sql, [id], game_from_row)
+    conn.prepare_cached(&sql)?
+        .query_row([id], game_from_row)
         .optional()?
         .map(finish_game)
         .transpose()
@@ -140,7 +141,7 @@ pub fn games_in_channel(conn: &Connection, channel_id: u64) -> Result<Vec<GameRo
         "SELECT {GAME_COLUMNS} FROM games WHERE (channel_id = ?1 OR thread_id = ?1) \
          AND status IN ('lobby', 'active') ORDER BY id"
     );
-    let mut stmt = conn.prepare(&sql)?;
+    let mut stmt = conn.prepare_cached(&sql)?;
     let rows = stmt.query_map([to_sql(channel_id)], game_from_row)?;
     rows.map(|r| finish_game(r?)).collect()
 }
@@ -157,38 +158,34 @@ pub fn games_of_user(conn: &Connection, user: UserId, open_only: bool) -> Result
          WHERE s.user_id = ?1 {filter} ORDER BY g.id",
         cols.join(", ")
     );
-    let mut stmt = conn.prepare(&sql)?;
+    let mut stmt = conn.prepare_cached(&sql)?;
     let rows = stmt.query_map([to_sql(user)], game_from_row)?;
     rows.map(|r| finish_game(r?)).collect()
 }
 
 pub fn all_game_ids(conn: &Connection) -> Result<Vec<GameId>> {
-    let mut stmt = conn.prepare("SELECT id FROM games ORDER BY id")?;
+    let mut stmt = conn.prepare_cached("SELECT id FROM games ORDER BY id")?;
     let ids = stmt.query_map([], |r| r.get(0))?;
     Ok(ids.collect::<rusqlite::Result<_>>()?)
 }
 
 pub fn set_settings(conn: &Connection, id: GameId, settings: &str) -> Result<()> {
-    conn.execute(
-        "UPDATE games SET settings = ?2 WHERE id = ?1",
-        params![id, settings],
-    )?;
+    conn.prepare_cached("UPDATE games SET settings = ?2 WHERE id = ?1")?
+        .execute(params![id, settings])?;
     Ok(())
 }
 
 pub fn set_thread(conn: &Connection, id: GameId, thread: Option<u64>) -> Result<()> {
-    conn.execute(
-        "UPDATE games SET thread_id = ?2 WHERE id = ?1",
-        params![id, thread.map(to_sql)],
-    )?;
+    conn.prepare_cached("UPDATE games SET thread_id = ?2 WHERE id = ?1")?
+        .execute(params![id, thread.map(to_sql)])?;
     Ok(())
 }
 
 pub fn start_game(conn: &Connection, id: GameId, seed: u64, at: i64) -> Result<()> {
-    conn.execute(
+    conn.prepare_cached(
         "UPDATE games SET status = 'active', seed = ?2, started_at = ?3 WHERE id = ?1",
-        params![id, to_sql(seed), at],
-    )?;
+    )?
+    .execute(params![id, to_sql(seed), at])?;
     Ok(())
 }
 
@@ -199,20 +196,17 @@ pub fn end_game(
     result: &str,
     at: i64,
 ) -> Result<()> {
-    conn.execute(
-        "UPDATE games SET status = ?2, result = ?3, ended_at = ?4 WHERE id = ?1",
-        params![id, status.as_str(), result, at],
-    )?;
+    conn.prepare_cached("UPDATE games SET status = ?2, result = ?3, ended_at = ?4 WHERE id = ?1")?
+        .execute(params![id, status.as_str(), result, at])?;
     Ok(())
 }
 
 /// Moves the game's ply counter from `from` to `from + 1`; false when another writer got
 /// there first (the caller's view is stale).
 pub fn advance_ply(conn: &Connection, id: GameId, from: u32) -> Result<bool> {
-    let n = conn.execute(
-        "UPDATE games SET ply = ply + 1 WHERE id = ?1 AND ply = ?2",
-        params![id, from],
-    )?;
+    let n = conn
+        .prepare_cached("UPDATE games SET ply = ply + 1 WHERE id = ?1 AND ply = ?2")?
+        .execute(params![id, from])?;
     Ok(n == 1)
 }
 
@@ -228,7 +222,7 @@ pub struct SeatRow {
 }
 
 pub fn seats(conn: &Connection, game: GameId) -> Result<Vec<SeatRow>> {
-    let mut stmt = conn.prepare(
+    let mut stmt = conn.prepare_cached(
         "SELECT game_id, team, user_id, bot_level, joined_at, missed_deadlines, resigned \
          FROM seats WHERE game_id = ?1 ORDER BY team",
     )?;
@@ -247,11 +241,11 @@ pub fn seats(conn: &Connection, game: GameId) -> Result<Vec<SeatRow>> {
 }
 
 pub fn put_seat(conn: &Connection, seat: &SeatRow) -> Result<()> {
-    conn.execute(
+    conn.prepare_cached(
         "INSERT INTO seats (game_id, team, user_id, bot_level, joined_at, missed_deadlines, resigned) \
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) \
          ON CONFLICT (game_id, team) DO UPDATE SET user_id = ?3, bot_level = ?4, joined_at = ?5, \
-         missed_deadlines = ?6, resigned = ?7",
+         missed_deadlines = ?6, resigned = ?7")?.execute(
         params![
             seat.game_id,
             seat.team,
@@ -266,10 +260,8 @@ pub fn put_seat(conn: &Connection, seat: &SeatRow) -> Result<()> {
 }
 
 pub fn delete_seat(conn: &Connection, game: GameId, team: u8) -> Result<()> {
-    conn.execute(
-        "DELETE FROM seats WHERE game_id = ?1 AND team = ?2",
-        params![game, team],
-    )?;
+    conn.prepare_cached("DELETE FROM seats WHERE game_id = ?1 AND team = ?2")?
+        .execute(params![game, team])?;
     Ok(())
 }
 
@@ -287,9 +279,9 @@ pub struct ActionRow {
 
 /// Appends an action; `Ok(false)` when that ply is already recorded (UNIQUE(game, ply)).
 pub fn insert_action(conn: &Connection, a: &ActionRow) -> Result<bool> {
-    let result = conn.execute(
+    let result = conn.prepare_cached(
         "INSERT INTO actions (game_id, ply, team, user_id, notation, action, events, created_at) \
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)")?.execute(
         params![
             a.game_id,
             a.ply,
@@ -318,25 +310,31 @@ pub fn actions_after(conn: &Connection, game: GameId, after: u32) -> Result<Vec<
         "SELECT game_id, ply, team, user_id, notation, action, events, created_at FROM actions \
          WHERE game_id = ?1 AND ply > ?2 ORDER BY ply",
     )?;
-    let rows = stmt.query_map(params![game, after], |r| {
-        Ok(ActionRow {
-            game_id: r.get(0)?,
-            ply: r.get(1)?,
-            team: r.get(2)?,
-            user_id: r.get::<_, Option<i64>>(3)?.map(from_sql),
-            notation: r.get(4)?,
-            action: r.get(5)?,
-            events: r.get(6)?,
-            created_at: r.get(7)?,
-        })
-    })?;
+    let rows = stmt.query_map(params![game, after], action_row)?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
+/// An `ActionRow` from the columns selected above, in that order.
+fn action_row(r: &rusqlite::Row) -> rusqlite::Result<ActionRow> {
+    Ok(ActionRow {
+        game_id: r.get(0)?,
+        ply: r.get(1)?,
+        team: r.get(2)?,
+        user_id: r.get::<_, Option<i64>>(3)?.map(from_sql),
+        notation: r.get(4)?,
+        action: r.get(5)?,
+        events: r.get(6)?,
+        created_at: r.get(7)?,
+    })
+}
+
+/// The action recorded at `ply`, if any (one indexed row, whatever the game's length).
 pub fn action_at(conn: &Connection, game: GameId, ply: u32) -> Result<Option<ActionRow>> {
-    Ok(actions_after(conn, game, ply.saturating_sub(1))?
-        .into_iter()
-        .find(|a| a.ply == ply))
+    let mut stmt = conn.prepare_cached(
+        "SELECT game_id, ply, team, user_id, notation, action, events, created_at FROM actions \
+         WHERE game_id = ?1 AND ply = ?2",
+    )?;
+    Ok(stmt.query_row(params![game, ply], action_row).optional()?)
 }
 
 /// The latest snapshot at or before `ply`: (ply, JSON state).
@@ -357,8 +355,8 @@ pub fn insert_snapshot(
     state: &str,
     at: i64,
 ) -> Result<()> {
-    conn.execute(
-        "INSERT OR REPLACE INTO snapshots (game_id, ply, state, created_at) VALUES (?1, ?2, ?3, ?4)",
+    conn.prepare_cached(
+        "INSERT OR REPLACE INTO snapshots (game_id, ply, state, created_at) VALUES (?1, ?2, ?3, ?4)")?.execute(
         params![game, ply, state, at],
     )?;
     Ok(())
@@ -391,19 +389,15 @@ pub fn insert_timer(
         TimerKind::Deadline => "deadline",
         TimerKind::Reminder => "reminder",
     };
-    conn.execute(
-        "INSERT INTO timers (game_id, kind, ply, due_at) VALUES (?1, ?2, ?3, ?4)",
-        params![game, kind, ply, due_at],
-    )?;
+    conn.prepare_cached("INSERT INTO timers (game_id, kind, ply, due_at) VALUES (?1, ?2, ?3, ?4)")?
+        .execute(params![game, kind, ply, due_at])?;
     Ok(())
 }
 
 /// Drops the game's timers that have not fired (a move was made, or the game ended).
 pub fn clear_timers(conn: &Connection, game: GameId) -> Result<()> {
-    conn.execute(
-        "DELETE FROM timers WHERE game_id = ?1 AND fired_at IS NULL",
-        [game],
-    )?;
+    conn.prepare_cached("DELETE FROM timers WHERE game_id = ?1 AND fired_at IS NULL")?
+        .execute([game])?;
     Ok(())
 }
 
@@ -422,7 +416,7 @@ fn timer_from_row(r: &Row) -> rusqlite::Result<(TimerRow, String)> {
 }
 
 fn timers_query(conn: &Connection, sql: &str, p: impl rusqlite::Params) -> Result<Vec<TimerRow>> {
-    let mut stmt = conn.prepare(sql)?;
+    let mut stmt = conn.prepare_cached(sql)?;
     let rows = stmt.query_map(p, timer_from_row)?;
     let mut out = Vec::new();
     for r in rows {
@@ -467,10 +461,10 @@ pub fn next_timer_due(conn: &Connection) -> Result<Option<i64>> {
 
 /// Marks a timer fired; false if it already had (another worker took it).
 pub fn mark_timer_fired(conn: &Connection, id: i64, at: i64) -> Result<bool> {
-    Ok(conn.execute(
-        "UPDATE timers SET fired_at = ?2 WHERE id = ?1 AND fired_at IS NULL",
-        params![id, at],
-    )? == 1)
+    Ok(conn
+        .prepare_cached("UPDATE timers SET fired_at = ?2 WHERE id = ?1 AND fired_at IS NULL")?
+        .execute(params![id, at])?
+        == 1)
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -495,11 +489,11 @@ pub fn insert_outbox(
     payload: &str,
     at: i64,
 ) -> Result<i64> {
-    conn.execute(
+    conn.prepare_cached(
         "INSERT INTO outbox (game_id, kind, target, payload, created_at, next_at) \
          VALUES (?1, ?2, ?3, ?4, ?5, ?5)",
-        params![game, kind, target, payload, at],
-    )?;
+    )?
+    .execute(params![game, kind, target, payload, at])?;
     Ok(conn.last_insert_rowid())
 }
 
@@ -512,7 +506,7 @@ fn outbox_query(
         "SELECT id, game_id, kind, target, payload, attempts, created_at, next_at, sent_at, \
          last_error FROM outbox {filter} ORDER BY id"
     );
-    let mut stmt = conn.prepare(&sql)?;
+    let mut stmt = conn.prepare_cached(&sql)?;
     let rows = stmt.query_map(p, |r| {
         Ok(OutboxRow {
             id: r.get(0)?,
@@ -540,18 +534,18 @@ pub fn game_outbox(conn: &Connection, game: GameId) -> Result<Vec<OutboxRow>> {
 }
 
 pub fn mark_outbox_sent(conn: &Connection, id: i64, at: i64) -> Result<bool> {
-    Ok(conn.execute(
-        "UPDATE outbox SET sent_at = ?2 WHERE id = ?1 AND sent_at IS NULL",
-        params![id, at],
-    )? == 1)
+    Ok(conn
+        .prepare_cached("UPDATE outbox SET sent_at = ?2 WHERE id = ?1 AND sent_at IS NULL")?
+        .execute(params![id, at])?
+        == 1)
 }
 
 /// Records a failed send and when to try again.
 pub fn mark_outbox_failed(conn: &Connection, id: i64, error: &str, retry_at: i64) -> Result<()> {
-    conn.execute(
+    conn.prepare_cached(
         "UPDATE outbox SET attempts = attempts + 1, last_error = ?2, next_at = ?3 WHERE id = ?1",
-        params![id, error, retry_at],
-    )?;
+    )?
+    .execute(params![id, error, retry_at])?;
     Ok(())
 }
 
@@ -600,18 +594,18 @@ pub fn get_prefs(conn: &Connection, user: UserId) -> Result<UserPrefs> {
 }
 
 pub fn put_prefs(conn: &Connection, p: &UserPrefs) -> Result<()> {
-    conn.execute(
+    conn.prepare_cached(
         "INSERT INTO user_prefs (user_id, language, dms, quiet_start, quiet_end, time_zone) \
          VALUES (?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT (user_id) DO UPDATE SET language = ?2, \
          dms = ?3, quiet_start = ?4, quiet_end = ?5, time_zone = ?6",
-        params![
-            to_sql(p.user_id),
-            p.language,
-            p.dms as i64,
-            p.quiet_start,
-            p.quiet_end,
-            p.time_zone
-        ],
-    )?;
+    )?
+    .execute(params![
+        to_sql(p.user_id),
+        p.language,
+        p.dms as i64,
+        p.quiet_start,
+        p.quiet_end,
+        p.time_zone
+    ])?;
     Ok(())
 }

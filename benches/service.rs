@@ -1,0 +1,356 @@
+//! The cost of one action through the game service (issue 4, point 3):
+//! `cargo bench --bench service`.
+//!
+//! `act/ply_N` times `GameService::act` for the N-th action of a 13×13, 4-player game on a
+//! real SQLite file: load (latest snapshot + later actions), parse, engine, and the one commit
+//! with the action row, timers and outbox rows (and, at ply 500, a snapshot: 500 is a multiple
+//! of `SNAPSHOT_EVERY`, so ply 500 is the dearest ply of its cycle). `bare_commit/ply_N` times
+//! a one-row INSERT in its own transaction on the same database file and connection settings.
+//! Targets: act ÷ bare commit ≤ 3, and act at ply 500 ≤ 1.2 × act at ply 10. The two ratios
+//! are printed at the end of the run.
+//!
+//! Method. An action cannot be undone, so every measured action needs its own copy of the
+//! game at ply N − 1. The game is prepared once through the service (four users seated; the
+//! one to move plays a legal move picked by seeded dice: always taking the first legal move
+//! ends every 13×13 game in a stall draw before ply 500, R-END-6), and the database file is
+//! saved, after a `wal_checkpoint(TRUNCATE)` so the file alone holds everything, when the game
+//! is at ply 9 and at ply 499. Each measured iteration then copies the saved file to a fresh
+//! temporary path, opens it with `Store::open`, warms the connection (one action in another
+//! game of the same file, which starts the WAL and prepares every cached statement `act`
+//! uses, as on the bot's long-lived connections, then one `load` of the measured game, which
+//! reads its pages), and only then times exactly one operation. The bare commit
+//! goes through the very same setup, so both sides see the same file, cache and WAL state;
+//! neither ever pays an auto-checkpoint. The figures are medians of the individually timed
+//! iterations.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use jackal::game::{Actor, GameConfig, GameService, Location, ManualClock, SNAPSHOT_EVERY};
+use jackal::store::{GameId, Store, UserId};
+use rusqlite::TransactionBehavior;
+
+/// The plies measured: early game, and deep into a long one.
+const PLIES: [u32; 2] = [10, 500];
+/// The four seated users (team = index + 1).
+const USERS: [UserId; 4] = [101, 102, 103, 104];
+const START_MS: i64 = 1_700_000_000_000;
+/// Seeds tried in turn until a game lasts long enough.
+const SEEDS: std::ops::Range<u64> = 1..50;
+
+const SCRATCH_TABLE: &str =
+    "CREATE TABLE bench_scratch (id INTEGER PRIMARY KEY, at INTEGER NOT NULL, note TEXT NOT NULL)";
+const SCRATCH_INSERT: &str = "INSERT INTO bench_scratch (at, note) VALUES (?1, ?2)";
+
+/// A move to make: who, in which game, answering which ply.
+#[derive(Clone)]
+struct Move {
+    game: GameId,
+    seen_ply: u32,
+    user: UserId,
+    text: String,
+}
+
+/// A saved database with a game one action before the measured ply, that action, and the
+/// warm-up game's next action.
+struct Template {
+    path: PathBuf,
+    measured: Move,
+    warm_up: Move,
+}
+
+/// A fresh copy of a template, opened and warmed, ready for one measured operation.
+struct Fresh {
+    _dir: tempfile::TempDir,
+    service: GameService,
+}
+
+fn service_on(path: &Path) -> GameService {
+    let store = Store::open(path).expect("the database opens");
+    GameService::new(Arc::new(store), Arc::new(ManualClock::new(START_MS)))
+}
+
+/// The bare commit: one row, its own immediate transaction (as the service's writes).
+fn bare_commit(service: &GameService) {
+    let mut conn = service.store().conn().expect("a connection");
+    let tx = conn
+        .transaction_with_behavior(TransactionBehavior::Immediate)
+        .expect("begin");
+    tx.prepare_cached(SCRATCH_INSERT)
+        .and_then(|mut s| s.execute(rusqlite::params![START_MS, "one row"]))
+        .expect("insert");
+    tx.commit().expect("commit");
+}
+
+/// SplitMix64: the players' dice, so the prepared game is the same on every run.
+struct Dice(u64);
+
+impl Dice {
+    fn below(&mut self, k: usize) -> usize {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        ((z ^ (z >> 31)) % k as u64) as usize
+    }
+}
+
+/// Who is to move in `id` and one of their legal moves, picked by the dice.
+fn next_move(service: &GameService, id: GameId, dice: &mut Dice) -> (UserId, String) {
+    let loaded = service.load(id).expect("the game loads");
+    let game = loaded.game.as_ref().expect("the game is running");
+    let user = loaded
+        .seat(game.controller())
+        .and_then(|s| s.user_id)
+        .expect("every seat is a user");
+    let moves = service.legal_moves(user, id).expect("the player has moves");
+    (user, moves[dice.below(moves.len())].notation.clone())
+}
+
+/// Copies the database file, with everything checkpointed into it, to `to`.
+fn save(service: &GameService, from: &Path, to: &Path) {
+    let conn = service.store().conn().expect("a connection");
+    conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |r| {
+        let busy: i64 = r.get(0)?;
+        assert_eq!(busy, 0, "the checkpoint must not be blocked");
+        Ok(())
+    })
+    .expect("checkpoint");
+    std::fs::copy(from, to).expect("copy the database");
+}
+
+/// A started 13×13 game for four users, in a channel (so `act` writes its outbox rows).
+fn start_game(service: &GameService, seed: u64) -> GameId {
+    let mut config = GameConfig::default();
+    config.set("board_size", "13").expect("13 is a board size");
+    config.set("players", "4").expect("4 players");
+    let here = Location {
+        guild_id: Some(1),
+        channel_id: Some(2),
+        thread_id: None,
+    };
+    let owner = Actor::user(USERS[0]);
+    let id = service
+        .create_lobby(owner, here, "en", config, Some(1))
+        .expect("lobby");
+    for (seat, user) in (2..).zip(&USERS[1..]) {
+        service
+            .join(Actor::user(*user), id, Some(seat))
+            .expect("join");
+    }
+    service.start_with_seed(owner, id, seed).expect("start");
+    id
+}
+
+/// Plays `id` with the dice until it is at `ply`; then returns the next move (`None` if the
+/// game ended first).
+fn play_to(service: &GameService, id: GameId, ply: u32, dice: &mut Dice) -> Option<Move> {
+    loop {
+        let loaded = service.load(id).expect("the game loads");
+        if loaded.game.as_ref().is_none_or(|g| g.is_over()) {
+            return None;
+        }
+        let seen_ply = loaded.row.ply;
+        let (user, text) = next_move(service, id, dice);
+        if seen_ply == ply {
+            return Some(Move {
+                game: id,
+                seen_ply,
+                user,
+                text,
+            });
+        }
+        service
+            .act(user, id, seen_ply, &text)
+            .expect("a legal move");
+    }
+}
+
+/// Prepares the database with `seed` and saves it one action before every ply of [`PLIES`];
+/// `None` if the measured game ends too early.
+///
+/// Besides the measured game it holds a warm-up game at ply 24: acting on it before the
+/// timing prepares every statement `act` runs (its ply 25 writes a snapshot too), as on a bot's
+/// long-lived connection that has served other games.
+fn prepare_with_seed(dir: &Path, seed: u64) -> Option<Vec<Template>> {
+    let path = dir.join(format!("prepare-{seed}.db"));
+    let service = service_on(&path);
+    service
+        .store()
+        .conn()
+        .expect("a connection")
+        .execute(SCRATCH_TABLE, [])
+        .expect("scratch table");
+    let warm_id = start_game(&service, seed ^ 0x5EED);
+    let warm_up = play_to(
+        &service,
+        warm_id,
+        SNAPSHOT_EVERY - 1,
+        &mut Dice(seed ^ 0x5EED),
+    )?;
+    let id = start_game(&service, seed);
+    let mut dice = Dice(seed);
+    let mut templates = Vec::new();
+    for &ply in &PLIES {
+        let Some(measured) = play_to(&service, id, ply - 1, &mut dice) else {
+            let _ = std::fs::remove_file(&path);
+            return None;
+        };
+        let saved = dir.join(format!("ply-{ply}.db"));
+        save(&service, &path, &saved);
+        templates.push(Template {
+            path: saved,
+            measured,
+            warm_up: warm_up.clone(),
+        });
+        // The template keeps the game at ply − 1; play the measured move to go on.
+        let m = &templates.last().expect("just pushed").measured;
+        service
+            .act(m.user, m.game, m.seen_ply, &m.text)
+            .expect("a legal move");
+    }
+    Some(templates)
+}
+
+fn prepare(dir: &Path) -> Vec<Template> {
+    for seed in SEEDS {
+        if let Some(templates) = prepare_with_seed(dir, seed) {
+            println!(
+                "service bench: seed {seed}, 13x13, 4 players; measured actions: {}",
+                templates
+                    .iter()
+                    .map(|t| format!("ply {} `{}`", t.measured.seen_ply + 1, t.measured.text))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
+            return templates;
+        }
+    }
+    panic!("no seed in {SEEDS:?} gives a game of {} plies", PLIES[1]);
+}
+
+fn fresh(template: &Template) -> Fresh {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("bench.db");
+    std::fs::copy(&template.path, &path).expect("copy the template");
+    let service = service_on(&path);
+    let w = &template.warm_up;
+    service
+        .act(w.user, w.game, w.seen_ply, &w.text)
+        .expect("the warm-up move is accepted");
+    service.load(template.measured.game).expect("warm-up load");
+    Fresh { _dir: dir, service }
+}
+
+/// Per-iteration times of each benchmark, for the summary.
+type Samples = Arc<Mutex<BTreeMap<String, Vec<Duration>>>>;
+
+/// Times `op` once per iteration, each on its own fresh copy of `template`.
+fn timed(
+    c: &mut Criterion,
+    name: &str,
+    template: &Template,
+    samples: &Samples,
+    op: impl Fn(&Fresh, &Template),
+) {
+    c.bench_function(name, |b| {
+        b.iter_custom(|iters| {
+            let mut total = Duration::ZERO;
+            for _ in 0..iters {
+                let f = fresh(template);
+                let start = Instant::now();
+                op(&f, template);
+                let took = start.elapsed();
+                total += took;
+                samples
+                    .lock()
+                    .expect("not poisoned")
+                    .entry(name.to_string())
+                    .or_default()
+                    .push(took);
+                // `f` (closing the connection, deleting the copy) drops outside the timing.
+            }
+            total
+        })
+    });
+}
+
+fn median(times: &mut [Duration]) -> Option<Duration> {
+    times.sort();
+    times.get(times.len() / 2).copied()
+}
+
+fn micros(d: Duration) -> String {
+    format!("{:.1} µs", d.as_secs_f64() * 1e6)
+}
+
+fn summary(samples: &Samples) {
+    let mut all = samples.lock().expect("not poisoned");
+    let mut med = |name: String| all.get_mut(&name).and_then(|t| median(t));
+    let rows: Vec<_> = PLIES
+        .iter()
+        .map(|p| {
+            (
+                *p,
+                med(format!("act/ply_{p}")),
+                med(format!("bare_commit/ply_{p}")),
+            )
+        })
+        .collect();
+    println!("\nservice bench summary (medians of single timed iterations):");
+    for (ply, act, bare) in &rows {
+        match (act, bare) {
+            (Some(a), Some(b)) => println!(
+                "  ply {ply:>3}: act {}, bare commit {}, act / bare commit = {:.2} (target ≤ 3)",
+                micros(*a),
+                micros(*b),
+                a.as_secs_f64() / b.as_secs_f64()
+            ),
+            _ => println!("  ply {ply:>3}: not measured in this run"),
+        }
+    }
+    if let [(_, Some(early), _), (_, Some(late), _)] = rows[..] {
+        println!(
+            "  act at ply {} / act at ply {} = {:.2} (target ≤ 1.2)",
+            PLIES[1],
+            PLIES[0],
+            late.as_secs_f64() / early.as_secs_f64()
+        );
+    }
+}
+
+fn bench_service(c: &mut Criterion) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let templates = prepare(dir.path());
+    let samples = Samples::default();
+    for t in &templates {
+        let ply = t.measured.seen_ply + 1;
+        timed(c, &format!("act/ply_{ply}"), t, &samples, |f, t| {
+            let m = &t.measured;
+            let accepted = f
+                .service
+                .act(m.user, m.game, m.seen_ply, &m.text)
+                .expect("the prepared move is accepted");
+            assert_eq!(accepted.ply, ply);
+        });
+        timed(c, &format!("bare_commit/ply_{ply}"), t, &samples, |f, _| {
+            bare_commit(&f.service)
+        });
+    }
+    summary(&samples);
+}
+
+criterion_group! {
+    name = benches;
+    // With `iter_custom`, criterion sizes the run from the wall time of its warm-up calls,
+    // setup (copying and opening a file) included, so these bound the whole run to seconds.
+    config = Criterion::default()
+        .sample_size(30)
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(2));
+    targets = bench_service
+}
+criterion_main!(benches);

@@ -1,0 +1,105 @@
+//! `jackal render`: the board picture of a position, written as a PNG. The position is either
+//! the one a scenario file reaches or a stored game's after any ply; either way the last
+//! move's path is outlined. Drawing is `render`'s job; this finds the position and the path.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use anyhow::{Context, Result, anyhow, bail};
+
+use crate::engine::{Cell, Game};
+use crate::game::{GameService, SystemClock, record};
+use crate::render::{self, Lang, RenderOptions};
+use crate::store::{self, GameId, GameStatus, Store};
+
+/// Where the position comes from.
+#[derive(Clone, Debug)]
+pub enum Source {
+    /// The first scenario of a `.scn` file, after its `play` steps.
+    Scenario(PathBuf),
+    /// A game in a database file, after `ply` actions (`None`: all of them).
+    Stored {
+        db: PathBuf,
+        game: GameId,
+        ply: Option<u32>,
+    },
+}
+
+/// What `jackal render` was asked for.
+#[derive(Clone, Debug)]
+pub struct RenderRequest {
+    pub source: Source,
+    pub output: PathBuf,
+    /// `en` or `ru`.
+    pub lang: String,
+    /// Cell names to highlight, e.g. `g2`.
+    pub highlight: Vec<String>,
+}
+
+/// Draws the picture and writes it; returns its size in bytes.
+pub fn run(request: &RenderRequest) -> Result<usize> {
+    let lang = Lang::parse(&request.lang)
+        .with_context(|| format!("`{}` is not a language: en or ru", request.lang))?;
+    let (game, path) = match &request.source {
+        Source::Scenario(file) => scenario_position(file)?,
+        Source::Stored { db, game, ply } => stored_position(db, *game, *ply)?,
+    };
+    let highlights = request
+        .highlight
+        .iter()
+        .map(|h| {
+            game.board()
+                .parse_cell(h)
+                .with_context(|| format!("`{h}` is not a cell of this board"))
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let options = RenderOptions {
+        highlights,
+        path,
+        lang,
+    };
+    let png = render::render(&game, &options);
+    std::fs::write(&request.output, &png)
+        .with_context(|| format!("writing {}", request.output.display()))?;
+    Ok(png.len())
+}
+
+fn scenario_position(file: &Path) -> Result<(Game, Vec<Cell>)> {
+    let content =
+        std::fs::read_to_string(file).with_context(|| format!("reading {}", file.display()))?;
+    render::position::from_scenario(&content).map_err(|e| anyhow!("{}: {e}", file.display()))
+}
+
+/// Stored game `id` after `ply` actions (default: the latest), and the path of the move that
+/// ended there (all its choice steps: a fork or a horse is one move on the picture).
+pub fn stored_position(db: &Path, id: GameId, ply: Option<u32>) -> Result<(Game, Vec<Cell>)> {
+    // `Store::open` would create a missing file: a typo must not leave an empty database.
+    if !db.is_file() {
+        bail!("there is no database file {}", db.display());
+    }
+    let store = Store::open(db).with_context(|| format!("opening {}", db.display()))?;
+    let conn = store.conn()?;
+    let row = store::get_game(&conn, id)?
+        .with_context(|| format!("there is no game #{id} in {}", db.display()))?;
+    match (row.status, row.seed) {
+        (GameStatus::Lobby, _) => {
+            bail!("game #{id} has not started yet (it is still a lobby): there is no board to draw")
+        }
+        (_, None) => bail!("game #{id} was cancelled before it started: there is no board to draw"),
+        _ => {}
+    }
+    let ply = ply.unwrap_or(row.ply);
+    if ply > row.ply {
+        bail!(
+            "game #{id} is at ply {}: --ply must be from 0 (the start) to {}, not {ply}",
+            row.ply,
+            row.ply
+        );
+    }
+    let path = render::path_of(&record::move_events(&conn, id, ply)?);
+    drop(conn);
+    // The service loads from the latest snapshot at or before `ply`, as the bot does.
+    let service = GameService::new(Arc::new(store), Arc::new(SystemClock));
+    let game = service.position_at(id, ply)?;
+    Ok((game, path))
+}

@@ -1,0 +1,61 @@
+//! Reading the action log back as moves. A move that stops for a choice (fork, horse, ice
+//! after a jump…) is recorded as several plies, each but the last ending in
+//! `ChoiceRequired`; the board post and the board picture show them as one move.
+
+use rusqlite::Connection;
+
+use super::Result;
+use crate::engine::Event;
+use crate::store::{self, ActionRow, GameId};
+
+/// One recorded ply and its events.
+#[derive(Clone, Debug)]
+pub struct MoveStep {
+    pub row: ActionRow,
+    /// The events `Game::play` returned (empty if the stored JSON cannot be read: the
+    /// narration and the path are a courtesy, the action itself replays without them).
+    pub events: Vec<Event>,
+}
+
+impl MoveStep {
+    fn new(row: ActionRow) -> MoveStep {
+        let events = serde_json::from_str(&row.events).unwrap_or_default();
+        MoveStep { row, events }
+    }
+
+    fn stopped_for_choice(&self) -> bool {
+        matches!(self.events.last(), Some(Event::ChoiceRequired { .. }))
+    }
+}
+
+/// The steps of the move that ends at `ply`, oldest first; empty when no such ply exists.
+pub fn move_steps(conn: &Connection, id: GameId, ply: u32) -> Result<Vec<MoveStep>> {
+    let Some(last) = store::action_at(conn, id, ply)? else {
+        return Ok(Vec::new());
+    };
+    let mut steps = vec![MoveStep::new(last)];
+    // A row exists at `ply`, so `ply` ≥ 1.
+    let mut before = ply - 1;
+    while before > 0 {
+        let Some(row) = store::action_at(conn, id, before)? else {
+            break;
+        };
+        let step = MoveStep::new(row);
+        if !step.stopped_for_choice() {
+            break;
+        }
+        steps.push(step);
+        before -= 1;
+    }
+    steps.reverse();
+    Ok(steps)
+}
+
+/// All the events of the move that ends at `ply`, in order (what the picture's path is drawn
+/// from).
+pub fn move_events(conn: &Connection, id: GameId, ply: u32) -> Result<Vec<Event>> {
+    Ok(move_steps(conn, id, ply)?
+        .into_iter()
+        .flat_map(|s| s.events)
+        .collect())
+}
