@@ -18,7 +18,9 @@
 //! temporary path, opens it with `Store::open`, warms the connection (one action in another
 //! game of the same file, which starts the WAL and prepares every cached statement `act`
 //! uses, as on the bot's long-lived connections, then one `load` of the measured game, which
-//! reads its pages), and only then times exactly one operation. The bare commit
+//! reads its pages and leaves its state in the service's memory, as the previous move does on
+//! a running bot; a cold load after a restart reads the snapshot and replays at most 24
+//! actions), and only then times exactly one operation. The bare commit
 //! goes through the very same setup, so both sides see the same file, cache and WAL state;
 //! neither ever pays an auto-checkpoint. The figures are medians of the individually timed
 //! iterations.

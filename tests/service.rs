@@ -396,7 +396,10 @@ fn a_corrupt_snapshot_falls_back_to_replay() {
         .execute("UPDATE snapshots SET state = '{not json'", [])
         .unwrap();
     assert_eq!(corrupted, 1, "a snapshot was written at ply 25");
-    assert_eq!(s.load(id).unwrap().game, good);
+    // A restarted service has no state in memory: it reads the snapshot, finds it corrupt,
+    // and replays from the seed.
+    let restarted = GameService::new(Arc::new(Store::open(&f.path).unwrap()), f.clock.clone());
+    assert_eq!(restarted.load(id).unwrap().game, good);
 }
 
 #[test]

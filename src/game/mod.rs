@@ -16,7 +16,8 @@ pub mod timers;
 mod transfer;
 mod turns;
 
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 
 use crate::engine::{ErrorKind, Game};
 use crate::store::{self, GameId, GameRow, GameStatus, SeatRow, Store, StoreError, UserId};
@@ -124,11 +125,22 @@ impl Loaded {
 pub struct GameService {
     store: Arc<Store>,
     clock: Arc<dyn Clock>,
+    /// The latest state of recently played games. Actions are only ever appended and
+    /// `UNIQUE(game, ply)` fixes the state at each ply, so a cached state whose ply equals the
+    /// stored ply is the state: a move then costs no snapshot read and no replay.
+    states: Mutex<HashMap<GameId, Game>>,
 }
+
+/// More running games than this and the cache starts over (each state is a few KiB).
+const CACHED_STATES: usize = 4096;
 
 impl GameService {
     pub fn new(store: Arc<Store>, clock: Arc<dyn Clock>) -> GameService {
-        GameService { store, clock }
+        GameService {
+            store,
+            clock,
+            states: Mutex::new(HashMap::new()),
+        }
     }
 
     pub fn store(&self) -> &Store {
@@ -143,7 +155,32 @@ impl GameService {
     /// snapshot that cannot be read is logged and the game is replayed from its seed.
     pub fn load(&self, id: GameId) -> Result<Loaded> {
         let conn = self.store.conn()?;
-        load_with(&conn, id)
+        self.load_on(&conn, id)
+    }
+
+    /// [`load_with`] through the state cache.
+    pub(crate) fn load_on(&self, conn: &rusqlite::Connection, id: GameId) -> Result<Loaded> {
+        let row = store::get_game(conn, id)?.ok_or(ServiceError::UnknownGame(id))?;
+        let cached = self
+            .states
+            .lock()
+            .ok()
+            .and_then(|states| states.get(&id).filter(|g| g.ply() == row.ply).cloned());
+        let loaded = load_row(conn, row, cached)?;
+        if let Some(game) = &loaded.game {
+            self.remember(id, game);
+        }
+        Ok(loaded)
+    }
+
+    /// Keeps a game's latest state for the next move.
+    pub(crate) fn remember(&self, id: GameId, game: &Game) {
+        if let Ok(mut states) = self.states.lock() {
+            if states.len() >= CACHED_STATES && !states.contains_key(&id) {
+                states.clear();
+            }
+            states.insert(id, game.clone());
+        }
     }
 
     /// The engine state after `ply` actions (0: the start).
@@ -163,11 +200,19 @@ fn parse_config(row: &GameRow) -> Result<GameConfig> {
 
 pub(crate) fn load_with(conn: &rusqlite::Connection, id: GameId) -> Result<Loaded> {
     let row = store::get_game(conn, id)?.ok_or(ServiceError::UnknownGame(id))?;
+    load_row(conn, row, None)
+}
+
+/// Completes a loaded row with its seats, configuration and state (`known`: the state at the
+/// row's ply, when the caller has it).
+fn load_row(conn: &rusqlite::Connection, row: GameRow, known: Option<Game>) -> Result<Loaded> {
+    let id = row.id;
     let seats = store::seats(conn, id)?;
     let config = parse_config(&row)?;
-    let game = match (row.status, row.seed) {
-        (GameStatus::Lobby, _) | (_, None) => None,
-        (_, Some(seed)) => Some(replay(conn, &row, &config, seed, row.ply)?),
+    let game = match (row.status, row.seed, known) {
+        (GameStatus::Lobby, _, _) | (_, None, _) => None,
+        (_, _, Some(game)) => Some(game),
+        (_, Some(seed), None) => Some(replay(conn, &row, &config, seed, row.ply)?),
     };
     Ok(Loaded {
         row,

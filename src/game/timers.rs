@@ -5,7 +5,7 @@
 use rusqlite::TransactionBehavior;
 
 use super::outbox::{self, OutboxMessage, Target};
-use super::{GameService, Result, load_with};
+use super::{GameService, Result};
 use crate::store::{self, GameStatus, TimerKind, TimerRow};
 
 /// What firing a timer did.
@@ -38,7 +38,7 @@ impl GameService {
 
     fn fire(&self, timer: &TimerRow) -> Result<Fired> {
         let mut conn = self.store.conn()?;
-        let loaded = load_with(&conn, timer.game_id)?;
+        let loaded = self.load_on(&conn, timer.game_id)?;
         let game_id = timer.game_id;
         let current = loaded.row.status == GameStatus::Active && loaded.row.ply == timer.ply;
         let team = loaded.game.as_ref().map_or(0, |g| g.controller());

@@ -8,9 +8,7 @@ use super::lobby::public_target;
 use super::narrate;
 use super::outbox::{self, OutboxMessage, Target};
 use super::record;
-use super::{
-    Actor, GameService, Loaded, Result, SNAPSHOT_EVERY, ServiceError, TimeoutPolicy, load_with,
-};
+use super::{Actor, GameService, Loaded, Result, SNAPSHOT_EVERY, ServiceError, TimeoutPolicy};
 use crate::ai::{self, BotLevel};
 use crate::engine::{Action, ChoiceKind, Event, Game, Outcome, Players, notation};
 use crate::store::{self, ActionRow, GameId, GameStatus, SeatRow, TimerKind, UserId};
@@ -137,7 +135,7 @@ impl GameService {
     /// A user's action in a game, answering the board at `seen_ply`.
     pub fn act(&self, user: UserId, id: GameId, seen_ply: u32, text: &str) -> Result<Accepted> {
         let mut conn = self.store.conn()?;
-        let loaded = load_with(&conn, id)?;
+        let loaded = self.load_on(&conn, id)?;
         let game = require_active(&loaded)?;
         if loaded.seat_of(user).is_none() {
             return Err(ServiceError::NotYourGame(id));
@@ -169,7 +167,7 @@ impl GameService {
     /// Plays one move for a bot seat if a bot is to move; `None` otherwise.
     pub fn bot_step(&self, id: GameId) -> Result<Option<Accepted>> {
         let mut conn = self.store.conn()?;
-        let loaded = load_with(&conn, id)?;
+        let loaded = self.load_on(&conn, id)?;
         let Ok(game) = require_active(&loaded) else {
             return Ok(None);
         };
@@ -274,6 +272,7 @@ impl GameService {
             self.schedule_turn(&tx, &loaded_after, &game, now, pending.is_none())?;
         }
         tx.commit()?;
+        self.remember(id, &game);
         let next = next_of(&loaded_after, &game);
         Ok(Accepted {
             game_id: id,
@@ -347,7 +346,7 @@ impl GameService {
     /// Resigns the actor's seat: a duel is lost at once; otherwise a bot plays the team on.
     pub fn resign(&self, actor: Actor, id: GameId) -> Result<()> {
         let mut conn = self.store.conn()?;
-        let loaded = load_with(&conn, id)?;
+        let loaded = self.load_on(&conn, id)?;
         require_active(&loaded)?;
         let seat = loaded
             .seat_of(actor.user)
