@@ -290,7 +290,20 @@ impl Board {
 
     /// Existing neighbours (R-BOARD-7), in direction order.
     pub fn neighbours(self, c: Cell) -> impl Iterator<Item = Cell> {
-        Dir::ALL.into_iter().filter_map(move |d| self.step(c, d))
+        // Around a land cell every neighbour exists: no checks for the common case. (The island
+        // corners are inside the ring too, but touch the missing outer corners.)
+        let inner = self.is_land(c);
+        Dir::ALL.into_iter().filter_map(move |d| {
+            if inner {
+                let (dx, dy) = d.delta();
+                Some(Cell::new(
+                    (c.col as i8 + dx) as u8,
+                    (c.row as i8 + dy) as u8,
+                ))
+            } else {
+                self.step(c, d)
+            }
+        })
     }
 
     pub fn adjacent(self, a: Cell, b: Cell) -> bool {
@@ -403,6 +416,18 @@ mod tests {
                 .to_string(),
             "l7"
         );
+    }
+
+    #[test]
+    fn neighbours_exist_and_are_adjacent() {
+        for n in Board::SIZES {
+            let b = Board::new(n).unwrap();
+            for c in b.cells() {
+                let slow: Vec<Cell> = Dir::ALL.into_iter().filter_map(|d| b.step(c, d)).collect();
+                let fast: Vec<Cell> = b.neighbours(c).collect();
+                assert_eq!(fast, slow, "{c} on {n}");
+            }
+        }
     }
 
     #[test]

@@ -219,10 +219,18 @@ impl Game {
         let unit = &self.units[u];
         let team = unit.team;
         let board = self.board;
+        // Targets always exist; land cells hold a tile, sea cells none. One lookup serves every
+        // question below: this runs for every candidate move.
+        let tile = self.tiles[board.index(to)];
+        let sea = tile.is_none();
+        let vessel = if sea { self.vessel_at(to) } else { None };
         let from_land = matches!(unit.place, Place::Land { .. });
-        let vessel = self.vessel_at(to);
-        let plain_sea = board.is_sea(to) && vessel.is_none();
-        if from_land && unit.seat.is_none() && plain_sea && cargo.count(Item::Boat) == 0 {
+        if from_land
+            && unit.seat.is_none()
+            && sea
+            && vessel.is_none()
+            && cargo.count(Item::Boat) == 0
+        {
             return Err(ErrorKind::Unreachable);
         }
         if let Some(v) = vessel
@@ -239,14 +247,15 @@ impl Game {
             }
         }
         let nobody_there = !occupied.contains(board, to);
-        if board.is_sea(to) {
+        if sea {
             // Sea targets: vessels (own or allied) or swimmers.
             if vessel.is_some() || nobody_there {
                 return Ok(());
             }
             return self.check_enemies(u, self.enemies_at(team, Place::Swim(to)));
         }
-        let kind_there = self.open_kind(to);
+        let fog = tile.is_some_and(|t| !t.open);
+        let kind_there = tile.filter(|t| t.open).map(|t| t.effective());
         if kind_there.is_some_and(TileKind::is_fortress)
             && !nobody_there
             && self
@@ -256,20 +265,20 @@ impl Game {
             return Err(ErrorKind::EnemyFortress);
         }
         let jungle = kind_there == Some(TileKind::Jungle);
-        let step = match unit.place {
-            Place::Land { cell, step } if cell == to && unit.seat.is_none() => step + 1,
-            _ => entry_step(self, to, unit.is_friday()),
-        };
         let enemies = if nobody_there {
             EnemiesAt::NONE
         } else {
+            let step = match unit.place {
+                Place::Land { cell, step } if cell == to && unit.seat.is_none() => step + 1,
+                _ => entry_step(self, to, unit.is_friday()),
+            };
             self.enemies_at(team, Place::Land { cell: to, step })
         };
         if !jungle {
             self.check_enemies(u, enemies)?;
         }
         if !cargo.is_empty() {
-            let forbidden = self.is_fog(to)
+            let forbidden = fog
                 || kind_there.is_some_and(|k| k.is_fortress() || k == TileKind::Jungle)
                 || (!jungle && enemies.any);
             if forbidden {
