@@ -20,6 +20,14 @@ pub(super) struct Extra {
     pub notice: Option<String>,
 }
 
+/// The ply being committed, for its board post.
+struct ThisPly<'a> {
+    ply: u32,
+    team: u8,
+    notation: &'a str,
+    events: &'a [Event],
+}
+
 /// Who moves next.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Next {
@@ -254,7 +262,13 @@ impl GameService {
         loaded_after.row.ply = ply;
         let pending = game.pending_kind();
         if pending.is_none() {
-            self.post_move(&tx, &loaded_after, ply, now)?;
+            let this = ThisPly {
+                ply,
+                team,
+                notation: &notation,
+                events: &events,
+            };
+            self.post_move(&tx, &loaded_after, &this, now)?;
         }
         if let Some(outcome) = game.outcome().cloned() {
             let result = serde_json::to_string(&outcome).expect("plain data");
@@ -287,21 +301,28 @@ impl GameService {
     }
 
     /// The public board post for a completed move, covering its choice steps too.
-    fn post_move(&self, tx: &Connection, loaded: &Loaded, ply: u32, now: i64) -> Result<()> {
+    fn post_move(&self, tx: &Connection, loaded: &Loaded, this: &ThisPly, now: i64) -> Result<()> {
         let Some(target) = public_target(&loaded.row) else {
             return Ok(());
         };
-        let steps = record::move_steps(tx, loaded.row.id, ply)?;
-        let first = steps.first().map_or(ply, |s| s.row.ply);
+        let mut first = this.ply;
         let mut lines = Vec::new();
-        for step in &steps {
-            lines.push(format!("team {}: {}", step.row.team, step.row.notation));
-            lines.extend(narrate::describe(&step.events));
+        // Only a move that answered a choice has earlier plies to read back.
+        let continued = loaded.game.as_ref().is_some_and(|g| g.pending().is_some());
+        if continued {
+            let steps = record::move_steps(tx, loaded.row.id, this.ply - 1)?;
+            first = steps.first().map_or(first, |s| s.row.ply);
+            for step in &steps {
+                lines.push(format!("team {}: {}", step.row.team, step.row.notation));
+                lines.extend(narrate::describe(&step.events));
+            }
         }
+        lines.push(format!("team {}: {}", this.team, this.notation));
+        lines.extend(narrate::describe(this.events));
         let message = OutboxMessage::BoardPost {
             game_id: loaded.row.id,
             first_ply: first,
-            ply,
+            ply: this.ply,
             lines,
         };
         outbox::enqueue(tx, target, &message, now)?;
