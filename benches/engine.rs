@@ -8,28 +8,12 @@
 //!   (13×13, classic, 4 players, about 60 random plies from a fixed seed, no pending choice).
 //!   Target: median ≤ 5 µs.
 
+use jackal::engine::mapgen::SplitMix64;
 use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use jackal::engine::{Game, Pack, Players, Settings};
-
-/// SplitMix64: the random player's dice (no global randomness).
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, k: usize) -> usize {
-        (self.next() % k as u64) as usize
-    }
-}
 
 fn settings() -> Settings {
     Settings {
@@ -41,16 +25,16 @@ fn settings() -> Settings {
 }
 
 /// One random legal action, played.
-fn random_ply(game: &mut Game, rng: &mut SplitMix) {
+fn random_ply(game: &mut Game, rng: &mut SplitMix64) {
     let legal = game.legal_actions();
-    let action = legal[rng.below(legal.len())].action;
+    let action = legal[rng.pick(legal.len())].action;
     game.play(&action).expect("listed actions are legal");
 }
 
 /// A complete game from `seed`; returns its number of plies.
 fn random_game(seed: u64) -> usize {
     let mut game = Game::new(settings(), seed).expect("classic 13x13 sets up");
-    let mut rng = SplitMix(seed ^ 0xD1CE);
+    let mut rng = SplitMix64::new(seed ^ 0xD1CE);
     let mut plies = 0;
     while !game.is_over() {
         random_ply(&mut game, &mut rng);
@@ -63,7 +47,7 @@ fn random_game(seed: u64) -> usize {
 /// pending.
 fn midgame() -> Game {
     let mut game = Game::new(settings(), 2024).expect("classic 13x13 sets up");
-    let mut rng = SplitMix(2024);
+    let mut rng = SplitMix64::new(2024);
     let mut plies = 0;
     while plies < 60 || game.pending().is_some() {
         assert!(!game.is_over(), "the mid-game position must be in play");

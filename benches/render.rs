@@ -4,25 +4,13 @@
 //!
 //! `cargo bench --bench render`
 
+use jackal::engine::mapgen::SplitMix64;
 use std::hint::black_box;
 use std::time::Instant;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use jackal::engine::{Game, Pack, Settings};
 use jackal::render::{self, RenderOptions};
-
-/// SplitMix64, so the game is the same on every run without global randomness.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, k: usize) -> usize {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        ((z ^ (z >> 31)) % k as u64) as usize
-    }
-}
 
 /// A 4-player classic game after up to `plies` random legal actions, and the last path.
 fn midgame(seed: u64, plies: usize) -> (Game, Vec<jackal::engine::Cell>) {
@@ -32,14 +20,14 @@ fn midgame(seed: u64, plies: usize) -> (Game, Vec<jackal::engine::Cell>) {
         ..Settings::default()
     };
     let mut game = Game::new(settings, seed).expect("the classic pack deals");
-    let mut rng = Rng(seed);
+    let mut rng = SplitMix64::new(seed);
     let mut path = Vec::new();
     for _ in 0..plies {
         let legal = game.legal_actions();
         if legal.is_empty() || game.is_over() {
             break;
         }
-        let a = legal[rng.below(legal.len())].action;
+        let a = legal[rng.pick(legal.len())].action;
         let events = game.play(&a).expect("a listed action is accepted");
         let p = render::path_of(&events);
         if !p.is_empty() {

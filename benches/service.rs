@@ -25,6 +25,7 @@
 //! neither ever pays an auto-checkpoint. The figures are medians of the individually timed
 //! iterations.
 
+use jackal::engine::mapgen::SplitMix64;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -89,21 +90,8 @@ fn bare_commit(service: &GameService) {
     tx.commit().expect("commit");
 }
 
-/// SplitMix64: the players' dice, so the prepared game is the same on every run.
-struct Dice(u64);
-
-impl Dice {
-    fn below(&mut self, k: usize) -> usize {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        ((z ^ (z >> 31)) % k as u64) as usize
-    }
-}
-
 /// Who is to move in `id` and one of their legal moves, picked by the dice.
-fn next_move(service: &GameService, id: GameId, dice: &mut Dice) -> (UserId, String) {
+fn next_move(service: &GameService, id: GameId, dice: &mut SplitMix64) -> (UserId, String) {
     let loaded = service.load(id).expect("the game loads");
     let game = loaded.game.as_ref().expect("the game is running");
     let user = loaded
@@ -111,7 +99,7 @@ fn next_move(service: &GameService, id: GameId, dice: &mut Dice) -> (UserId, Str
         .and_then(|s| s.user_id)
         .expect("every seat is a user");
     let moves = service.legal_moves(user, id).expect("the player has moves");
-    (user, moves[dice.below(moves.len())].notation.clone())
+    (user, moves[dice.pick(moves.len())].notation.clone())
 }
 
 /// Copies the database file, with everything checkpointed into it, to `to`.
@@ -151,7 +139,7 @@ fn start_game(service: &GameService, seed: u64) -> GameId {
 
 /// Plays `id` with the dice until it is at `ply`; then returns the next move (`None` if the
 /// game ended first).
-fn play_to(service: &GameService, id: GameId, ply: u32, dice: &mut Dice) -> Option<Move> {
+fn play_to(service: &GameService, id: GameId, ply: u32, dice: &mut SplitMix64) -> Option<Move> {
     loop {
         let loaded = service.load(id).expect("the game loads");
         if loaded.game.as_ref().is_none_or(|g| g.is_over()) {
@@ -193,10 +181,10 @@ fn prepare_with_seed(dir: &Path, seed: u64) -> Option<Vec<Template>> {
         &service,
         warm_id,
         SNAPSHOT_EVERY - 1,
-        &mut Dice(seed ^ 0x5EED),
+        &mut SplitMix64::new(seed ^ 0x5EED),
     )?;
     let id = start_game(&service, seed);
-    let mut dice = Dice(seed);
+    let mut dice = SplitMix64::new(seed);
     let mut templates = Vec::new();
     for &ply in &PLIES {
         let Some(measured) = play_to(&service, id, ply - 1, &mut dice) else {

@@ -32,6 +32,7 @@
 //! is enough to replay the game (see `replay_from_notation`). Proptest picks new random games on
 //! every run; set `PROPTEST_RNG_SEED` to repeat a run.
 
+use jackal::engine::mapgen::SplitMix64;
 use jackal::engine::{Action, Game, LegalAction, Pack, Players, Settings};
 use proptest::prelude::*;
 use proptest::test_runner::{TestCaseError, TestRunner};
@@ -39,24 +40,6 @@ use std::cell::Cell;
 
 /// The generous ply cap: the stall guard ends every game long before this.
 const PLY_CAP: usize = 20_000;
-
-/// A tiny deterministic PRNG (SplitMix64), seeded from proptest: no global randomness.
-#[derive(Clone)]
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, k: usize) -> usize {
-        (self.next() % k as u64) as usize
-    }
-}
 
 /// One random game: settings, map seed and the seed of the random player.
 #[derive(Clone, Debug)]
@@ -235,7 +218,7 @@ fn run_game(spec: &Spec, checks: Checks) -> Result<Played, TestCaseError> {
     let settings = spec.settings();
     let mut game = Game::new(settings.clone(), spec.seed)
         .map_err(|e| fail(spec, &[], format!("setup failed: {e}")))?;
-    let mut rng = SplitMix(spec.player_seed);
+    let mut rng = SplitMix64::new(spec.player_seed);
     let mut actions: Vec<Action> = Vec::new();
     let mut history: Vec<String> = Vec::new();
     check_gold(spec, &history, &game)?;
@@ -261,10 +244,10 @@ fn run_game(spec: &Spec, checks: Checks) -> Result<Played, TestCaseError> {
         } else {
             checks.sample
         };
-        if actions.is_empty() || rng.below(rate) == 0 {
+        if actions.is_empty() || rng.pick(rate) == 0 {
             check_position(spec, &history, &game, &legal)?;
         }
-        let action = legal[rng.below(legal.len())].action;
+        let action = legal[rng.pick(legal.len())].action;
         let text = game.notation(&action);
         if let Err(e) = game.play(&action) {
             return Err(fail(
@@ -420,7 +403,7 @@ fn restricted_gold_returned_to_a_ship_scores() {
 /// A fixed game on every board size and player count, every check on every ply.
 #[test]
 fn fixed_games_all_checks() {
-    let mut rng = SplitMix(0x5EED);
+    let mut rng = SplitMix64::new(0x5EED);
     for board_size in [5u8, 7, 9, 11, 13] {
         for players in [
             Players::Two,
@@ -431,8 +414,8 @@ fn fixed_games_all_checks() {
             let spec = Spec {
                 board_size,
                 players,
-                seed: rng.next(),
-                player_seed: rng.next(),
+                seed: rng.next_u64(),
+                player_seed: rng.next_u64(),
             };
             if let Err(e) = run_game(&spec, FULL_CHECKS) {
                 panic!("{e}");

@@ -6,6 +6,7 @@
 //! at.
 
 use image::{Rgb, RgbImage};
+use jackal::engine::mapgen::SplitMix64;
 use jackal::engine::{Board, Cell, Game, Pack, Players, Settings};
 use jackal::render::layout::{Layout, SIZE};
 use jackal::render::style::{self, HIGHLIGHT, PATH};
@@ -13,19 +14,6 @@ use jackal::render::{self, Lang, RenderOptions};
 
 /// The budget of issue 3 for a 1024×1024 picture.
 const MAX_BYTES: usize = 100 * 1024;
-
-/// SplitMix64: a reproducible random player without global randomness.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, k: usize) -> usize {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        ((z ^ (z >> 31)) % k as u64) as usize
-    }
-}
 
 /// A real classic game after up to `plies` random legal actions, and its last path.
 fn midgame(size: u8, players: Players, seed: u64, plies: usize) -> (Game, Vec<Cell>) {
@@ -36,14 +24,14 @@ fn midgame(size: u8, players: Players, seed: u64, plies: usize) -> (Game, Vec<Ce
         ..Settings::default()
     };
     let mut game = Game::new(settings, seed).unwrap();
-    let mut rng = Rng(seed);
+    let mut rng = SplitMix64::new(seed);
     let mut path = Vec::new();
     for _ in 0..plies {
         let legal = game.legal_actions();
         if game.is_over() || legal.is_empty() {
             break;
         }
-        let action = legal[rng.below(legal.len())].action;
+        let action = legal[rng.pick(legal.len())].action;
         let p = render::path_of(&game.play(&action).unwrap());
         if !p.is_empty() {
             path = p;

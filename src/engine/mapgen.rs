@@ -26,6 +26,11 @@ impl SplitMix64 {
         self.next_u64() % k
     }
 
+    /// An index below `len` (for picking from a list; `len` > 0).
+    pub fn pick(&mut self, len: usize) -> usize {
+        self.below(len as u64) as usize
+    }
+
     pub fn shuffle<T>(&mut self, list: &mut [T]) {
         for i in (1..list.len()).rev() {
             let j = self.below(i as u64 + 1) as usize;
