@@ -316,6 +316,74 @@ fn summary(samples: &Samples) {
     }
 }
 
+/// Steady state: one service on one file, as the running bot is. A game is played to ply 525
+/// and every action is timed where it happens, with a bare commit timed right after each one
+/// on the same file; the windows of plies 1–25 and 476–500 (each one snapshot cycle) stand for
+/// "ply 10" and "ply 500". Medians show the typical action, means include the snapshot every
+/// 25th action and SQLite's periodic WAL checkpoints.
+fn steady_state(dir: &Path) {
+    let path = dir.join("steady.db");
+    let service = service_on(&path);
+    service
+        .store()
+        .conn()
+        .expect("a connection")
+        .execute(SCRATCH_TABLE, [])
+        .expect("the scratch table");
+    for seed in SEEDS {
+        let id = start_game(&service, seed);
+        let mut dice = SplitMix64::new(seed);
+        let mut acts = Vec::new();
+        let mut commits = Vec::new();
+        for ply in 0..525 {
+            let loaded = service.load(id).expect("the game loads");
+            if loaded.game.as_ref().is_none_or(|g| g.is_over()) {
+                break;
+            }
+            let (user, text) = next_move(&service, id, &mut dice);
+            let t = Instant::now();
+            service.act(user, id, ply, &text).expect("a legal move");
+            acts.push(t.elapsed());
+            let t = Instant::now();
+            bare_commit(&service);
+            commits.push(t.elapsed());
+        }
+        if acts.len() < 500 {
+            continue; // this game ended early; try the next seed
+        }
+        println!("\nsteady state (one file, warm, seed {seed}): act and bare commit per window");
+        let windows = [(10u32, 0usize..25usize), (500, 475..500)];
+        let mut medians = Vec::new();
+        for (label, range) in windows {
+            let mean = |v: &[Duration]| v.iter().sum::<Duration>() / v.len() as u32;
+            let mut a = acts[range.clone()].to_vec();
+            let mut b = commits[range.clone()].to_vec();
+            let (a_mean, b_mean) = (mean(&a), mean(&b));
+            let (a_med, b_med) = (median(&mut a).expect("25"), median(&mut b).expect("25"));
+            println!(
+                "  ply {label:>3} (plies {}–{}): act median {} (mean {}), bare commit median {} \
+                 (mean {}), act / bare commit = {:.2} median, {:.2} mean (target ≤ 3)",
+                range.start + 1,
+                range.end,
+                micros(a_med),
+                micros(a_mean),
+                micros(b_med),
+                micros(b_mean),
+                a_med.as_secs_f64() / b_med.as_secs_f64(),
+                a_mean.as_secs_f64() / b_mean.as_secs_f64(),
+            );
+            medians.push((a_med, a_mean));
+        }
+        println!(
+            "  act at ply 500 / act at ply 10 = {:.2} median, {:.2} mean (target ≤ 1.2)",
+            medians[1].0.as_secs_f64() / medians[0].0.as_secs_f64(),
+            medians[1].1.as_secs_f64() / medians[0].1.as_secs_f64(),
+        );
+        return;
+    }
+    println!("steady state: no seed in {SEEDS:?} gives a game of 500 plies");
+}
+
 fn bench_service(c: &mut Criterion) {
     let dir = tempfile::tempdir().expect("temp dir");
     let templates = prepare(dir.path());
@@ -335,6 +403,7 @@ fn bench_service(c: &mut Criterion) {
         });
     }
     summary(&samples);
+    steady_state(dir.path());
 }
 
 criterion_group! {
