@@ -31,6 +31,51 @@ pub(super) fn public_target(row: &GameRow) -> Option<Target> {
         .map(|id| Target::Channel { id })
 }
 
+/// Posts a line in the game's public channel, if it has one (inside the caller's transaction).
+pub(super) fn notice(
+    tx: &rusqlite::Connection,
+    row: &GameRow,
+    text: String,
+    now: i64,
+) -> Result<()> {
+    if let Some(target) = public_target(row) {
+        outbox::enqueue(
+            tx,
+            target,
+            &OutboxMessage::Notice {
+                game_id: row.id,
+                text,
+            },
+            now,
+        )?;
+    }
+    Ok(())
+}
+
+/// Writes a new game row (a lobby) for `owner` at `location`.
+pub(super) fn insert_game_row(
+    tx: &rusqlite::Connection,
+    location: Location,
+    config: &GameConfig,
+    owner: UserId,
+    language: &str,
+    now: i64,
+) -> Result<GameId> {
+    let settings = serde_json::to_string(config).expect("plain data");
+    Ok(store::insert_game(
+        tx,
+        &NewGame {
+            guild_id: location.guild_id,
+            channel_id: location.channel_id,
+            thread_id: location.thread_id,
+            settings: &settings,
+            owner_id: owner,
+            language,
+            created_at: now,
+        },
+    )?)
+}
+
 /// A random free seat, from the operating system's generator (seating is not the engine's
 /// business, R-SEAT-3).
 fn random_seat(free: &[u8]) -> u8 {
@@ -49,21 +94,9 @@ impl GameService {
         seat: Option<u8>,
     ) -> Result<GameId> {
         config.validate().map_err(ServiceError::BadSetting)?;
-        let settings = serde_json::to_string(&config).expect("plain data");
         let mut conn = self.store.conn()?;
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let id = store::insert_game(
-            &tx,
-            &NewGame {
-                guild_id: location.guild_id,
-                channel_id: location.channel_id,
-                thread_id: location.thread_id,
-                settings: &settings,
-                owner_id: actor.user,
-                language,
-                created_at: self.now(),
-            },
-        )?;
+        let id = insert_game_row(&tx, location, &config, actor.user, language, self.now())?;
         let teams: Vec<u8> = (1..=config.team_count()).collect();
         let team = match seat {
             Some(t) if teams.contains(&t) => t,
@@ -244,15 +277,8 @@ impl GameService {
                 GameStatus::Lobby => store::delete_seat(tx, id, team)?,
                 GameStatus::Active => {
                     self.seat_to_bot(tx, &seat, false)?;
-                    if let Some(target) = public_target(&g.row) {
-                        let text = format!("Team {team}'s player was removed; a bot plays on.");
-                        outbox::enqueue(
-                            tx,
-                            target,
-                            &OutboxMessage::Notice { game_id: id, text },
-                            now,
-                        )?;
-                    }
+                    let text = format!("Team {team}'s player was removed; a bot plays on.");
+                    notice(tx, &g.row, text, now)?;
                 }
                 _ => return Err(ServiceError::Finished(id)),
             }
@@ -288,15 +314,7 @@ impl GameService {
             }
             store::end_game(tx, id, GameStatus::Cancelled, "{\"cancelled\":true}", now)?;
             store::clear_timers(tx, id)?;
-            if let Some(target) = public_target(&g.row) {
-                let text = "The game was cancelled.".to_string();
-                outbox::enqueue(
-                    tx,
-                    target,
-                    &OutboxMessage::Notice { game_id: id, text },
-                    now,
-                )?;
-            }
+            notice(tx, &g.row, "The game was cancelled.".into(), now)?;
             Ok(())
         })
     }

@@ -4,9 +4,10 @@
 use rusqlite::TransactionBehavior;
 use serde::{Deserialize, Serialize};
 
+use super::lobby::insert_game_row;
 use super::{Actor, GameConfig, GameService, Location, Result, ServiceError, load_with};
 use crate::engine::{Action, Game};
-use crate::store::{self, ActionRow, GameId, GameStatus, NewGame, SeatRow, UserId};
+use crate::store::{self, ActionRow, GameId, GameStatus, SeatRow, UserId};
 
 pub const EXPORT_FORMAT: &str = "jackal-game/1";
 
@@ -110,18 +111,7 @@ impl GameService {
         let now = self.now();
         let mut conn = self.store.conn()?;
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let id = store::insert_game(
-            &tx,
-            &NewGame {
-                guild_id: location.guild_id,
-                channel_id: location.channel_id,
-                thread_id: location.thread_id,
-                settings: &serde_json::to_string(&e.config).expect("plain data"),
-                owner_id: actor.user,
-                language: &e.language,
-                created_at: now,
-            },
-        )?;
+        let id = insert_game_row(&tx, location, &e.config, actor.user, &e.language, now)?;
         for s in &e.seats {
             store::put_seat(
                 &tx,

@@ -4,7 +4,7 @@
 use rusqlite::{Connection, TransactionBehavior};
 use serde::Serialize;
 
-use super::lobby::public_target;
+use super::lobby::{notice, public_target};
 use super::narrate;
 use super::outbox::{self, OutboxMessage, Target};
 use super::record;
@@ -245,13 +245,8 @@ impl GameService {
             store::insert_snapshot(&tx, id, ply, &state, now)?;
         }
         let mut loaded_after = loaded.clone();
-        if let (Some(text), Some(target)) = (extra.notice, public_target(&loaded.row)) {
-            outbox::enqueue(
-                &tx,
-                target,
-                &OutboxMessage::Notice { game_id: id, text },
-                now,
-            )?;
+        if let Some(text) = extra.notice {
+            notice(&tx, &loaded.row, text, now)?;
         }
         if let Some(seat) = extra.seat {
             store::put_seat(&tx, &seat)?;
@@ -412,15 +407,8 @@ impl GameService {
                 s.bot_level = Some(BotLevel::Random.name().into());
             }
             self.schedule_turn(&tx, &after, game, now, true)?;
-            if let Some(target) = target {
-                let text = format!("Team {} resigned; a bot plays on.", seat.team);
-                outbox::enqueue(
-                    &tx,
-                    target,
-                    &OutboxMessage::Notice { game_id: id, text },
-                    now,
-                )?;
-            }
+            let text = format!("Team {} resigned; a bot plays on.", seat.team);
+            notice(&tx, &loaded.row, text, now)?;
         }
         tx.commit()?;
         Ok(())
