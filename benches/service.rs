@@ -78,6 +78,18 @@ fn service_on(path: &Path) -> GameService {
     GameService::new(Arc::new(store), Arc::new(ManualClock::new(START_MS)))
 }
 
+/// A new database file with the scratch table the bare commits write to.
+fn new_bench_db(path: &Path) -> GameService {
+    let service = service_on(path);
+    service
+        .store()
+        .conn()
+        .expect("a connection")
+        .execute(SCRATCH_TABLE, [])
+        .expect("the scratch table");
+    service
+}
+
 /// The bare commit: one row, its own immediate transaction (as the service's writes).
 fn bare_commit(service: &GameService) {
     let mut conn = service.store().conn().expect("a connection");
@@ -169,13 +181,7 @@ fn play_to(service: &GameService, id: GameId, ply: u32, dice: &mut SplitMix64) -
 /// long-lived connection that has served other games.
 fn prepare_with_seed(dir: &Path, seed: u64) -> Option<Vec<Template>> {
     let path = dir.join(format!("prepare-{seed}.db"));
-    let service = service_on(&path);
-    service
-        .store()
-        .conn()
-        .expect("a connection")
-        .execute(SCRATCH_TABLE, [])
-        .expect("scratch table");
+    let service = new_bench_db(&path);
     let warm_id = start_game(&service, seed ^ 0x5EED);
     let warm_up = play_to(
         &service,
@@ -323,13 +329,7 @@ fn summary(samples: &Samples) {
 /// 25th action and SQLite's periodic WAL checkpoints.
 fn steady_state(dir: &Path) {
     let path = dir.join("steady.db");
-    let service = service_on(&path);
-    service
-        .store()
-        .conn()
-        .expect("a connection")
-        .execute(SCRATCH_TABLE, [])
-        .expect("the scratch table");
+    let service = new_bench_db(&path);
     for seed in SEEDS {
         let id = start_game(&service, seed);
         let mut dice = SplitMix64::new(seed);

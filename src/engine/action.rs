@@ -30,13 +30,6 @@ pub enum Action {
     Choose { cell: Cell, cargo: Items },
 }
 
-impl Action {
-    /// The word that starts the canonical form, used by `expect legal for F` (S-EXP-2).
-    pub fn is_main(&self) -> bool {
-        !matches!(self, Action::Rum { .. } | Action::Choose { .. })
-    }
-}
-
 /// An action as listed by `legal_actions`, with the fatal flag of R-CHAIN-9.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
 pub struct LegalAction {

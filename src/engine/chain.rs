@@ -166,7 +166,7 @@ impl Game {
                         [only] => {
                             // A single option is applied automatically (R-TURN-3).
                             if let super::action::Action::Choose { cell, cargo } = *only {
-                                self.resume_chain_inner(cell, cargo, ev);
+                                self.resume_chain(cell, cargo, ev);
                             }
                             return;
                         }
@@ -186,10 +186,6 @@ impl Game {
         self.after_chain(ev);
     }
 
-    fn resume_chain_inner(&mut self, cell: Cell, cargo: Items, ev: &mut Vec<Event>) {
-        self.resume_chain(cell, cargo, ev);
-    }
-
     /// R-CHAIN-2: one entry of cell `entry.cell` by the chain's unit.
     fn enter(&mut self, ch: &mut Chain, entry: Entry, ev: &mut Vec<Event>) -> Flow {
         let u = ch.unit;
@@ -200,7 +196,7 @@ impl Game {
 
         if self.board.is_sea(x) {
             if ch.visited.contains(&(x, 0, entry.motion)) {
-                return self.die_in_chain(ch, x, DeathCause::Loop, ev);
+                return self.die_in_chain(ch, DeathCause::Loop, ev);
             }
             ch.visited.push((x, 0, entry.motion));
             self.record_move(ch, from, x, entry.motion, 0, ev);
@@ -217,19 +213,19 @@ impl Game {
                 .unwrap_or_else(|| entry_step(self, x, self.units[u].is_friday()));
             if ch.visited.contains(&(x, step, entry.motion)) {
                 self.record_move(ch, from, x, entry.motion, step, ev);
-                return self.die_in_chain(ch, x, DeathCause::Loop, ev);
+                return self.die_in_chain(ch, DeathCause::Loop, ev);
             }
             // (a) places the unit may not enter (R-CHAIN-3).
             if self.may_not_enter(u, x, step) {
                 self.record_move(ch, from, x, entry.motion, step, ev);
-                return self.die_in_chain(ch, x, DeathCause::Forbidden, ev);
+                return self.die_in_chain(ch, DeathCause::Forbidden, ev);
             }
         }
         // (b) cargo restriction (R-CHAIN-4).
         if !ch.cargo.is_empty() && self.cargo_may_not_enter(team, x, step) {
             if self.settings.restriction_kills {
                 self.record_move(ch, from, x, entry.motion, step, ev);
-                return self.die_in_chain(ch, x, DeathCause::Restriction, ev);
+                return self.die_in_chain(ch, DeathCause::Restriction, ev);
             }
             let back = std::mem::take(&mut ch.cargo);
             match ch.origin {
@@ -342,7 +338,7 @@ impl Game {
             }
             TileKind::Balloon => match self.retreat_vessel(team, x) {
                 Some(v) => Flow::Next(Entry::new(self.vessels[v].cell, Motion::Balloon)),
-                None => self.die_in_chain(ch, x, DeathCause::NoVessel, ev),
+                None => self.die_in_chain(ch, DeathCause::NoVessel, ev),
             },
             _ => Flow::Stand,
         }
@@ -388,7 +384,7 @@ impl Game {
         let blocked_by_missionary = enemies.iter().any(|&e| self.units[e].is_missionary());
         let harmless = unit.is_missionary() || unit.is_friday();
         if (blocked_by_missionary && !unit.is_friday()) || (harmless && !enemies.is_empty()) {
-            return self.die_in_chain(ch, x, DeathCause::Forbidden, ev);
+            return self.die_in_chain(ch, DeathCause::Forbidden, ev);
         }
         let cargo = std::mem::take(&mut ch.cargo);
         if !cargo.is_empty() {
@@ -568,15 +564,8 @@ impl Game {
     }
 
     /// The chain's unit dies: its cargo is lost (R-DEATH-2).
-    fn die_in_chain(
-        &mut self,
-        ch: &mut Chain,
-        at: Cell,
-        cause: DeathCause,
-        ev: &mut Vec<Event>,
-    ) -> Flow {
+    fn die_in_chain(&mut self, ch: &mut Chain, cause: DeathCause, ev: &mut Vec<Event>) -> Flow {
         self.kill_carrier(ch, cause, ev);
-        let _ = at;
         Flow::Done
     }
 

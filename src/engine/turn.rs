@@ -1,6 +1,7 @@
 //! The turn structure (R-TURN), playing an action, and the end of the game (R-END).
 
 use super::action::Action;
+use super::board::Cell;
 use super::error::{ErrorKind, IllegalAction};
 use super::event::{EndReason, Event, Outcome};
 use super::game::Game;
@@ -304,5 +305,3 @@ impl Game {
         }
     }
 }
-
-use super::board::Cell;
