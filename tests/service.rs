@@ -434,6 +434,142 @@ fn migrations_apply_to_empty_and_refuse_newer_files() {
     }
 }
 
+/// A game in progress in a file at schema version 1 (a ply counter on the games row, actions
+/// with a separate unique index, timer rows with ids) comes through migration 2 whole: same
+/// ply and state, its open deadline and reminder, its unsent message, and it plays on.
+#[test]
+fn migrating_a_version_1_file_keeps_its_games() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("v1.db");
+    let config = small_config();
+    let mut game = Game::new(config.rules.clone(), 42).unwrap();
+    let now = 1_700_000_000_000_i64;
+    {
+        let conn = rusqlite::Connection::open(&path).unwrap();
+        conn.execute_batch(store::MIGRATION_SQL[0]).unwrap();
+        conn.pragma_update(None, "user_version", 1).unwrap();
+        let plies = 30;
+        conn.execute(
+            "INSERT INTO games (id, guild_id, channel_id, status, settings, seed, owner_id, \
+             created_at, started_at, ply) VALUES (7, 1, 500, 'active', ?1, 42, ?2, ?3, ?3, ?4)",
+            rusqlite::params![
+                serde_json::to_string(&config).unwrap(),
+                ALICE as i64,
+                now,
+                plies
+            ],
+        )
+        .unwrap();
+        for (team, user) in [(1, ALICE), (2, BOB)] {
+            conn.execute(
+                "INSERT INTO seats (game_id, team, user_id, joined_at) VALUES (7, ?1, ?2, ?3)",
+                rusqlite::params![team, user as i64, now],
+            )
+            .unwrap();
+        }
+        for ply in 1..=plies {
+            let action = game.legal_actions()[0].action;
+            let team = game.turn();
+            let notation = game.notation(&action);
+            let events = game.play(&action).unwrap();
+            conn.execute(
+                "INSERT INTO actions (game_id, ply, team, user_id, notation, action, events, \
+                 created_at) VALUES (7, ?1, ?2, NULL, ?3, ?4, ?5, ?6)",
+                rusqlite::params![
+                    ply,
+                    team,
+                    notation,
+                    serde_json::to_string(&action).unwrap(),
+                    serde_json::to_string(&events).unwrap(),
+                    now
+                ],
+            )
+            .unwrap();
+        }
+        // Version 1 kept fired timers beside the open ones.
+        conn.execute_batch(&format!(
+            "INSERT INTO timers (game_id, kind, ply, due_at, fired_at) VALUES \
+             (7, 'reminder', 29, {a}, {a}), (7, 'deadline', 30, {b}, NULL), \
+             (7, 'reminder', 30, {c}, NULL); \
+             INSERT INTO outbox (game_id, kind, target, payload, created_at, next_at, sent_at) \
+             VALUES (7, 'notice', '{{}}', 'sent', {now}, {now}, {now}), \
+             (7, 'notice', '{{}}', 'pending', {now}, {now}, NULL);",
+            a = now - HOUR,
+            b = now + 24 * HOUR,
+            c = now + 23 * HOUR,
+        ))
+        .unwrap();
+    }
+    let clock = Arc::new(ManualClock::new(now));
+    let service = GameService::new(Arc::new(Store::open(&path).unwrap()), clock);
+    let conn = service.store().conn().unwrap();
+    assert_eq!(
+        store::schema_version(&conn).unwrap(),
+        store::MIGRATION_SQL.len()
+    );
+    let loaded = service.load(7).unwrap();
+    assert_eq!(loaded.row.ply, 30);
+    assert_eq!(loaded.game.as_ref(), Some(&game));
+    let timers: Vec<_> = store::game_timers(&conn, 7)
+        .unwrap()
+        .into_iter()
+        .map(|t| (t.kind, t.ply, t.due_at, t.fired_at))
+        .collect();
+    assert_eq!(
+        timers,
+        vec![
+            (store::TimerKind::Reminder, 30, now + 23 * HOUR, None),
+            (store::TimerKind::Deadline, 30, now + 24 * HOUR, None),
+        ]
+    );
+    let pending: Vec<_> = store::pending_outbox(&conn, now)
+        .unwrap()
+        .into_iter()
+        .map(|r| r.payload)
+        .collect();
+    assert_eq!(pending, ["pending"]);
+    drop(conn);
+    let user = match loaded.seat(game.controller()).and_then(|s| s.user_id) {
+        Some(user) => user,
+        None => panic!("a human seat is on turn"),
+    };
+    let text = service.legal_moves(user, 7).unwrap()[0].notation.clone();
+    assert_eq!(service.act(user, 7, 30, &text).unwrap().ply, 31);
+    assert!(matches!(
+        service.act(user, 7, 30, &text),
+        Err(ServiceError::AlreadyPlayed)
+    ));
+}
+
+/// Commits are flushed to the disk unless the operator chose otherwise, on every pooled
+/// connection.
+#[test]
+fn commits_are_flushed_unless_normal_durability_is_chosen() {
+    let dir = tempfile::tempdir().unwrap();
+    let synchronous = |store: &Store| -> Vec<i64> {
+        // Two connections out at once: the pooled one and a newly opened one.
+        let a = store.conn().unwrap();
+        let b = store.conn().unwrap();
+        [&a, &b]
+            .iter()
+            .map(|c| {
+                c.pragma_query_value(None, "synchronous", |r| r.get(0))
+                    .unwrap()
+            })
+            .collect()
+    };
+    let full = Store::open(dir.path().join("full.db")).unwrap();
+    assert_eq!(full.durability(), store::Durability::Full);
+    assert_eq!(synchronous(&full), [2, 2], "2 is FULL");
+    let normal = Store::open_with(dir.path().join("normal.db"), store::Durability::Normal).unwrap();
+    assert_eq!(synchronous(&normal), [1, 1], "1 is NORMAL");
+    assert_eq!(
+        store::Durability::parse("Normal"),
+        Some(store::Durability::Normal)
+    );
+    assert_eq!(store::Durability::parse("off"), None);
+}
+
 #[test]
 fn a_hundred_simultaneous_clicks_play_once() {
     let f = fixture();

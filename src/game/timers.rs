@@ -38,7 +38,8 @@ impl GameService {
 
     fn fire(&self, timer: &TimerRow) -> Result<Fired> {
         let mut conn = self.store.conn()?;
-        let loaded = self.load_on(&conn, timer.game_id)?;
+        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let loaded = self.load_on(&tx, timer.game_id)?;
         let game_id = timer.game_id;
         let current = loaded.row.status == GameStatus::Active && loaded.row.ply == timer.ply;
         let team = loaded.game.as_ref().map_or(0, |g| g.controller());
@@ -46,14 +47,13 @@ impl GameService {
         let now = self.now();
         match (timer.kind, current, user) {
             (TimerKind::Deadline, true, Some(_)) => {
-                // The move (or resignation) clears this timer in its own transaction, so a
+                // The move (or resignation) replaces this timer in its own transaction, so a
                 // crash before it leaves the deadline due, and it fires again after restart.
-                self.timeout_move(&mut conn, &loaded)?;
+                self.timeout_move(tx, &loaded)?;
                 Ok(Fired::TimedOut { game_id, team })
             }
             (TimerKind::Reminder, true, Some(user)) => {
-                let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-                if store::mark_timer_fired(&tx, timer.id, now)? {
+                if store::mark_timer_fired(&tx, timer, now)? {
                     let deadline = store::game_timers(&tx, game_id)?
                         .into_iter()
                         .find(|t| t.kind == TimerKind::Deadline && t.fired_at.is_none())
@@ -72,7 +72,8 @@ impl GameService {
                 Ok(Fired::Reminded { game_id, team })
             }
             _ => {
-                store::mark_timer_fired(&conn, timer.id, now)?;
+                store::mark_timer_fired(&tx, timer, now)?;
+                tx.commit()?;
                 Ok(Fired::Stale { game_id })
             }
         }

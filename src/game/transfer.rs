@@ -142,7 +142,6 @@ impl GameService {
                         created_at: now,
                     },
                 )?;
-                store::advance_ply(&tx, id, a.ply - 1)?;
             }
             let state = serde_json::to_string(game).expect("plain data");
             store::insert_snapshot(&tx, id, game.ply(), &state, now)?;

@@ -1,7 +1,7 @@
 //! Turn use cases: legal moves of a user, acting, bots, resigning, history. Every accepted
 //! action is committed by [`GameService::commit_action`], in one transaction.
 
-use rusqlite::{Connection, TransactionBehavior};
+use rusqlite::{Connection, Transaction, TransactionBehavior};
 use serde::Serialize;
 
 use super::lobby::{notice, public_target};
@@ -11,7 +11,7 @@ use super::record;
 use super::{Actor, GameService, Loaded, Result, SNAPSHOT_EVERY, ServiceError, TimeoutPolicy};
 use crate::ai::{self, BotLevel};
 use crate::engine::{Action, ChoiceKind, Event, Game, Outcome, Players, notation};
-use crate::store::{self, ActionRow, GameId, GameStatus, SeatRow, TimerKind, UserId};
+use crate::store::{self, ActionRow, GameId, GameStatus, SeatRow, UserId};
 
 /// Writes that ride along in an action's transaction.
 #[derive(Default)]
@@ -143,13 +143,16 @@ impl GameService {
     /// A user's action in a game, answering the board at `seen_ply`.
     pub fn act(&self, user: UserId, id: GameId, seen_ply: u32, text: &str) -> Result<Accepted> {
         let mut conn = self.store.conn()?;
-        let loaded = self.load_on(&conn, id)?;
+        // The write lock first, then the read: no other writer can move the game between the
+        // ply checked here and the action row written below.
+        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let loaded = self.load_on(&tx, id)?;
         let game = require_active(&loaded)?;
         if loaded.seat_of(user).is_none() {
             return Err(ServiceError::NotYourGame(id));
         }
         if seen_ply != loaded.row.ply {
-            return Err(why_stale(&conn, game, id, seen_ply, text, loaded.row.ply)?);
+            return Err(why_stale(&tx, game, id, seen_ply, text, loaded.row.ply)?);
         }
         let seat = controller_seat(&loaded, game).cloned();
         if seat.as_ref().and_then(|s| s.user_id) != Some(user) {
@@ -169,13 +172,14 @@ impl GameService {
             seat: seat_update,
             notice: None,
         };
-        self.commit_action(&mut conn, &loaded, action, Some(user), extra, Some(text))
+        self.commit_action(tx, &loaded, action, Some(user), extra)
     }
 
     /// Plays one move for a bot seat if a bot is to move; `None` otherwise.
     pub fn bot_step(&self, id: GameId) -> Result<Option<Accepted>> {
         let mut conn = self.store.conn()?;
-        let loaded = self.load_on(&conn, id)?;
+        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let loaded = self.load_on(&tx, id)?;
         let Ok(game) = require_active(&loaded) else {
             return Ok(None);
         };
@@ -186,20 +190,20 @@ impl GameService {
         let Some(action) = ai::choose(game, level, seed) else {
             return Ok(None);
         };
-        self.commit_action(&mut conn, &loaded, action, None, Extra::default(), None)
+        self.commit_action(tx, &loaded, action, None, Extra::default())
             .map(Some)
     }
 
     /// Commits one legal action: the action row, a snapshot when due, the next deadline and
-    /// reminder, the outbox rows, the end of the game — all or nothing.
+    /// reminder, the outbox rows, the end of the game — all or nothing. `tx` is the immediate
+    /// transaction `loaded` was read in, so the game is still at `loaded`'s ply.
     pub(super) fn commit_action(
         &self,
-        conn: &mut Connection,
+        tx: Transaction,
         loaded: &Loaded,
         action: Action,
         by: Option<UserId>,
         extra: Extra,
-        submitted: Option<&str>,
     ) -> Result<Accepted> {
         let id = loaded.row.id;
         let seen_ply = loaded.row.ply;
@@ -210,19 +214,6 @@ impl GameService {
             .play(&action)
             .map_err(|e| ServiceError::Illegal(e.kind))?;
         let now = self.now();
-        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-        if !store::advance_ply(&tx, id, seen_ply)? {
-            let current = store::get_game(&tx, id)?.map_or(seen_ply, |r| r.ply);
-            let before = loaded.game.as_ref().expect("active");
-            return Err(why_stale(
-                &tx,
-                before,
-                id,
-                seen_ply,
-                submitted.unwrap_or(&notation),
-                current,
-            )?);
-        }
         let ply = seen_ply + 1;
         let recorded = store::insert_action(
             &tx,
@@ -238,6 +229,8 @@ impl GameService {
             },
         )?;
         if !recorded {
+            // Unreachable while every writer reads the ply under the write lock; kept so that
+            // UNIQUE(game, ply) stays the last word.
             return Err(ServiceError::AlreadyPlayed);
         }
         if ply.is_multiple_of(SNAPSHOT_EVERY) {
@@ -334,19 +327,15 @@ impl GameService {
         notify: bool,
     ) -> Result<()> {
         let id = loaded.row.id;
-        store::clear_timers(tx, id)?;
         let Next::Human { team, user } = next_of(loaded, game) else {
+            store::clear_timers(tx, id)?;
             return Ok(());
         };
         let ply = loaded.row.ply;
         let deadline = now + loaded.config.turn_seconds as i64 * 1000;
-        store::insert_timer(tx, id, TimerKind::Deadline, ply, deadline)?;
-        if loaded.config.reminder_seconds > 0 {
-            let at = deadline - loaded.config.reminder_seconds as i64 * 1000;
-            if at > now {
-                store::insert_timer(tx, id, TimerKind::Reminder, ply, at)?;
-            }
-        }
+        let reminder = Some(deadline - loaded.config.reminder_seconds as i64 * 1000)
+            .filter(|at| loaded.config.reminder_seconds > 0 && *at > now);
+        store::set_turn_timers(tx, id, ply, deadline, reminder)?;
         if notify && loaded.row.channel_id.is_some() {
             let message = OutboxMessage::YourTurn {
                 game_id: id,
@@ -362,25 +351,26 @@ impl GameService {
     /// Resigns the actor's seat: a duel is lost at once; otherwise a bot plays the team on.
     pub fn resign(&self, actor: Actor, id: GameId) -> Result<()> {
         let mut conn = self.store.conn()?;
-        let loaded = self.load_on(&conn, id)?;
+        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let loaded = self.load_on(&tx, id)?;
         require_active(&loaded)?;
         let seat = loaded
             .seat_of(actor.user)
             .ok_or(ServiceError::NotYourGame(id))?
             .clone();
-        self.resign_seat(&mut conn, &loaded, &seat)
+        self.resign_seat(tx, &loaded, &seat)
     }
 
+    /// Resigns `seat` in the immediate transaction `loaded` was read in.
     pub(super) fn resign_seat(
         &self,
-        conn: &mut Connection,
+        tx: Transaction,
         loaded: &Loaded,
         seat: &SeatRow,
     ) -> Result<()> {
         let id = loaded.row.id;
         let now = self.now();
         let game = require_active(loaded)?;
-        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
         let target = public_target(&loaded.row);
         if loaded.config.rules.players == Players::Two {
             let winner = if seat.team == 1 { 2 } else { 1 };
@@ -435,7 +425,8 @@ impl GameService {
     }
 
     /// What the deadline policy does for a seat that let its time pass.
-    pub(super) fn timeout_move(&self, conn: &mut Connection, loaded: &Loaded) -> Result<()> {
+    /// `tx`: the immediate transaction `loaded` was read in.
+    pub(super) fn timeout_move(&self, tx: Transaction, loaded: &Loaded) -> Result<()> {
         let game = require_active(loaded)?;
         let Some(seat) = controller_seat(loaded, game).cloned() else {
             return Ok(());
@@ -445,7 +436,7 @@ impl GameService {
         }
         let missed = seat.missed_deadlines + 1;
         if loaded.config.timeout == TimeoutPolicy::Resign {
-            return self.resign_seat(conn, loaded, &seat);
+            return self.resign_seat(tx, loaded, &seat);
         }
         let takeover = missed >= loaded.config.max_missed as u32;
         let update = SeatRow {
@@ -473,7 +464,7 @@ impl GameService {
             seat: Some(update),
             notice: Some(notice),
         };
-        self.commit_action(conn, loaded, action, None, extra, None)?;
+        self.commit_action(tx, loaded, action, None, extra)?;
         Ok(())
     }
 }

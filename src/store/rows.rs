@@ -67,8 +67,11 @@ pub struct GameRow {
     pub ply: u32,
 }
 
-const GAME_COLUMNS: &str = "id, guild_id, channel_id, thread_id, status, settings, seed, owner_id, \
-     language, created_at, started_at, ended_at, result, ply";
+/// The columns of a game row, read from `games g`. A game's ply is how far its action log
+/// goes: one seek in the actions' key, and no counter beside the log to keep in step.
+const GAME_COLUMNS: &str = "g.id, g.guild_id, g.channel_id, g.thread_id, g.status, g.settings, \
+     g.seed, g.owner_id, g.language, g.created_at, g.started_at, g.ended_at, g.result, \
+     (SELECT COALESCE(MAX(a.ply), 0) FROM actions a WHERE a.game_id = g.id)";
 
 fn game_from_row(row: &Row) -> rusqlite::Result<(GameRow, String)> {
     let status: String = row.get(4)?;
@@ -128,7 +131,7 @@ pub fn insert_game(conn: &Connection, g: &NewGame) -> Result<GameId> {
 }
 
 pub fn get_game(conn: &Connection, id: GameId) -> Result<Option<GameRow>> {
-    let sql = format!("SELECT {GAME_COLUMNS} FROM games WHERE id = ?1");
+    let sql = format!("SELECT {GAME_COLUMNS} FROM games g WHERE g.id = ?1");
     conn.prepare_cached(&sql)?
         .query_row([id], game_from_row)
         .optional()?
@@ -138,8 +141,8 @@ pub fn get_game(conn: &Connection, id: GameId) -> Result<Option<GameRow>> {
 
 pub fn games_in_channel(conn: &Connection, channel_id: u64) -> Result<Vec<GameRow>> {
     let sql = format!(
-        "SELECT {GAME_COLUMNS} FROM games WHERE (channel_id = ?1 OR thread_id = ?1) \
-         AND status IN ('lobby', 'active') ORDER BY id"
+        "SELECT {GAME_COLUMNS} FROM games g WHERE (g.channel_id = ?1 OR g.thread_id = ?1) \
+         AND g.status IN ('lobby', 'active') ORDER BY g.id"
     );
     let mut stmt = conn.prepare_cached(&sql)?;
     let rows = stmt.query_map([to_sql(channel_id)], game_from_row)?;
@@ -147,16 +150,14 @@ pub fn games_in_channel(conn: &Connection, channel_id: u64) -> Result<Vec<GameRo
 }
 
 pub fn games_of_user(conn: &Connection, user: UserId, open_only: bool) -> Result<Vec<GameRow>> {
-    let cols: Vec<String> = GAME_COLUMNS.split(", ").map(|c| format!("g.{c}")).collect();
     let filter = if open_only {
         "AND g.status IN ('lobby', 'active')"
     } else {
         ""
     };
     let sql = format!(
-        "SELECT DISTINCT {} FROM games g JOIN seats s ON s.game_id = g.id \
-         WHERE s.user_id = ?1 {filter} ORDER BY g.id",
-        cols.join(", ")
+        "SELECT DISTINCT {GAME_COLUMNS} FROM games g JOIN seats s ON s.game_id = g.id \
+         WHERE s.user_id = ?1 {filter} ORDER BY g.id"
     );
     let mut stmt = conn.prepare_cached(&sql)?;
     let rows = stmt.query_map([to_sql(user)], game_from_row)?;
@@ -199,15 +200,6 @@ pub fn end_game(
     conn.prepare_cached("UPDATE games SET status = ?2, result = ?3, ended_at = ?4 WHERE id = ?1")?
         .execute(params![id, status.as_str(), result, at])?;
     Ok(())
-}
-
-/// Moves the game's ply counter from `from` to `from + 1`; false when another writer got
-/// there first (the caller's view is stale).
-pub fn advance_ply(conn: &Connection, id: GameId, from: u32) -> Result<bool> {
-    let n = conn
-        .prepare_cached("UPDATE games SET ply = ply + 1 WHERE id = ?1 AND ply = ?2")?
-        .execute(params![id, from])?;
-    Ok(n == 1)
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -370,7 +362,6 @@ pub enum TimerKind {
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct TimerRow {
-    pub id: i64,
     pub game_id: GameId,
     pub kind: TimerKind,
     pub ply: u32,
@@ -378,54 +369,84 @@ pub struct TimerRow {
     pub fired_at: Option<i64>,
 }
 
-pub fn insert_timer(
+impl TimerKind {
+    fn as_str(self) -> &'static str {
+        match self {
+            TimerKind::Deadline => "deadline",
+            TimerKind::Reminder => "reminder",
+        }
+    }
+
+    fn parse(text: &str) -> Result<TimerKind> {
+        match text {
+            "deadline" => Ok(TimerKind::Deadline),
+            "reminder" => Ok(TimerKind::Reminder),
+            other => Err(StoreError::Corrupt(format!("timer kind `{other}`"))),
+        }
+    }
+}
+
+/// Sets the timers of the turn at `ply`: its deadline and, if any, its reminder. Each game
+/// has one row per kind, updated in place: one statement, no delete-and-insert.
+pub fn set_turn_timers(
     conn: &Connection,
     game: GameId,
-    kind: TimerKind,
     ply: u32,
-    due_at: i64,
+    deadline: i64,
+    reminder: Option<i64>,
 ) -> Result<()> {
-    let kind = match kind {
-        TimerKind::Deadline => "deadline",
-        TimerKind::Reminder => "reminder",
-    };
-    conn.prepare_cached("INSERT INTO timers (game_id, kind, ply, due_at) VALUES (?1, ?2, ?3, ?4)")?
-        .execute(params![game, kind, ply, due_at])?;
+    const UPSERT: &str = "ON CONFLICT (game_id, kind) DO UPDATE SET ply = excluded.ply, \
+         due_at = excluded.due_at, fired_at = NULL";
+    match reminder {
+        Some(at) => {
+            let sql = format!(
+                "INSERT INTO timers (game_id, kind, ply, due_at) VALUES \
+                 (?1, 'deadline', ?2, ?3), (?1, 'reminder', ?2, ?4) {UPSERT}"
+            );
+            conn.prepare_cached(&sql)?
+                .execute(params![game, ply, deadline, at])?;
+        }
+        None => {
+            let sql = format!(
+                "INSERT INTO timers (game_id, kind, ply, due_at) VALUES (?1, 'deadline', ?2, ?3) \
+                 {UPSERT}"
+            );
+            conn.prepare_cached(&sql)?
+                .execute(params![game, ply, deadline])?;
+            conn.prepare_cached("DELETE FROM timers WHERE game_id = ?1 AND kind = 'reminder'")?
+                .execute([game])?;
+        }
+    }
     Ok(())
 }
 
-/// Drops the game's timers that have not fired (a move was made, or the game ended).
+/// Drops the game's timers (a bot moves next, or the game ended).
 pub fn clear_timers(conn: &Connection, game: GameId) -> Result<()> {
-    conn.prepare_cached("DELETE FROM timers WHERE game_id = ?1 AND fired_at IS NULL")?
+    conn.prepare_cached("DELETE FROM timers WHERE game_id = ?1")?
         .execute([game])?;
     Ok(())
 }
 
-fn timer_from_row(r: &Row) -> rusqlite::Result<(TimerRow, String)> {
-    Ok((
-        TimerRow {
-            id: r.get(0)?,
-            game_id: r.get(1)?,
-            kind: TimerKind::Deadline,
-            ply: r.get(3)?,
-            due_at: r.get(4)?,
-            fired_at: r.get(5)?,
-        },
-        r.get(2)?,
-    ))
-}
+const TIMER_COLUMNS: &str = "game_id, kind, ply, due_at, fired_at";
 
 fn timers_query(conn: &Connection, sql: &str, p: impl rusqlite::Params) -> Result<Vec<TimerRow>> {
     let mut stmt = conn.prepare_cached(sql)?;
-    let rows = stmt.query_map(p, timer_from_row)?;
+    let rows = stmt.query_map(p, |r| {
+        Ok((
+            TimerRow {
+                game_id: r.get(0)?,
+                kind: TimerKind::Deadline,
+                ply: r.get(2)?,
+                due_at: r.get(3)?,
+                fired_at: r.get(4)?,
+            },
+            r.get::<_, String>(1)?,
+        ))
+    })?;
     let mut out = Vec::new();
     for r in rows {
         let (mut t, kind) = r?;
-        t.kind = match kind.as_str() {
-            "deadline" => TimerKind::Deadline,
-            "reminder" => TimerKind::Reminder,
-            other => return Err(StoreError::Corrupt(format!("timer kind `{other}`"))),
-        };
+        t.kind = TimerKind::parse(&kind)?;
         out.push(t);
     }
     Ok(out)
@@ -433,21 +454,17 @@ fn timers_query(conn: &Connection, sql: &str, p: impl rusqlite::Params) -> Resul
 
 /// Timers due at `now` that have not fired, earliest first.
 pub fn due_timers(conn: &Connection, now: i64) -> Result<Vec<TimerRow>> {
-    timers_query(
-        conn,
-        "SELECT id, game_id, kind, ply, due_at, fired_at FROM timers \
-         WHERE fired_at IS NULL AND due_at <= ?1 ORDER BY due_at, id",
-        [now],
-    )
+    let sql = format!(
+        "SELECT {TIMER_COLUMNS} FROM timers WHERE fired_at IS NULL AND due_at <= ?1 \
+         ORDER BY due_at, game_id, kind"
+    );
+    timers_query(conn, &sql, [now])
 }
 
 pub fn game_timers(conn: &Connection, game: GameId) -> Result<Vec<TimerRow>> {
-    timers_query(
-        conn,
-        "SELECT id, game_id, kind, ply, due_at, fired_at FROM timers WHERE game_id = ?1 \
-         ORDER BY due_at, id",
-        [game],
-    )
+    let sql =
+        format!("SELECT {TIMER_COLUMNS} FROM timers WHERE game_id = ?1 ORDER BY due_at, kind");
+    timers_query(conn, &sql, [game])
 }
 
 /// The earliest time a pending timer is due, for the scheduler's sleep.
@@ -459,11 +476,14 @@ pub fn next_timer_due(conn: &Connection) -> Result<Option<i64>> {
     )?)
 }
 
-/// Marks a timer fired; false if it already had (another worker took it).
-pub fn mark_timer_fired(conn: &Connection, id: i64, at: i64) -> Result<bool> {
+/// Marks a timer fired; false if it already had, or was replaced by a later turn's.
+pub fn mark_timer_fired(conn: &Connection, timer: &TimerRow, at: i64) -> Result<bool> {
     Ok(conn
-        .prepare_cached("UPDATE timers SET fired_at = ?2 WHERE id = ?1 AND fired_at IS NULL")?
-        .execute(params![id, at])?
+        .prepare_cached(
+            "UPDATE timers SET fired_at = ?4 WHERE game_id = ?1 AND kind = ?2 AND ply = ?3 \
+             AND fired_at IS NULL",
+        )?
+        .execute(params![timer.game_id, timer.kind.as_str(), timer.ply, at])?
         == 1)
 }
 
