@@ -9,13 +9,17 @@
 //! Targets: act ÷ bare commit ≤ 3, and act at ply 500 ≤ 1.2 × act at ply 10. The two ratios
 //! are printed at the end of the run.
 //!
+//! Everything is measured twice: with the store's default durability (`full`: each commit is
+//! flushed to the disk before it returns, so the flush is the largest part of both sides) and
+//! with `normal` (no flush at commit), which shows the service's own work next to SQLite's.
+//!
 //! Method. An action cannot be undone, so every measured action needs its own copy of the
 //! game at ply N − 1. The game is prepared once through the service (four users seated; the
 //! one to move plays a legal move picked by seeded dice: always taking the first legal move
 //! ends every 13×13 game in a stall draw before ply 500, R-END-6), and the database file is
 //! saved, after a `wal_checkpoint(TRUNCATE)` so the file alone holds everything, when the game
 //! is at ply 9 and at ply 499. Each measured iteration then copies the saved file to a fresh
-//! temporary path, opens it with `Store::open`, warms the connection (one action in another
+//! temporary path, opens it with `Store::open_with` (the durability measured), warms the connection (one action in another
 //! game of the same file, which starts the WAL and prepares every cached statement `act`
 //! uses, as on the bot's long-lived connections, then one `load` of the measured game, which
 //! reads its pages and leaves its state in the service's memory, as the previous move does on
@@ -33,7 +37,7 @@ use std::time::{Duration, Instant};
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use jackal::game::{Actor, GameConfig, GameService, Location, ManualClock, SNAPSHOT_EVERY};
-use jackal::store::{GameId, Store, UserId};
+use jackal::store::{Durability, GameId, Store, UserId};
 use rusqlite::TransactionBehavior;
 
 /// The plies measured: early game, and deep into a long one.
@@ -73,14 +77,14 @@ struct Fresh {
     service: GameService,
 }
 
-fn service_on(path: &Path) -> GameService {
-    let store = Store::open(path).expect("the database opens");
+fn service_on(path: &Path, durability: Durability) -> GameService {
+    let store = Store::open_with(path, durability).expect("the database opens");
     GameService::new(Arc::new(store), Arc::new(ManualClock::new(START_MS)))
 }
 
 /// A new database file with the scratch table the bare commits write to.
-fn new_bench_db(path: &Path) -> GameService {
-    let service = service_on(path);
+fn new_bench_db(path: &Path, durability: Durability) -> GameService {
+    let service = service_on(path, durability);
     service
         .store()
         .conn()
@@ -181,7 +185,8 @@ fn play_to(service: &GameService, id: GameId, ply: u32, dice: &mut SplitMix64) -
 /// long-lived connection that has served other games.
 fn prepare_with_seed(dir: &Path, seed: u64) -> Option<Vec<Template>> {
     let path = dir.join(format!("prepare-{seed}.db"));
-    let service = new_bench_db(&path);
+    // Preparing is not measured: commits need not reach the disk.
+    let service = new_bench_db(&path, Durability::Normal);
     let warm_id = start_game(&service, seed ^ 0x5EED);
     let warm_up = play_to(
         &service,
@@ -230,11 +235,11 @@ fn prepare(dir: &Path) -> Vec<Template> {
     panic!("no seed in {SEEDS:?} gives a game of {} plies", PLIES[2]);
 }
 
-fn fresh(template: &Template) -> Fresh {
+fn fresh(template: &Template, durability: Durability) -> Fresh {
     let dir = tempfile::tempdir().expect("temp dir");
     let path = dir.path().join("bench.db");
     std::fs::copy(&template.path, &path).expect("copy the template");
-    let service = service_on(&path);
+    let service = service_on(&path, durability);
     let w = &template.warm_up;
     service
         .act(w.user, w.game, w.seen_ply, &w.text)
@@ -249,7 +254,7 @@ type Samples = Arc<Mutex<BTreeMap<String, Vec<Duration>>>>;
 /// Times `op` once per iteration, each on its own fresh copy of `template`.
 fn timed(
     c: &mut Criterion,
-    name: &str,
+    (name, durability): (&str, Durability),
     template: &Template,
     samples: &Samples,
     op: impl Fn(&Fresh, &Template),
@@ -258,7 +263,7 @@ fn timed(
         b.iter_custom(|iters| {
             let mut total = Duration::ZERO;
             for _ in 0..iters {
-                let f = fresh(template);
+                let f = fresh(template, durability);
                 let start = Instant::now();
                 op(&f, template);
                 let took = start.elapsed();
@@ -285,20 +290,24 @@ fn micros(d: Duration) -> String {
     format!("{:.1} µs", d.as_secs_f64() * 1e6)
 }
 
-fn summary(samples: &Samples) {
+fn summary(samples: &Samples, durability: Durability) {
     let mut all = samples.lock().expect("not poisoned");
     let mut med = |name: String| all.get_mut(&name).and_then(|t| median(t));
+    let mode = mode_name(durability);
     let rows: Vec<_> = PLIES
         .iter()
         .map(|p| {
             (
                 *p,
-                med(format!("act/ply_{p}")),
-                med(format!("bare_commit/ply_{p}")),
+                med(format!("{mode}/act/ply_{p}")),
+                med(format!("{mode}/bare_commit/ply_{p}")),
             )
         })
         .collect();
-    println!("\nservice bench summary (medians of single timed iterations):");
+    println!(
+        "\nservice bench summary, {mode} durability (medians of single timed iterations, \
+         each on a fresh copy):"
+    );
     for (ply, act, bare) in &rows {
         match (act, bare) {
             (Some(a), Some(b)) => println!(
@@ -327,9 +336,10 @@ fn summary(samples: &Samples) {
 /// on the same file; the windows of plies 1–25 and 476–500 (each one snapshot cycle) stand for
 /// "ply 10" and "ply 500". Medians show the typical action, means include the snapshot every
 /// 25th action and SQLite's periodic WAL checkpoints.
-fn steady_state(dir: &Path) {
-    let path = dir.join("steady.db");
-    let service = new_bench_db(&path);
+fn steady_state(dir: &Path, durability: Durability) {
+    let mode = mode_name(durability);
+    let path = dir.join(format!("steady-{mode}.db"));
+    let service = new_bench_db(&path, durability);
     for seed in SEEDS {
         let id = start_game(&service, seed);
         let mut dice = SplitMix64::new(seed);
@@ -351,7 +361,10 @@ fn steady_state(dir: &Path) {
         if acts.len() < 500 {
             continue; // this game ended early; try the next seed
         }
-        println!("\nsteady state (one file, warm, seed {seed}): act and bare commit per window");
+        println!(
+            "\nsteady state, {mode} durability (one file, warm, seed {seed}): act and bare \
+             commit per window"
+        );
         let windows = [(10u32, 0usize..25usize), (500, 475..500)];
         let mut medians = Vec::new();
         for (label, range) in windows {
@@ -384,26 +397,42 @@ fn steady_state(dir: &Path) {
     println!("steady state: no seed in {SEEDS:?} gives a game of 500 plies");
 }
 
+fn mode_name(durability: Durability) -> &'static str {
+    match durability {
+        Durability::Full => "full",
+        Durability::Normal => "normal",
+    }
+}
+
+/// Both durabilities: `full` is what the store uses unless told otherwise (every commit
+/// flushed to the disk), `normal` shows the service's own cost when the flush is left out.
 fn bench_service(c: &mut Criterion) {
     let dir = tempfile::tempdir().expect("temp dir");
     let templates = prepare(dir.path());
     let samples = Samples::default();
-    for t in &templates {
-        let ply = t.measured.seen_ply + 1;
-        timed(c, &format!("act/ply_{ply}"), t, &samples, |f, t| {
-            let m = &t.measured;
-            let accepted = f
-                .service
-                .act(m.user, m.game, m.seen_ply, &m.text)
-                .expect("the prepared move is accepted");
-            assert_eq!(accepted.ply, ply);
-        });
-        timed(c, &format!("bare_commit/ply_{ply}"), t, &samples, |f, _| {
-            bare_commit(&f.service)
-        });
+    for durability in [Durability::Full, Durability::Normal] {
+        let mode = mode_name(durability);
+        for t in &templates {
+            let ply = t.measured.seen_ply + 1;
+            let name = format!("{mode}/act/ply_{ply}");
+            timed(c, (&name, durability), t, &samples, |f, t| {
+                let m = &t.measured;
+                let accepted = f
+                    .service
+                    .act(m.user, m.game, m.seen_ply, &m.text)
+                    .expect("the prepared move is accepted");
+                assert_eq!(accepted.ply, ply);
+            });
+            let name = format!("{mode}/bare_commit/ply_{ply}");
+            timed(c, (&name, durability), t, &samples, |f, _| {
+                bare_commit(&f.service)
+            });
+        }
     }
-    summary(&samples);
-    steady_state(dir.path());
+    for durability in [Durability::Full, Durability::Normal] {
+        summary(&samples, durability);
+        steady_state(dir.path(), durability);
+    }
 }
 
 criterion_group! {

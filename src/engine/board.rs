@@ -9,10 +9,18 @@ use std::fmt;
 
 /// A cell of the board: zero-based column (a = 0) and row (1 = 0). Whether it exists depends
 /// on the board, so cells are only created through [`Board`] or checked with [`Board::exists`].
-#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default, Serialize, Deserialize)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default, Deserialize)]
 pub struct Cell {
     pub col: u8,
     pub row: u8,
+}
+
+/// Written as `[col, row]`: cells fill the stored actions, events and states. The derived
+/// reader takes that and the `{"col": …, "row": …}` object written before.
+impl Serialize for Cell {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        (self.col, self.row).serialize(s)
+    }
 }
 
 impl Cell {

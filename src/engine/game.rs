@@ -44,8 +44,10 @@ pub struct Game {
     pub(crate) board: Board,
     pub(crate) seed: Option<u64>,
     /// One entry per cell of the square (board index); `None` on sea and missing corners.
+    #[serde(with = "super::codec::tiles")]
     pub(crate) tiles: Vec<Option<Tile>>,
     /// Items lying on each land cell (in a maze: on its last step, R-CARGO-1).
+    #[serde(with = "super::codec::cell_items")]
     pub(crate) items: Vec<Items>,
     pub(crate) units: Vec<Unit>,
     pub(crate) vessels: Vec<Vessel>,

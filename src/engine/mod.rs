@@ -6,6 +6,7 @@
 pub mod action;
 pub mod board;
 mod chain;
+mod codec;
 pub mod error;
 pub mod event;
 mod fatal;

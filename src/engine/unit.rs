@@ -4,6 +4,7 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 
 use super::board::Cell;
+use super::codec::{is_false, is_zero};
 use super::item::Items;
 
 /// A team (R-GEN-1), 1–4.
@@ -96,11 +97,18 @@ pub struct Unit {
     pub team: Team,
     pub kind: UnitKind,
     pub place: Place,
+    // The flags below are off for almost every unit: left out of the JSON when off, so a
+    // snapshot stays small (see `codec`), and read back as off when absent.
+    #[serde(default, skip_serializing_if = "is_false")]
     pub drunk: bool,
     /// Drunk when its team's current turn began: sobers at that turn's end (R-TURN-7 a).
+    #[serde(default, skip_serializing_if = "is_false")]
     pub sobers_this_turn: bool,
+    #[serde(default, skip_serializing_if = "is_false")]
     pub trapped: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seat: Option<Seat>,
+    #[serde(default, skip_serializing_if = "is_false")]
     pub converted: bool,
 }
 
@@ -166,10 +174,14 @@ impl Unit {
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
 pub struct Vessel {
     pub owner: Team,
+    #[serde(default, skip_serializing_if = "is_false")]
     pub boat: bool,
     pub cell: Cell,
+    #[serde(default, skip_serializing_if = "is_zero")]
     pub hits: u8,
     /// Non-gold items lying aboard (R-CARGO-7).
+    #[serde(default, skip_serializing_if = "Items::is_empty")]
     pub items: Items,
+    #[serde(default, skip_serializing_if = "is_false")]
     pub sunk: bool,
 }
