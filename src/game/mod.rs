@@ -128,7 +128,15 @@ pub struct GameService {
     /// The latest state of recently played games. Actions are only ever appended and
     /// `UNIQUE(game, ply)` fixes the state at each ply, so a cached state whose ply equals the
     /// stored ply is the state: a move then costs no snapshot read and no replay.
-    states: Mutex<HashMap<GameId, Game>>,
+    states: Mutex<HashMap<GameId, Remembered>>,
+}
+
+/// A game's latest state, and its configuration with the stored text it was read from (a
+/// configuration is reused while that text is unchanged: comparing is cheaper than parsing).
+struct Remembered {
+    game: Game,
+    settings: String,
+    config: GameConfig,
 }
 
 /// More running games than this and the cache starts over (each state is a few KiB).
@@ -161,25 +169,36 @@ impl GameService {
     /// [`load_with`] through the state cache.
     pub(crate) fn load_on(&self, conn: &rusqlite::Connection, id: GameId) -> Result<Loaded> {
         let row = store::get_game(conn, id)?.ok_or(ServiceError::UnknownGame(id))?;
-        let cached = self
-            .states
-            .lock()
-            .ok()
-            .and_then(|states| states.get(&id).filter(|g| g.ply() == row.ply).cloned());
-        let loaded = load_row(conn, row, cached)?;
-        if let Some(game) = &loaded.game {
-            self.remember(id, game);
+        let (game, config) = match self.states.lock().ok().as_ref().and_then(|s| s.get(&id)) {
+            Some(known) => (
+                Some(&known.game).filter(|g| g.ply() == row.ply).cloned(),
+                Some(&known.config)
+                    .filter(|_| known.settings == row.settings)
+                    .cloned(),
+            ),
+            None => (None, None),
+        };
+        let from_memory = game.is_some() && config.is_some();
+        let loaded = load_row(conn, row, game, config)?;
+        if let (false, Some(game)) = (from_memory, &loaded.game) {
+            self.remember(&loaded, game);
         }
         Ok(loaded)
     }
 
-    /// Keeps a game's latest state for the next move.
-    pub(crate) fn remember(&self, id: GameId, game: &Game) {
+    /// Keeps a game's latest state (`game`, the state after `loaded`) for the next move.
+    pub(crate) fn remember(&self, loaded: &Loaded, game: &Game) {
+        let id = loaded.row.id;
         if let Ok(mut states) = self.states.lock() {
             if states.len() >= CACHED_STATES && !states.contains_key(&id) {
                 states.clear();
             }
-            states.insert(id, game.clone());
+            let remembered = Remembered {
+                game: game.clone(),
+                settings: loaded.row.settings.clone(),
+                config: loaded.config.clone(),
+            };
+            states.insert(id, remembered);
         }
     }
 
@@ -200,15 +219,23 @@ fn parse_config(row: &GameRow) -> Result<GameConfig> {
 
 pub(crate) fn load_with(conn: &rusqlite::Connection, id: GameId) -> Result<Loaded> {
     let row = store::get_game(conn, id)?.ok_or(ServiceError::UnknownGame(id))?;
-    load_row(conn, row, None)
+    load_row(conn, row, None, None)
 }
 
-/// Completes a loaded row with its seats, configuration and state (`known`: the state at the
-/// row's ply, when the caller has it).
-fn load_row(conn: &rusqlite::Connection, row: GameRow, known: Option<Game>) -> Result<Loaded> {
+/// Completes a loaded row with its seats, configuration and state (`known`, `known_config`:
+/// the state at the row's ply and the row's configuration, when the caller has them).
+fn load_row(
+    conn: &rusqlite::Connection,
+    row: GameRow,
+    known: Option<Game>,
+    known_config: Option<GameConfig>,
+) -> Result<Loaded> {
     let id = row.id;
     let seats = store::seats(conn, id)?;
-    let config = parse_config(&row)?;
+    let config = match known_config {
+        Some(config) => config,
+        None => parse_config(&row)?,
+    };
     let game = match (row.status, row.seed, known) {
         (GameStatus::Lobby, _, _) | (_, None, _) => None,
         (_, _, Some(game)) => Some(game),

@@ -274,7 +274,7 @@ impl GameService {
             self.schedule_turn(&tx, &loaded_after, &game, now, pending.is_none())?;
         }
         tx.commit()?;
-        self.remember(id, &game);
+        self.remember(loaded, &game);
         let next = next_of(&loaded_after, &game);
         Ok(Accepted {
             game_id: id,
