@@ -260,6 +260,63 @@ fn bots_play_a_whole_game_and_it_replays() {
     assert!(store::game_outbox(&conn, id).unwrap().is_empty());
 }
 
+/// A move that went through choices (a fork, a horse …) is one board post, posted when the
+/// move is complete and covering every ply of it; its choice plies post nothing.
+#[test]
+fn a_move_with_choices_is_one_board_post() {
+    let f = fixture();
+    let s = &f.service;
+    let id = s
+        .create_lobby(Actor::user(ALICE), here(), "en", small_config(), Some(1))
+        .unwrap();
+    s.add_bot(Actor::user(ALICE), id, 2, BotLevel::Random)
+        .unwrap();
+    s.kick(Actor::user(ALICE), id, 1).unwrap();
+    s.add_bot(Actor::user(ALICE), id, 1, BotLevel::Random)
+        .unwrap();
+    s.start_with_seed(Actor::user(ALICE), id, 5).unwrap();
+    // Plays on until a move needed a choice, and keeps that whole move's plies.
+    let mut chosen = Vec::new();
+    let mut moves_with_choices = 0;
+    while let Some(acc) = s.bot_step(id).unwrap() {
+        chosen.push((acc.ply, acc.team, acc.notation.clone()));
+        if acc.pending.is_some() {
+            continue;
+        }
+        if chosen.len() > 1 {
+            moves_with_choices += 1;
+            let conn = s.store().conn().unwrap();
+            let posts: Vec<_> = store::game_outbox(&conn, id)
+                .unwrap()
+                .into_iter()
+                .filter_map(|r| match serde_json::from_str(&r.payload).unwrap() {
+                    OutboxMessage::BoardPost {
+                        first_ply,
+                        ply,
+                        lines,
+                        ..
+                    } if ply >= chosen[0].0 => Some((first_ply, ply, lines)),
+                    _ => None,
+                })
+                .collect();
+            assert_eq!(posts.len(), 1, "one post for plies {chosen:?}: {posts:?}");
+            let (first_ply, ply, lines) = &posts[0];
+            assert_eq!((*first_ply, *ply), (chosen[0].0, acc.ply));
+            let headers: Vec<_> = lines.iter().filter(|l| l.starts_with("team ")).collect();
+            let expected: Vec<_> = chosen
+                .iter()
+                .map(|(_, team, notation)| format!("team {team}: {notation}"))
+                .collect();
+            assert_eq!(headers, expected.iter().collect::<Vec<_>>());
+        }
+        chosen.clear();
+    }
+    assert!(
+        moves_with_choices > 0,
+        "the seed gives no move with a choice; pick another"
+    );
+}
+
 #[test]
 fn export_and_import_round_trip() {
     let f = fixture();
