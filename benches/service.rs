@@ -9,6 +9,12 @@
 //! Targets: act ÷ bare commit ≤ 3, and act at ply 500 ≤ 1.2 × act at ply 10. The two ratios
 //! are printed at the end of the run.
 //!
+//! Each summary line also gives the pages the operation wrote (WAL frames): a typical action
+//! writes five (see `migrations/0002_lean_action_writes.sql`), one that splits a full leaf of
+//! the actions table about four more, and a snapshot ply one or two more. A fresh-copy figure
+//! is one particular action, so it shows whichever of these that action is; the steady-state
+//! windows below give the typical (median) and the amortised (mean) action.
+//!
 //! Everything is measured twice: with the store's default durability (`full`: each commit is
 //! flushed to the disk before it returns, so the flush is the largest part of both sides) and
 //! with `normal` (no flush at commit), which shows the service's own work next to SQLite's.
@@ -75,7 +81,22 @@ struct Template {
 struct Fresh {
     _dir: tempfile::TempDir,
     service: GameService,
+    wal: PathBuf,
 }
+
+impl Fresh {
+    /// Pages in the WAL so far (each commit appends one frame per page it changed; nothing
+    /// checkpoints during a measurement, so the difference across an operation is its pages).
+    fn wal_pages(&self) -> u64 {
+        let bytes = std::fs::metadata(&self.wal).map_or(0, |m| m.len());
+        bytes.saturating_sub(WAL_HEADER) / (PAGE_SIZE + FRAME_HEADER)
+    }
+}
+
+/// SQLite's WAL layout: a 32-byte file header, then a 24-byte header before each page.
+const WAL_HEADER: u64 = 32;
+const FRAME_HEADER: u64 = 24;
+const PAGE_SIZE: u64 = 4096;
 
 fn service_on(path: &Path, durability: Durability) -> GameService {
     let store = Store::open_with(path, durability).expect("the database opens");
@@ -245,11 +266,22 @@ fn fresh(template: &Template, durability: Durability) -> Fresh {
         .act(w.user, w.game, w.seen_ply, &w.text)
         .expect("the warm-up move is accepted");
     service.load(template.measured.game).expect("warm-up load");
-    Fresh { _dir: dir, service }
+    let wal = dir.path().join("bench.db-wal");
+    Fresh {
+        _dir: dir,
+        service,
+        wal,
+    }
 }
 
-/// Per-iteration times of each benchmark, for the summary.
-type Samples = Arc<Mutex<BTreeMap<String, Vec<Duration>>>>;
+/// Per-iteration times of each benchmark, and the pages its operation wrote, for the summary.
+#[derive(Default)]
+struct Record {
+    times: BTreeMap<String, Vec<Duration>>,
+    pages: BTreeMap<String, u64>,
+}
+
+type Samples = Arc<Mutex<Record>>;
 
 /// Times `op` once per iteration, each on its own fresh copy of `template`.
 fn timed(
@@ -264,16 +296,15 @@ fn timed(
             let mut total = Duration::ZERO;
             for _ in 0..iters {
                 let f = fresh(template, durability);
+                let pages_before = f.wal_pages();
                 let start = Instant::now();
                 op(&f, template);
                 let took = start.elapsed();
                 total += took;
-                samples
-                    .lock()
-                    .expect("not poisoned")
-                    .entry(name.to_string())
-                    .or_default()
-                    .push(took);
+                let pages = f.wal_pages() - pages_before;
+                let mut record = samples.lock().expect("not poisoned");
+                record.times.entry(name.to_string()).or_default().push(took);
+                record.pages.insert(name.to_string(), pages);
                 // `f` (closing the connection, deleting the copy) drops outside the timing.
             }
             total
@@ -292,7 +323,8 @@ fn micros(d: Duration) -> String {
 
 fn summary(samples: &Samples, durability: Durability) {
     let mut all = samples.lock().expect("not poisoned");
-    let mut med = |name: String| all.get_mut(&name).and_then(|t| median(t));
+    let pages = all.pages.clone();
+    let mut med = |name: String| all.times.get_mut(&name).and_then(|t| median(t));
     let mode = mode_name(durability);
     let rows: Vec<_> = PLIES
         .iter()
@@ -310,12 +342,22 @@ fn summary(samples: &Samples, durability: Durability) {
     );
     for (ply, act, bare) in &rows {
         match (act, bare) {
-            (Some(a), Some(b)) => println!(
-                "  ply {ply:>3}: act {}, bare commit {}, act / bare commit = {:.2} (target ≤ 3)",
-                micros(*a),
-                micros(*b),
-                a.as_secs_f64() / b.as_secs_f64()
-            ),
+            (Some(a), Some(b)) => {
+                let written = |what: &str| {
+                    pages
+                        .get(&format!("{mode}/{what}/ply_{ply}"))
+                        .map_or("?".into(), |p| p.to_string())
+                };
+                println!(
+                    "  ply {ply:>3}: act {} ({} pages), bare commit {} ({} page), \
+                     act / bare commit = {:.2} (target ≤ 3)",
+                    micros(*a),
+                    written("act"),
+                    micros(*b),
+                    written("bare_commit"),
+                    a.as_secs_f64() / b.as_secs_f64()
+                )
+            }
             _ => println!("  ply {ply:>3}: not measured in this run"),
         }
     }
