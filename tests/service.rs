@@ -62,6 +62,20 @@ fn duel(f: &Fixture) -> i64 {
     id
 }
 
+/// A started game of two random bots, set up by Alice (who gives her seat to a bot).
+fn bots_duel(f: &Fixture, location: Location, config: GameConfig, seed: u64) -> i64 {
+    let s = &f.service;
+    let owner = Actor::user(ALICE);
+    let id = s
+        .create_lobby(owner, location, "en", config, Some(1))
+        .unwrap();
+    s.add_bot(owner, id, 2, BotLevel::Random).unwrap();
+    s.kick(owner, id, 1).unwrap();
+    s.add_bot(owner, id, 1, BotLevel::Random).unwrap();
+    s.start_with_seed(owner, id, seed).unwrap();
+    id
+}
+
 fn first_move(f: &Fixture, id: i64, user: u64) -> String {
     f.service.legal_moves(user, id).unwrap()[0].notation.clone()
 }
@@ -225,21 +239,7 @@ fn bots_play_a_whole_game_and_it_replays() {
     let s = &f.service;
     let mut config = small_config();
     config.set("board_size", "5").unwrap();
-    let id = s
-        .create_lobby(
-            Actor::user(ALICE),
-            Location::default(),
-            "en",
-            config,
-            Some(1),
-        )
-        .unwrap();
-    s.add_bot(Actor::user(ALICE), id, 2, BotLevel::Random)
-        .unwrap();
-    s.kick(Actor::user(ALICE), id, 1).unwrap();
-    s.add_bot(Actor::user(ALICE), id, 1, BotLevel::Random)
-        .unwrap();
-    s.start_with_seed(Actor::user(ALICE), id, 9).unwrap();
+    let id = bots_duel(&f, Location::default(), config, 9);
     let mut steps = 0;
     while let Some(acc) = s.bot_step(id).unwrap() {
         steps += 1;
@@ -266,15 +266,7 @@ fn bots_play_a_whole_game_and_it_replays() {
 fn a_move_with_choices_is_one_board_post() {
     let f = fixture();
     let s = &f.service;
-    let id = s
-        .create_lobby(Actor::user(ALICE), here(), "en", small_config(), Some(1))
-        .unwrap();
-    s.add_bot(Actor::user(ALICE), id, 2, BotLevel::Random)
-        .unwrap();
-    s.kick(Actor::user(ALICE), id, 1).unwrap();
-    s.add_bot(Actor::user(ALICE), id, 1, BotLevel::Random)
-        .unwrap();
-    s.start_with_seed(Actor::user(ALICE), id, 5).unwrap();
+    let id = bots_duel(&f, here(), small_config(), 5);
     // Plays on until a move needed a choice, and keeps that whole move's plies.
     let mut chosen = Vec::new();
     let mut moves_with_choices = 0;
