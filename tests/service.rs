@@ -455,7 +455,8 @@ fn a_corrupt_snapshot_falls_back_to_replay() {
 fn migrations_apply_to_empty_and_refuse_newer_files() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("new.db");
-    // Every earlier version: today the only earlier version is the empty file (0).
+    // Every earlier version, empty (0) included; `migrating_a_version_1_file_keeps_its_games`
+    // checks that a file with games in it comes through whole.
     for version in 0..store::MIGRATION_SQL.len() {
         let p = dir.path().join(format!("v{version}.db"));
         let conn = rusqlite::Connection::open(&p).unwrap();
