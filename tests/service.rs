@@ -406,6 +406,62 @@ fn deadlines_remind_then_a_bot_moves_then_takes_the_seat() {
     assert_eq!(notices.len(), 2, "{notices:?}");
 }
 
+/// Each turn has one deadline row and, if reminders are on, one reminder row, both for the
+/// current ply: a move replaces them in place; a game without reminders has only deadlines.
+#[test]
+fn a_turn_has_exactly_its_own_timers() {
+    let f = fixture();
+    let s = &f.service;
+    let timers = |id| {
+        let conn = s.store().conn().unwrap();
+        store::game_timers(&conn, id)
+            .unwrap()
+            .into_iter()
+            .map(|t| (t.kind, t.ply, t.due_at - f.clock.now_ms(), t.fired_at))
+            .collect::<Vec<_>>()
+    };
+    let mut config = small_config();
+    config.set("turn_time", "12h").unwrap();
+    config.set("reminder", "2h").unwrap();
+    let id = s
+        .create_lobby(Actor::user(ALICE), here(), "en", config.clone(), Some(1))
+        .unwrap();
+    s.join(Actor::user(BOB), id, Some(2)).unwrap();
+    s.start_with_seed(Actor::user(ALICE), id, 7).unwrap();
+    use store::TimerKind::{Deadline, Reminder};
+    assert_eq!(
+        timers(id),
+        [
+            (Reminder, 0, 10 * HOUR, None),
+            (Deadline, 0, 12 * HOUR, None)
+        ]
+    );
+    f.clock.advance_ms(HOUR);
+    let mv = first_move(&f, id, ALICE);
+    s.act(ALICE, id, 0, &mv).unwrap();
+    assert_eq!(
+        timers(id),
+        [
+            (Reminder, 1, 10 * HOUR, None),
+            (Deadline, 1, 12 * HOUR, None)
+        ]
+    );
+
+    // Without reminders: the deadline only.
+    config.set("reminder", "off").unwrap();
+    let quiet = s
+        .create_lobby(Actor::user(ALICE), here(), "en", config, Some(1))
+        .unwrap();
+    s.join(Actor::user(BOB), quiet, Some(2)).unwrap();
+    s.start_with_seed(Actor::user(ALICE), quiet, 7).unwrap();
+    assert_eq!(timers(quiet), [(Deadline, 0, 12 * HOUR, None)]);
+    let mv = first_move(&f, quiet, ALICE);
+    s.act(ALICE, quiet, 0, &mv).unwrap();
+    assert_eq!(timers(quiet), [(Deadline, 1, 12 * HOUR, None)]);
+    // The first game's timers are its own.
+    assert_eq!(timers(id).len(), 2);
+}
+
 #[test]
 fn resigning_a_duel_ends_it() {
     let f = fixture();

@@ -395,23 +395,27 @@ pub fn set_turn_timers(
     deadline: i64,
     reminder: Option<i64>,
 ) -> Result<()> {
-    const UPSERT: &str = "ON CONFLICT (game_id, kind) DO UPDATE SET ply = excluded.ply, \
-         due_at = excluded.due_at, fired_at = NULL";
+    // One statement for both rows; `macro_rules` keeps the shared clause in one place and the
+    // SQL a constant (the statement cache is keyed by its text).
+    macro_rules! upsert {
+        ($values:literal) => {
+            concat!(
+                "INSERT INTO timers (game_id, kind, ply, due_at) VALUES ",
+                $values,
+                " ON CONFLICT (game_id, kind) DO UPDATE SET ply = excluded.ply, \
+                 due_at = excluded.due_at, fired_at = NULL"
+            )
+        };
+    }
     match reminder {
         Some(at) => {
-            let sql = format!(
-                "INSERT INTO timers (game_id, kind, ply, due_at) VALUES \
-                 (?1, 'deadline', ?2, ?3), (?1, 'reminder', ?2, ?4) {UPSERT}"
-            );
-            conn.prepare_cached(&sql)?
-                .execute(params![game, ply, deadline, at])?;
+            conn.prepare_cached(upsert!(
+                "(?1, 'deadline', ?2, ?3), (?1, 'reminder', ?2, ?4)"
+            ))?
+            .execute(params![game, ply, deadline, at])?;
         }
         None => {
-            let sql = format!(
-                "INSERT INTO timers (game_id, kind, ply, due_at) VALUES (?1, 'deadline', ?2, ?3) \
-                 {UPSERT}"
-            );
-            conn.prepare_cached(&sql)?
+            conn.prepare_cached(upsert!("(?1, 'deadline', ?2, ?3)"))?
                 .execute(params![game, ply, deadline])?;
             conn.prepare_cached("DELETE FROM timers WHERE game_id = ?1 AND kind = 'reminder'")?
                 .execute([game])?;
