@@ -53,12 +53,17 @@ fn small_config() -> GameConfig {
 
 /// A started duel: Alice team 1, Bob team 2.
 fn duel(f: &Fixture) -> i64 {
+    duel_with(f, small_config(), 42)
+}
+
+/// A started duel with this configuration and map seed: Alice team 1, Bob team 2.
+fn duel_with(f: &Fixture, config: GameConfig, seed: u64) -> i64 {
     let s = &f.service;
     let id = s
-        .create_lobby(Actor::user(ALICE), here(), "en", small_config(), Some(1))
+        .create_lobby(Actor::user(ALICE), here(), "en", config, Some(1))
         .unwrap();
     assert_eq!(s.join(Actor::user(BOB), id, None).unwrap(), 2);
-    s.start_with_seed(Actor::user(ALICE), id, 42).unwrap();
+    s.start_with_seed(Actor::user(ALICE), id, seed).unwrap();
     id
 }
 
@@ -351,11 +356,7 @@ fn deadlines_remind_then_a_bot_moves_then_takes_the_seat() {
     config.set("turn_time", "12h").unwrap();
     config.set("reminder", "2h").unwrap();
     config.set("max_missed", "2").unwrap();
-    let id = s
-        .create_lobby(Actor::user(ALICE), here(), "en", config, Some(1))
-        .unwrap();
-    s.join(Actor::user(BOB), id, Some(2)).unwrap();
-    s.start_with_seed(Actor::user(ALICE), id, 7).unwrap();
+    let id = duel_with(&f, config, 7);
     assert_eq!(
         s.next_timer_due().unwrap(),
         Some(f.clock.now_ms() + 10 * HOUR)
@@ -423,11 +424,7 @@ fn a_turn_has_exactly_its_own_timers() {
     let mut config = small_config();
     config.set("turn_time", "12h").unwrap();
     config.set("reminder", "2h").unwrap();
-    let id = s
-        .create_lobby(Actor::user(ALICE), here(), "en", config.clone(), Some(1))
-        .unwrap();
-    s.join(Actor::user(BOB), id, Some(2)).unwrap();
-    s.start_with_seed(Actor::user(ALICE), id, 7).unwrap();
+    let id = duel_with(&f, config.clone(), 7);
     use store::TimerKind::{Deadline, Reminder};
     assert_eq!(
         timers(id),
@@ -449,11 +446,7 @@ fn a_turn_has_exactly_its_own_timers() {
 
     // Without reminders: the deadline only.
     config.set("reminder", "off").unwrap();
-    let quiet = s
-        .create_lobby(Actor::user(ALICE), here(), "en", config, Some(1))
-        .unwrap();
-    s.join(Actor::user(BOB), quiet, Some(2)).unwrap();
-    s.start_with_seed(Actor::user(ALICE), quiet, 7).unwrap();
+    let quiet = duel_with(&f, config, 7);
     assert_eq!(timers(quiet), [(Deadline, 0, 12 * HOUR, None)]);
     let mv = first_move(&f, quiet, ALICE);
     s.act(ALICE, quiet, 0, &mv).unwrap();
