@@ -227,3 +227,38 @@ fn the_cli_renders_a_scenario_file() {
     assert_eq!((img.width(), img.height()), (SIZE, SIZE));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Every icon shipped has a row in assets/LICENSES.md, every row names a shipped icon, and the
+/// credit line the bot shows names every author of those rows (CC BY asks for attribution).
+#[test]
+fn every_icon_is_licensed_and_its_author_credited() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let licences = std::fs::read_to_string(root.join("assets/LICENSES.md")).unwrap();
+    let mut rows = std::collections::BTreeMap::new();
+    for line in licences.lines() {
+        let Some(rest) = line.strip_prefix("| `assets/icons/") else {
+            continue;
+        };
+        let (file, rest) = rest
+            .split_once("` | ")
+            .expect("a file cell, then the author");
+        let author = rest
+            .split_once(" (game-icons.net)")
+            .expect("the author cell names game-icons.net")
+            .0;
+        rows.insert(file.to_string(), author.to_string());
+    }
+    let mut shipped: Vec<String> = std::fs::read_dir(root.join("assets/icons"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name.ends_with(".svg"))
+        .collect();
+    shipped.sort();
+    assert_eq!(rows.keys().cloned().collect::<Vec<_>>(), shipped);
+    for (file, author) in &rows {
+        assert!(
+            render::CREDITS.contains(author.as_str()),
+            "{file}: the credit line does not name {author}"
+        );
+    }
+}
