@@ -49,6 +49,15 @@ enum Command {
         #[arg(short, long)]
         quiet: bool,
     },
+    /// Copy the database to a new file, safely, even while the bot is running.
+    Backup {
+        /// The database file.
+        #[arg(long, default_value = "jackal.db")]
+        db: PathBuf,
+        /// The new file to write (an existing file is never replaced).
+        #[arg(short, long, value_name = "FILE")]
+        output: PathBuf,
+    },
     /// The crash-safety test's child process (see tests/crash_safety.rs).
     #[command(hide = true)]
     ChaosChild {
@@ -141,6 +150,16 @@ fn main() -> ExitCode {
                 }
             }
         }
+        Command::Backup { db, output } => match jackal::cli::backup::run(&db, &output) {
+            Ok(summary) => {
+                println!("{summary}");
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("jackal backup: {e:#}");
+                ExitCode::from(1)
+            }
+        },
         Command::ChaosChild {
             db,
             games,

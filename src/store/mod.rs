@@ -51,6 +51,10 @@ pub enum StoreError {
     },
     #[error("stored data is not valid: {0}")]
     Corrupt(String),
+    #[error("{0} already exists: a backup is written to a new file, it never replaces one")]
+    BackupExists(String),
+    #[error("the backup {path} did not pass SQLite's integrity check: {report}")]
+    BackupDamaged { path: String, report: String },
 }
 
 pub type Result<T> = std::result::Result<T, StoreError>;
@@ -171,6 +175,30 @@ impl Store {
 
     pub fn durability(&self) -> Durability {
         self.durability
+    }
+
+    /// Writes a copy of the whole database to `dest`, a new file, while games go on: `VACUUM
+    /// INTO` reads one consistent snapshot (in WAL mode writers are not held up) and writes it
+    /// compacted, WAL included. Copying the file itself while the bot runs is not safe: the
+    /// latest commits may still be in the `-wal` file beside it. The copy is then opened and
+    /// checked with `PRAGMA integrity_check`.
+    pub fn back_up_to(&self, dest: &Path) -> Result<()> {
+        if dest.exists() {
+            return Err(StoreError::BackupExists(dest.display().to_string()));
+        }
+        let dest_text = dest
+            .to_str()
+            .ok_or_else(|| StoreError::Corrupt(format!("{} is not UTF-8", dest.display())))?;
+        self.conn()?.execute("VACUUM INTO ?1", [dest_text])?;
+        let copy = Connection::open(dest)?;
+        let report: String = copy.query_row("PRAGMA integrity_check", [], |r| r.get(0))?;
+        if report != "ok" {
+            return Err(StoreError::BackupDamaged {
+                path: dest.display().to_string(),
+                report,
+            });
+        }
+        Ok(())
     }
 
     /// A connection from the pool (opened if none is idle).
