@@ -48,6 +48,13 @@ enum Command {
         /// Print only the result.
         #[arg(short, long)]
         quiet: bool,
+        /// Where to draw the board (PNG), redrawn whenever a human is to move and at the end
+        /// (default: <database name>-game-<id>.png beside the database).
+        #[arg(long, value_name = "FILE", conflicts_with = "no_png")]
+        png: Option<PathBuf>,
+        /// Draw no board picture.
+        #[arg(long)]
+        no_png: bool,
     },
     /// Copy the database to a new file, safely, even while the bot is running.
     Backup {
@@ -129,7 +136,15 @@ fn main() -> ExitCode {
             seed,
             game,
             quiet,
+            png,
+            no_png,
         } => {
+            use jackal::cli::play::BoardPicture;
+            let picture = match (png, no_png) {
+                (_, true) => BoardPicture::Off,
+                (Some(path), false) => BoardPicture::At(path),
+                (None, false) => BoardPicture::BesideDatabase,
+            };
             let options = jackal::cli::play::PlayOptions {
                 db,
                 size,
@@ -139,6 +154,7 @@ fn main() -> ExitCode {
                 seed,
                 game,
                 quiet,
+                picture,
             };
             let stdin = std::io::stdin();
             let mut input = stdin.lock();

@@ -1,14 +1,17 @@
 //! `jackal play`: a local game in the terminal, on the same game service and SQLite file the
 //! bot uses. Seats are hot-seat humans (local players 1, 2, …) and bots; a game of bots only
-//! runs to its end without input.
+//! runs to its end without input. The board is printed as text and drawn as a PNG, the
+//! picture the bot posts, rewritten whenever a human is to move and at the end.
 
 use std::io::{BufRead, Write};
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::ai::BotLevel;
-use crate::engine::Players;
-use crate::game::narrate;
+use crate::engine::{Game, Players};
 use crate::game::{Actor, GameConfig, GameService, Location, ServiceError, SystemClock};
+use crate::game::{narrate, record};
+use crate::render::{self, RenderOptions};
 use crate::store::{GameId, GameStatus, Store};
 
 use super::text_board;
@@ -27,6 +30,48 @@ pub struct PlayOptions {
     pub game: Option<GameId>,
     /// Print only the result (for scripts).
     pub quiet: bool,
+    pub picture: BoardPicture,
+}
+
+/// Where the board picture goes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BoardPicture {
+    Off,
+    /// `<database name>-game-<id>.png` in the database's folder.
+    BesideDatabase,
+    At(PathBuf),
+}
+
+impl BoardPicture {
+    fn path(&self, db: &Path, id: GameId) -> Option<PathBuf> {
+        match self {
+            BoardPicture::Off => None,
+            BoardPicture::At(path) => Some(path.clone()),
+            BoardPicture::BesideDatabase => {
+                let stem = db
+                    .file_stem()
+                    .map_or("jackal".into(), |s| s.to_string_lossy());
+                Some(db.with_file_name(format!("{stem}-game-{id}.png")))
+            }
+        }
+    }
+}
+
+/// Draws `game` (game `id` after its latest ply) with its last move outlined, into `path`.
+fn write_picture(
+    service: &GameService,
+    id: GameId,
+    game: &Game,
+    path: &Path,
+) -> Result<(), String> {
+    let conn = service.store().conn().map_err(|e| e.to_string())?;
+    let events = record::move_events(&conn, id, game.ply()).map_err(|e| e.to_string())?;
+    let options = RenderOptions {
+        path: render::path_of(&events),
+        ..RenderOptions::default()
+    };
+    std::fs::write(path, render::render(game, &options))
+        .map_err(|e| format!("writing the board picture {}: {e}", path.display()))
 }
 
 /// Local player ids: human seat k is played by local user k.
@@ -92,11 +137,21 @@ pub fn run(o: &PlayOptions, input: &mut dyn BufRead, out: &mut dyn Write) -> Res
     if !o.quiet {
         say(out, &format!("Game #{id} in {}", o.db.display()));
     }
+    let picture = o.picture.path(&o.db, id);
+    if let (Some(path), false) = (&picture, o.quiet) {
+        say(
+            out,
+            &format!("The board picture is redrawn in {}", path.display()),
+        );
+    }
     let mut shown_ply = None;
     loop {
         let loaded = service.load(id).map_err(|e| e.to_string())?;
         if loaded.row.status != GameStatus::Active {
             let game = loaded.game.as_ref();
+            if let (Some(path), Some(game)) = (&picture, game) {
+                write_picture(&service, id, game, path)?;
+            }
             if let Some(outcome) = game.and_then(|g| g.outcome()) {
                 if !o.quiet {
                     say(out, &text_board::render(game.expect("started")));
@@ -129,6 +184,9 @@ pub fn run(o: &PlayOptions, input: &mut dyn BufRead, out: &mut dyn Write) -> Res
         };
         if shown_ply != Some(loaded.row.ply) {
             say(out, &text_board::render(game));
+            if let Some(path) = &picture {
+                write_picture(&service, id, game, path)?;
+            }
             shown_ply = Some(loaded.row.ply);
         }
         let choice = game
