@@ -127,6 +127,13 @@ fn a_player_lists_moves_is_refused_kindly_saves_and_resumes() {
         "the picture follows the game"
     );
 
+    // A game that is not there: refused, nothing said about it.
+    let mut out = Vec::new();
+    let unknown = hot_seat(&db, &picture, Some(99));
+    let refused = play::run(&unknown, &mut "".as_bytes(), &mut out).unwrap_err();
+    assert_eq!(refused, "there is no game #99");
+    assert!(out.is_empty());
+
     // Input that ends mid-game: saved, exit code 1.
     let (code, said) = play_with(&hot_seat(&db, &picture, Some(1)), "");
     assert_eq!(code, 1);

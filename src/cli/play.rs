@@ -131,6 +131,8 @@ pub fn run(o: &PlayOptions, input: &mut dyn BufRead, out: &mut dyn Write) -> Res
         Some(id) => id,
         None => create(&service, o)?,
     };
+    // An unknown --game is refused before anything is said about it.
+    service.load(id).map_err(|e| e.to_string())?;
     let say = |out: &mut dyn Write, text: &str| {
         let _ = writeln!(out, "{text}");
     };
