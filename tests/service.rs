@@ -640,33 +640,86 @@ fn migrating_a_version_1_file_keeps_its_games() {
     ));
 }
 
-/// Commits are flushed to the disk unless the operator chose otherwise, on every pooled
-/// connection.
+/// Every connection, pooled or newly opened, is in WAL mode with foreign keys enforced, waits
+/// for another writer instead of failing, and flushes each commit to the disk unless the
+/// operator chose otherwise.
 #[test]
-fn commits_are_flushed_unless_normal_durability_is_chosen() {
+fn every_connection_is_configured() {
     let dir = tempfile::tempdir().unwrap();
-    let synchronous = |store: &Store| -> Vec<i64> {
+    let settings = |store: &Store| -> Vec<(String, i64, i64, i64)> {
         // Two connections out at once: the pooled one and a newly opened one.
         let a = store.conn().unwrap();
         let b = store.conn().unwrap();
         [&a, &b]
             .iter()
             .map(|c| {
-                c.pragma_query_value(None, "synchronous", |r| r.get(0))
-                    .unwrap()
+                let get = |pragma: &str| -> i64 {
+                    c.pragma_query_value(None, pragma, |r| r.get(0)).unwrap()
+                };
+                let journal: String = c
+                    .pragma_query_value(None, "journal_mode", |r| r.get(0))
+                    .unwrap();
+                (
+                    journal,
+                    get("foreign_keys"),
+                    get("busy_timeout"),
+                    get("synchronous"),
+                )
             })
             .collect()
     };
     let full = Store::open(dir.path().join("full.db")).unwrap();
     assert_eq!(full.durability(), store::Durability::Full);
-    assert_eq!(synchronous(&full), [2, 2], "2 is FULL");
+    // synchronous: 2 is FULL, 1 is NORMAL.
+    let expected = ("wal".to_string(), 1, 10_000, 2);
+    assert_eq!(settings(&full), [expected.clone(), expected]);
     let normal = Store::open_with(dir.path().join("normal.db"), store::Durability::Normal).unwrap();
-    assert_eq!(synchronous(&normal), [1, 1], "1 is NORMAL");
+    let expected = ("wal".to_string(), 1, 10_000, 1);
+    assert_eq!(settings(&normal), [expected.clone(), expected]);
     assert_eq!(
         store::Durability::parse("Normal"),
         Some(store::Durability::Normal)
     );
     assert_eq!(store::Durability::parse("off"), None);
+    // Foreign keys at work: a seat of a game that does not exist is refused.
+    let conn = full.conn().unwrap();
+    let orphan = conn.execute(
+        "INSERT INTO seats (game_id, team, user_id, joined_at) VALUES (404, 1, 1, 0)",
+        [],
+    );
+    assert!(orphan.is_err(), "{orphan:?}");
+}
+
+/// The action log is append-only in the file itself: a recorded action can be neither changed
+/// nor removed, by any program; deleting a whole game still takes its actions with it.
+#[test]
+fn the_action_log_is_append_only() {
+    let f = fixture();
+    let id = duel(&f);
+    let mv = first_move(&f, id, ALICE);
+    f.service.act(ALICE, id, 0, &mv).unwrap();
+    let conn = f.service.store().conn().unwrap();
+    let changed = conn.execute("UPDATE actions SET notation = 'x' WHERE game_id = ?1", [id]);
+    assert!(
+        changed.unwrap_err().to_string().contains("append-only"),
+        "an action was changed"
+    );
+    let removed = conn.execute("DELETE FROM actions WHERE game_id = ?1", [id]);
+    assert!(
+        removed.unwrap_err().to_string().contains("append-only"),
+        "an action was removed"
+    );
+    assert_eq!(f.service.load(id).unwrap().row.ply, 1);
+    conn.execute("DELETE FROM games WHERE id = ?1", [id])
+        .unwrap();
+    let left: i64 = conn
+        .query_row(
+            "SELECT COUNT(*) FROM actions WHERE game_id = ?1",
+            [id],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(left, 0);
 }
 
 #[test]
