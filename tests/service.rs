@@ -85,6 +85,83 @@ fn first_move(f: &Fixture, id: i64, user: u64) -> String {
     f.service.legal_moves(user, id).unwrap()[0].notation.clone()
 }
 
+/// Leaving, random seats, the operating system's seed, kicking a player from a running game,
+/// and the games of a channel.
+#[test]
+fn seats_seeds_and_kicks() {
+    let f = fixture();
+    let s = &f.service;
+    let mut config = small_config();
+    config.set("players", "4").unwrap();
+    let id = s
+        .create_lobby(Actor::user(ALICE), here(), "en", config, None)
+        .unwrap();
+    // Without a seat asked for, each player gets a free seat at random: all four differ.
+    let mut teams = vec![s.load(id).unwrap().seat_of(ALICE).unwrap().team];
+    for user in [BOB, EVE, 1003] {
+        teams.push(s.join(Actor::user(user), id, None).unwrap());
+    }
+    teams.sort();
+    assert_eq!(teams, [1, 2, 3, 4]);
+    // A player who leaves frees the seat; the owner leaving cancels the lobby.
+    let eve = s.load(id).unwrap().seat_of(EVE).unwrap().team;
+    s.leave(Actor::user(EVE), id).unwrap();
+    assert!(s.load(id).unwrap().seat(eve).is_none());
+    assert!(matches!(
+        s.leave(Actor::user(EVE), id),
+        Err(ServiceError::NotYourGame(_))
+    ));
+    assert_eq!(s.games_here(500).unwrap().len(), 1);
+    s.leave(Actor::user(ALICE), id).unwrap();
+    assert_eq!(s.load(id).unwrap().row.status, GameStatus::Cancelled);
+    assert!(s.games_here(500).unwrap().is_empty());
+
+    // `start` takes its seed from the operating system and stores it.
+    let seeds: Vec<u64> = (0..2)
+        .map(|_| {
+            let id = s
+                .create_lobby(Actor::user(ALICE), here(), "en", small_config(), Some(1))
+                .unwrap();
+            s.join(Actor::user(BOB), id, Some(2)).unwrap();
+            let started = s.start(Actor::user(ALICE), id).unwrap();
+            let seed = started.row.seed.expect("stored at start");
+            assert_eq!(s.load(id).unwrap().row.seed, Some(seed));
+            assert_eq!(
+                s.position_at(id, 0).unwrap(),
+                Game::new(small_config().rules, seed).unwrap()
+            );
+            seed
+        })
+        .collect();
+    assert_ne!(seeds[0], seeds[1]);
+
+    // Kicking a player from a running game: only the owner (or an admin); a bot plays on.
+    let id = duel(&f);
+    assert!(matches!(
+        s.kick(Actor::user(BOB), id, 1),
+        Err(ServiceError::NotOwner)
+    ));
+    s.kick(Actor::user(ALICE), id, 2).unwrap();
+    let seat = s.load(id).unwrap().seat(2).unwrap().clone();
+    assert_eq!(
+        (seat.user_id, seat.bot_level.as_deref()),
+        (None, Some("random"))
+    );
+    let mv = first_move(&f, id, ALICE);
+    let accepted = s.act(ALICE, id, 0, &mv).unwrap();
+    assert_eq!(
+        accepted.next,
+        Next::Bot {
+            team: 2,
+            level: BotLevel::Random
+        }
+    );
+    assert!(
+        s.bot_step(id).unwrap().is_some(),
+        "the bot plays the kicked seat"
+    );
+}
+
 #[test]
 fn a_duel_plays_through_the_service() {
     let f = fixture();

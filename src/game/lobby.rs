@@ -78,6 +78,20 @@ pub(super) fn insert_game_row(
 
 /// A random free seat, from the operating system's generator (seating is not the engine's
 /// business, R-SEAT-3).
+/// Cancels the game of `row` inside the caller's transaction.
+fn cancel_in(tx: &rusqlite::Connection, row: &GameRow, now: i64) -> Result<()> {
+    store::end_game(
+        tx,
+        row.id,
+        GameStatus::Cancelled,
+        "{\"cancelled\":true}",
+        now,
+    )?;
+    store::clear_timers(tx, row.id)?;
+    notice(tx, row, "The game was cancelled.".into(), now)?;
+    Ok(())
+}
+
 fn random_seat(free: &[u8]) -> u8 {
     let r = getrandom::u64().unwrap_or(0);
     free[(r % free.len() as u64) as usize]
@@ -157,24 +171,18 @@ impl GameService {
         })
     }
 
-    /// Leaves a lobby. The owner leaving cancels it.
+    /// Leaves a lobby. The owner leaving cancels it (in the same transaction).
     pub fn leave(&self, actor: Actor, id: GameId) -> Result<()> {
-        let owner = self.lobby_change(id, |tx, g| {
+        let now = self.now();
+        self.lobby_change(id, |tx, g| {
             require_lobby(&g.row)?;
             let seat = g.seat_of(actor.user).ok_or(ServiceError::NotYourGame(id))?;
             store::delete_seat(tx, id, seat.team)?;
-            Ok(g.row.owner_id == actor.user)
-        })?;
-        if owner {
-            self.cancel(
-                Actor {
-                    admin: true,
-                    ..actor
-                },
-                id,
-            )?;
-        }
-        Ok(())
+            if g.row.owner_id == actor.user {
+                cancel_in(tx, &g.row, now)?;
+            }
+            Ok(())
+        })
     }
 
     /// Changes one setting of a lobby (owner or admin). Seats beyond a smaller player count
@@ -312,10 +320,7 @@ impl GameService {
             if matches!(g.row.status, GameStatus::Finished | GameStatus::Cancelled) {
                 return Err(ServiceError::Finished(id));
             }
-            store::end_game(tx, id, GameStatus::Cancelled, "{\"cancelled\":true}", now)?;
-            store::clear_timers(tx, id)?;
-            notice(tx, &g.row, "The game was cancelled.".into(), now)?;
-            Ok(())
+            cancel_in(tx, &g.row, now)
         })
     }
 
