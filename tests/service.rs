@@ -532,6 +532,99 @@ fn a_turn_has_exactly_its_own_timers() {
     assert_eq!(timers(id).len(), 2);
 }
 
+/// A bot on turn has a timer due at once, and firing it plays the bot's move: a game of bots
+/// runs to its end on its timers alone, and leaves none behind.
+#[test]
+fn bots_are_driven_by_their_timers() {
+    let f = fixture();
+    let s = &f.service;
+    let mut config = small_config();
+    config.set("board_size", "5").unwrap();
+    let id = bots_duel(&f, here(), config, 11);
+    let conn = s.store().conn().unwrap();
+    let kinds = |id| -> Vec<_> {
+        store::game_timers(&conn, id)
+            .unwrap()
+            .into_iter()
+            .map(|t| (t.kind, t.ply, t.due_at == f.clock.now_ms()))
+            .collect()
+    };
+    assert_eq!(kinds(id), [(store::TimerKind::Bot, 0, true)]);
+    let mut moves = 0;
+    while let Some(due) = s.next_timer_due().unwrap() {
+        assert!(due <= f.clock.now_ms(), "a bot's timer is due at once");
+        for fired in s.fire_due_timers().unwrap() {
+            assert!(matches!(fired, Fired::BotMoved { game_id, .. } if game_id == id));
+            moves += 1;
+        }
+        f.clock.advance_ms(1_000);
+    }
+    let loaded = s.load(id).unwrap();
+    assert_eq!(loaded.row.status, GameStatus::Finished);
+    assert_eq!(moves, loaded.row.ply);
+    assert!(kinds(id).is_empty());
+}
+
+/// Removing or resigning the player on turn hands the turn to a bot at once; doing so to
+/// another player leaves the deadline of the one on turn as it was.
+#[test]
+fn a_player_removed_on_turn_is_replaced_by_a_bot_at_once() {
+    let f = fixture();
+    let s = &f.service;
+    let deadline = |id| {
+        let conn = s.store().conn().unwrap();
+        store::game_timers(&conn, id)
+            .unwrap()
+            .into_iter()
+            .map(|t| (t.kind, t.ply, t.due_at))
+            .collect::<Vec<_>>()
+    };
+    // Not on turn: Alice (on turn) keeps her timers.
+    let id = duel(&f);
+    let before = deadline(id);
+    f.clock.advance_ms(HOUR);
+    s.kick(Actor::user(ALICE), id, 2).unwrap();
+    assert_eq!(deadline(id), before);
+    // On turn: Alice moves, Bob (on turn) is removed, his bot plays when its timer fires.
+    let id = duel(&f);
+    let mv = first_move(&f, id, ALICE);
+    s.act(ALICE, id, 0, &mv).unwrap();
+    s.kick(Actor::user(ALICE), id, 2).unwrap();
+    assert_eq!(deadline(id), [(store::TimerKind::Bot, 1, f.clock.now_ms())]);
+    assert_eq!(
+        s.fire_due_timers().unwrap(),
+        [Fired::BotMoved {
+            game_id: id,
+            team: 2
+        }]
+    );
+    assert_eq!(s.load(id).unwrap().row.ply, 2);
+    assert!(deadline(id).iter().all(|t| t.0 != store::TimerKind::Bot));
+
+    // Three players: one who is not on turn resigns; the one on turn keeps the deadline.
+    let mut config = small_config();
+    config.set("players", "3").unwrap();
+    let id = s
+        .create_lobby(Actor::user(ALICE), here(), "en", config, Some(1))
+        .unwrap();
+    s.join(Actor::user(BOB), id, Some(2)).unwrap();
+    s.join(Actor::user(EVE), id, Some(3)).unwrap();
+    s.start_with_seed(Actor::user(ALICE), id, 8).unwrap();
+    let before = deadline(id);
+    f.clock.advance_ms(HOUR);
+    s.resign(Actor::user(EVE), id).unwrap();
+    assert_eq!(deadline(id), before);
+    // Alice, on turn, resigns: her bot moves when its timer fires.
+    s.resign(Actor::user(ALICE), id).unwrap();
+    assert_eq!(
+        s.fire_due_timers().unwrap(),
+        [Fired::BotMoved {
+            game_id: id,
+            team: 1
+        }]
+    );
+}
+
 #[test]
 fn resigning_a_duel_ends_it() {
     let f = fixture();

@@ -287,6 +287,15 @@ impl GameService {
                     self.seat_to_bot(tx, &seat, false)?;
                     let text = format!("Team {team}'s player was removed; a bot plays on.");
                     notice(tx, &g.row, text, now)?;
+                    // On turn: a bot's timer replaces the removed player's deadline.
+                    if let Some(game) = g.game.as_ref().filter(|game| game.controller() == team) {
+                        let mut after = g.clone();
+                        if let Some(s) = after.seats.iter_mut().find(|s| s.team == team) {
+                            s.user_id = None;
+                            s.bot_level = Some(BotLevel::Random.name().into());
+                        }
+                        self.schedule_turn(tx, &after, game, now, false)?;
+                    }
                 }
                 _ => return Err(ServiceError::Finished(id)),
             }

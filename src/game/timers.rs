@@ -11,9 +11,22 @@ use crate::store::{self, GameStatus, TimerKind, TimerRow};
 /// What firing a timer did.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Fired {
-    Reminded { game_id: i64, team: u8 },
-    TimedOut { game_id: i64, team: u8 },
-    Stale { game_id: i64 },
+    Reminded {
+        game_id: i64,
+        team: u8,
+    },
+    TimedOut {
+        game_id: i64,
+        team: u8,
+    },
+    /// A bot on turn made its move.
+    BotMoved {
+        game_id: i64,
+        team: u8,
+    },
+    Stale {
+        game_id: i64,
+    },
 }
 
 impl GameService {
@@ -70,6 +83,17 @@ impl GameService {
                 }
                 tx.commit()?;
                 Ok(Fired::Reminded { game_id, team })
+            }
+            (TimerKind::Bot, true, None) => {
+                if let Some(accepted) = self.bot_move(tx, &loaded)? {
+                    return Ok(Fired::BotMoved {
+                        game_id,
+                        team: accepted.team,
+                    });
+                }
+                // No bot on turn after all, or one without a move: don't fire again.
+                store::mark_timer_fired(&conn, timer, now)?;
+                Ok(Fired::Stale { game_id })
             }
             _ => {
                 store::mark_timer_fired(&tx, timer, now)?;

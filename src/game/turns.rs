@@ -180,17 +180,22 @@ impl GameService {
         let mut conn = self.store.conn()?;
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
         let loaded = self.load_on(&tx, id)?;
-        let Ok(game) = require_active(&loaded) else {
+        self.bot_move(tx, &loaded)
+    }
+
+    /// [`GameService::bot_step`] in the immediate transaction `loaded` was read in.
+    pub(super) fn bot_move(&self, tx: Transaction, loaded: &Loaded) -> Result<Option<Accepted>> {
+        let Ok(game) = require_active(loaded) else {
             return Ok(None);
         };
-        let Next::Bot { level, .. } = next_of(&loaded, game) else {
+        let Next::Bot { level, .. } = next_of(loaded, game) else {
             return Ok(None);
         };
         let seed = loaded.row.seed.unwrap_or(0);
         let Some(action) = ai::choose(game, level, seed) else {
             return Ok(None);
         };
-        self.commit_action(tx, &loaded, action, None, Extra::default())
+        self.commit_action(tx, loaded, action, None, Extra::default())
             .map(Some)
     }
 
@@ -317,7 +322,8 @@ impl GameService {
         Ok(())
     }
 
-    /// The deadline, reminder and "your turn" message for whoever moves next.
+    /// The timers of whoever moves next: a human's deadline, reminder and "your turn" message,
+    /// or a bot's timer, due at once (firing it plays the bot's move).
     pub(super) fn schedule_turn(
         &self,
         tx: &Connection,
@@ -327,11 +333,12 @@ impl GameService {
         notify: bool,
     ) -> Result<()> {
         let id = loaded.row.id;
-        let Next::Human { team, user } = next_of(loaded, game) else {
-            store::clear_timers(tx, id)?;
-            return Ok(());
-        };
         let ply = loaded.row.ply;
+        let (team, user) = match next_of(loaded, game) {
+            Next::Human { team, user } => (team, user),
+            Next::Bot { .. } => return Ok(store::set_bot_timer(tx, id, ply, now)?),
+            Next::Over => return Ok(store::clear_timers(tx, id)?),
+        };
         let deadline = now + loaded.config.turn_seconds as i64 * 1000;
         let reminder = Some(deadline - loaded.config.reminder_seconds as i64 * 1000)
             .filter(|at| loaded.config.reminder_seconds > 0 && *at > now);
@@ -396,7 +403,11 @@ impl GameService {
                 s.user_id = None;
                 s.bot_level = Some(BotLevel::Random.name().into());
             }
-            self.schedule_turn(&tx, &after, game, now, true)?;
+            // On turn: a bot's timer replaces the deadline. Otherwise whoever is on turn keeps
+            // their deadline as it was.
+            if game.controller() == seat.team {
+                self.schedule_turn(&tx, &after, game, now, false)?;
+            }
             let text = format!("Team {} resigned; a bot plays on.", seat.team);
             notice(&tx, &loaded.row, text, now)?;
         }

@@ -356,8 +356,12 @@ pub fn insert_snapshot(
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TimerKind {
+    /// A human's time to move runs out.
     Deadline,
+    /// A human's deadline is near.
     Reminder,
+    /// A bot is to move.
+    Bot,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -374,6 +378,7 @@ impl TimerKind {
         match self {
             TimerKind::Deadline => "deadline",
             TimerKind::Reminder => "reminder",
+            TimerKind::Bot => "bot",
         }
     }
 
@@ -381,13 +386,15 @@ impl TimerKind {
         match text {
             "deadline" => Ok(TimerKind::Deadline),
             "reminder" => Ok(TimerKind::Reminder),
+            "bot" => Ok(TimerKind::Bot),
             other => Err(StoreError::Corrupt(format!("timer kind `{other}`"))),
         }
     }
 }
 
-/// Sets the timers of the turn at `ply`: its deadline and, if any, its reminder. Each game
-/// has one row per kind, updated in place: one statement, no delete-and-insert.
+/// Sets the timers of a human's turn at `ply`: its deadline and, if any, its reminder (and
+/// drops a bot's timer). Each game has one row per kind, updated in place: one statement for
+/// both, no delete-and-insert.
 pub fn set_turn_timers(
     conn: &Connection,
     game: GameId,
@@ -407,6 +414,8 @@ pub fn set_turn_timers(
             )
         };
     }
+    conn.prepare_cached("DELETE FROM timers WHERE game_id = ?1 AND kind = 'bot'")?
+        .execute([game])?;
     match reminder {
         Some(at) => {
             conn.prepare_cached(upsert!(
@@ -424,7 +433,20 @@ pub fn set_turn_timers(
     Ok(())
 }
 
-/// Drops the game's timers (a bot moves next, or the game ended).
+/// Sets the timer of a bot's turn at `ply` (the game's only timer).
+pub fn set_bot_timer(conn: &Connection, game: GameId, ply: u32, due: i64) -> Result<()> {
+    conn.prepare_cached("DELETE FROM timers WHERE game_id = ?1 AND kind <> 'bot'")?
+        .execute([game])?;
+    conn.prepare_cached(
+        "INSERT INTO timers (game_id, kind, ply, due_at) VALUES (?1, 'bot', ?2, ?3) \
+         ON CONFLICT (game_id, kind) DO UPDATE SET ply = excluded.ply, \
+         due_at = excluded.due_at, fired_at = NULL",
+    )?
+    .execute(params![game, ply, due])?;
+    Ok(())
+}
+
+/// Drops the game's timers (the game ended).
 pub fn clear_timers(conn: &Connection, game: GameId) -> Result<()> {
     conn.prepare_cached("DELETE FROM timers WHERE game_id = ?1")?
         .execute([game])?;
