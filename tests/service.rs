@@ -81,6 +81,16 @@ fn bots_duel(f: &Fixture, location: Location, config: GameConfig, seed: u64) -> 
     id
 }
 
+/// A game's timer rows: kind, ply, due time and fired time.
+fn timers_of(f: &Fixture, id: i64) -> Vec<(store::TimerKind, u32, i64, Option<i64>)> {
+    let conn = f.service.store().conn().unwrap();
+    store::game_timers(&conn, id)
+        .unwrap()
+        .into_iter()
+        .map(|t| (t.kind, t.ply, t.due_at, t.fired_at))
+        .collect()
+}
+
 fn first_move(f: &Fixture, id: i64, user: u64) -> String {
     f.service.legal_moves(user, id).unwrap()[0].notation.clone()
 }
@@ -490,13 +500,12 @@ fn deadlines_remind_then_a_bot_moves_then_takes_the_seat() {
 fn a_turn_has_exactly_its_own_timers() {
     let f = fixture();
     let s = &f.service;
-    let timers = |id| {
-        let conn = s.store().conn().unwrap();
-        store::game_timers(&conn, id)
-            .unwrap()
+    let timers = |id| -> Vec<_> {
+        let now = f.clock.now_ms();
+        timers_of(&f, id)
             .into_iter()
-            .map(|t| (t.kind, t.ply, t.due_at - f.clock.now_ms(), t.fired_at))
-            .collect::<Vec<_>>()
+            .map(|(kind, ply, due, fired)| (kind, ply, due - now, fired))
+            .collect()
     };
     let mut config = small_config();
     config.set("turn_time", "12h").unwrap();
@@ -541,12 +550,10 @@ fn bots_are_driven_by_their_timers() {
     let mut config = small_config();
     config.set("board_size", "5").unwrap();
     let id = bots_duel(&f, here(), config, 11);
-    let conn = s.store().conn().unwrap();
     let kinds = |id| -> Vec<_> {
-        store::game_timers(&conn, id)
-            .unwrap()
+        timers_of(&f, id)
             .into_iter()
-            .map(|t| (t.kind, t.ply, t.due_at == f.clock.now_ms()))
+            .map(|(kind, ply, due, _)| (kind, ply, due == f.clock.now_ms()))
             .collect()
     };
     assert_eq!(kinds(id), [(store::TimerKind::Bot, 0, true)]);
@@ -571,13 +578,11 @@ fn bots_are_driven_by_their_timers() {
 fn a_player_removed_on_turn_is_replaced_by_a_bot_at_once() {
     let f = fixture();
     let s = &f.service;
-    let deadline = |id| {
-        let conn = s.store().conn().unwrap();
-        store::game_timers(&conn, id)
-            .unwrap()
+    let deadline = |id| -> Vec<_> {
+        timers_of(&f, id)
             .into_iter()
-            .map(|t| (t.kind, t.ply, t.due_at))
-            .collect::<Vec<_>>()
+            .map(|(kind, ply, due, _)| (kind, ply, due))
+            .collect()
     };
     // Not on turn: Alice (on turn) keeps her timers.
     let id = duel(&f);
