@@ -630,6 +630,52 @@ fn a_player_removed_on_turn_is_replaced_by_a_bot_at_once() {
     );
 }
 
+/// The outbox as the sender sees it: a move's messages are pending at once; a failed send
+/// waits for its retry time with the error and the attempt recorded; a sent message is sent
+/// once.
+#[test]
+fn outbox_rows_are_pending_until_sent() {
+    let f = fixture();
+    let s = &f.service;
+    let id = duel(&f);
+    let mv = first_move(&f, id, ALICE);
+    s.act(ALICE, id, 0, &mv).unwrap();
+    let conn = s.store().conn().unwrap();
+    let now = f.clock.now_ms();
+    let pending = store::pending_outbox(&conn, now).unwrap();
+    let kinds: Vec<_> = pending.iter().map(|r| r.kind.as_str()).collect();
+    // The start (game started, Alice's turn), then the move (board post, Bob's turn).
+    assert_eq!(
+        kinds,
+        ["game_started", "your_turn", "board_post", "your_turn"]
+    );
+    let post = &pending[2];
+    store::mark_outbox_failed(&conn, post.id, "429 Too Many Requests", now + 5_000).unwrap();
+    let still: Vec<_> = store::pending_outbox(&conn, now).unwrap();
+    assert!(
+        still.iter().all(|r| r.id != post.id),
+        "not before its retry time"
+    );
+    let retried = store::pending_outbox(&conn, now + 5_000).unwrap();
+    let again = retried.iter().find(|r| r.id == post.id).unwrap();
+    assert_eq!(again.attempts, 1);
+    assert_eq!(again.last_error.as_deref(), Some("429 Too Many Requests"));
+    assert!(store::mark_outbox_sent(&conn, post.id, now + 6_000).unwrap());
+    assert!(
+        !store::mark_outbox_sent(&conn, post.id, now + 7_000).unwrap(),
+        "sent once"
+    );
+    let sent = store::game_outbox(&conn, id).unwrap();
+    let sent = sent.iter().find(|r| r.id == post.id).unwrap();
+    assert_eq!(sent.sent_at, Some(now + 6_000));
+    assert!(
+        store::pending_outbox(&conn, now + 10_000)
+            .unwrap()
+            .iter()
+            .all(|r| r.id != post.id)
+    );
+}
+
 #[test]
 fn resigning_a_duel_ends_it() {
     let f = fixture();
