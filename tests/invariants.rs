@@ -278,7 +278,8 @@ fn run_game(spec: &Spec, checks: Checks) -> Result<Played, TestCaseError> {
         return Err(fail(spec, &history, "finished game has no outcome".into()));
     }
 
-    // Replay: same seed, same actions, identical game.
+    // Replay: same seed, same actions, identical game (R-GEN-7; R-MAP-4: the deal is the only
+    // randomness).
     let mut replay = Game::new(settings, spec.seed)
         .map_err(|e| fail(spec, &history, format!("replay setup failed: {e}")))?;
     for (i, a) in actions.iter().enumerate() {
