@@ -105,7 +105,7 @@ impl Default for Settings {
 /// Why a setting could not be applied.
 #[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
 pub enum SettingError {
-    #[error("unknown setting `{0}`")]
+    #[error("unknown setting `{0}` (the settings are {list})", list = SETTING_IDS.join(", "))]
     UnknownSetting(String),
     #[error("`{value}` is not a valid value for `{id}` (expected {expected})")]
     BadValue {
@@ -113,8 +113,14 @@ pub enum SettingError {
         value: String,
         expected: &'static str,
     },
+    /// A tile pack that names an unknown tile or too many special ones.
+    #[error(
+        "`{value}` is not a valid tile_pack: {why} (expected full, classic or a list such as chest5*20,empty*97)"
+    )]
+    BadPack { value: String, why: String },
 }
 
+/// Every engine setting's id (RULES §20), for the error naming an unknown one.
 pub const SETTING_IDS: [&str; 16] = [
     "board_size",
     "players",
@@ -169,8 +175,10 @@ impl Settings {
                 self.players = Players::parse(value).ok_or_else(|| bad("2, 3, 4 or 2x2"))?
             }
             "tile_pack" => {
-                self.tile_pack = Pack::parse(value)
-                    .map_err(|_| bad("full, classic or a list such as chest5*20,empty*97"))?
+                self.tile_pack = Pack::parse(value).map_err(|e| SettingError::BadPack {
+                    value: value.into(),
+                    why: e.to_string(),
+                })?
             }
             "plane_seats" => {
                 self.plane_seats = match value {

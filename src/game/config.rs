@@ -3,6 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::engine::settings::{SETTING_IDS, SettingError};
 use crate::engine::{Game, Settings};
 
 /// What happens when a player lets the deadline pass.
@@ -47,7 +48,8 @@ impl Default for GameConfig {
     }
 }
 
-/// Settings ids the service adds to the engine's (RULES §20).
+/// Settings ids the service adds to the engine's (RULES §20), for the error naming an unknown
+/// one.
 pub const SERVICE_SETTING_IDS: [&str; 4] = ["turn_time", "reminder", "timeout", "max_missed"];
 
 /// Reads `90s`, `30m`, `12h`, `2d` or a bare number of seconds.
@@ -118,7 +120,14 @@ impl GameConfig {
             _ => next
                 .rules
                 .set(id, &value.to_ascii_lowercase())
-                .map_err(|e| e.to_string())?,
+                .map_err(|e| match e {
+                    SettingError::UnknownSetting(id) => format!(
+                        "unknown setting `{id}` (the settings are {}, {})",
+                        SETTING_IDS.join(", "),
+                        SERVICE_SETTING_IDS.join(", ")
+                    ),
+                    other => other.to_string(),
+                })?,
         }
         next.validate()?;
         *self = next;
@@ -172,5 +181,19 @@ mod tests {
         c.set("board_size", "9").unwrap();
         c.set("players", "4").unwrap();
         assert_eq!(c.team_count(), 4);
+    }
+
+    /// A mistyped setting or tile names what would have been right.
+    #[test]
+    fn errors_name_the_choices() {
+        let mut c = GameConfig::default();
+        let unknown = c.set("bord_size", "9").unwrap_err();
+        assert!(unknown.contains("unknown setting `bord_size`"), "{unknown}");
+        assert!(
+            unknown.contains("board_size") && unknown.contains("turn_time"),
+            "{unknown}"
+        );
+        let pack = c.set("tile_pack", "chest5*20,dragon*3").unwrap_err();
+        assert!(pack.contains("`dragon` is not a tile id"), "{pack}");
     }
 }
