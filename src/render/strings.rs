@@ -12,9 +12,11 @@ pub enum Lang {
 }
 
 impl Lang {
-    /// `en` or `ru` (as Discord locales start).
+    /// `en` or `ru`, in any case, alone or as a locale's language (`en-US`, `ru_RU`, as Discord
+    /// locales are written).
     pub fn parse(text: &str) -> Option<Lang> {
-        match text.get(..2)? {
+        let language = text.split(['-', '_']).next()?;
+        match language.to_ascii_lowercase().as_str() {
             "en" => Some(Lang::En),
             "ru" => Some(Lang::Ru),
             _ => None,
@@ -50,6 +52,11 @@ mod tests {
         assert_eq!(Lang::parse("ru"), Some(Lang::Ru));
         assert_eq!(Lang::parse("en-GB"), Some(Lang::En));
         assert_eq!(Lang::parse("de"), None);
+        assert_eq!(Lang::parse("EN"), Some(Lang::En));
+        assert_eq!(Lang::parse("ru_RU"), Some(Lang::Ru));
+        // Only the language itself, not any word that starts like it.
+        assert_eq!(Lang::parse("rubbish"), None);
+        assert_eq!(Lang::parse("english"), None);
         assert_ne!(text(Lang::Ru, Key::Move), text(Lang::En, Key::Move));
     }
 }
