@@ -15,7 +15,7 @@ use super::game::Game;
 use super::item::Item;
 use super::stack_vec::StackVec;
 use super::tile::TileKind;
-use super::unit::Place;
+use super::unit::{Place, UnitRef};
 
 const SEEN: usize = 48;
 /// The (cell, motion) pairs a walk has entered (R-CHAIN-6 off mazes).
@@ -123,7 +123,10 @@ impl Game {
     fn fatal_by_walking(&self, action: &Action) -> Option<bool> {
         let (u, to, cargo, motion) = match (*action, &self.pending) {
             (Action::Move { unit, to, cargo }, None) => {
-                let u = self.team_unit(self.turn, unit)?;
+                let u = self.find_unit(UnitRef {
+                    team: self.turn,
+                    kind: unit,
+                })?;
                 let from = self.unit_cell(u)?;
                 let motion = match self.units[u].place {
                     Place::Land { .. } if self.units[u].seat.is_some() => Motion::Flight,
@@ -279,7 +282,10 @@ impl Game {
     fn fatal_on_copy(&mut self, action: &Action, pure: bool) -> bool {
         let unit = match (action, &self.pending) {
             (_, Some(p)) => p.chain.unit,
-            (Action::Move { unit, .. }, None) => match self.team_unit(self.turn, *unit) {
+            (Action::Move { unit, .. }, None) => match self.find_unit(UnitRef {
+                team: self.turn,
+                kind: *unit,
+            }) {
                 Some(u) => u,
                 None => return false,
             },

@@ -14,7 +14,7 @@ use super::item::{Item, Items};
 use super::settings::PlaneSeats;
 use super::stack_vec::StackVec;
 use super::tile::TileKind;
-use super::unit::{Place, Seat, Team, UnitKind};
+use super::unit::{Place, Seat, Team, UnitKind, UnitRef};
 
 /// A summary of the enemy units at one position.
 #[derive(Clone, Copy, Debug)]
@@ -131,13 +131,6 @@ impl Game {
         }
     }
 
-    /// The team's living unit with this id.
-    pub(crate) fn team_unit(&self, team: Team, kind: UnitKind) -> Option<usize> {
-        self.units
-            .iter()
-            .position(|u| u.team == team && u.kind == kind && u.alive())
-    }
-
     /// What the enemies of `team` at a position are (one pass, no allocation: this runs for
     /// every candidate move).
     pub(crate) fn enemies_at(&self, team: Team, place: Place) -> EnemiesAt {
@@ -165,7 +158,9 @@ impl Game {
         to: Cell,
         cargo: Items,
     ) -> Result<(), ErrorKind> {
-        let u = self.team_unit(team, kind).ok_or(ErrorKind::NoSuchUnit)?;
+        let u = self
+            .find_unit(UnitRef { team, kind })
+            .ok_or(ErrorKind::NoSuchUnit)?;
         if !self.units[u].able() {
             return Err(ErrorKind::UnitDisabled);
         }

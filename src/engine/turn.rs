@@ -5,7 +5,7 @@ use super::board::Cell;
 use super::error::{ErrorKind, IllegalAction};
 use super::event::{EndReason, Event, Outcome};
 use super::game::Game;
-use super::unit::{Place, Team};
+use super::unit::{Place, Team, UnitRef};
 
 impl Game {
     /// Plays one action for the side to move and returns what happened, in order. An illegal
@@ -23,7 +23,12 @@ impl Game {
         self.ply += 1;
         match *action {
             Action::Move { unit, to, cargo } => {
-                let u = self.team_unit(self.turn, unit).expect("checked");
+                let u = self
+                    .find_unit(UnitRef {
+                        team: self.turn,
+                        kind: unit,
+                    })
+                    .expect("checked");
                 self.start_unit_move(u, to, cargo, ev);
             }
             Action::Choose { cell, cargo } => self.resume_chain(cell, cargo, ev),

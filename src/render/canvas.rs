@@ -96,18 +96,6 @@ impl Canvas {
         });
     }
 
-    pub fn ring(&mut self, cx: f32, cy: f32, r: f32, width: f32, c: Colour, a: f32) {
-        let bbox = Rect::new(
-            cx - r - width,
-            cy - r - width,
-            2.0 * (r + width),
-            2.0 * (r + width),
-        );
-        self.fill_sdf(bbox, c, a, |x, y| {
-            (((x - cx).powi(2) + (y - cy).powi(2)).sqrt() - r).abs() - width / 2.0
-        });
-    }
-
     pub fn rounded_rect(&mut self, r: Rect, radius: f32, c: Colour, a: f32) {
         let (cx, cy) = r.centre();
         let (hw, hh) = (r.w / 2.0, r.h / 2.0);

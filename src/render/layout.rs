@@ -31,16 +31,6 @@ impl Rect {
     pub fn inset(&self, d: f32) -> Rect {
         Rect::new(self.x + d, self.y + d, self.w - 2.0 * d, self.h - 2.0 * d)
     }
-
-    /// A sub-rectangle given in fractions of this one.
-    pub fn part(&self, fx: f32, fy: f32, fw: f32, fh: f32) -> Rect {
-        Rect::new(
-            self.x + fx * self.w,
-            self.y + fy * self.h,
-            fw * self.w,
-            fh * self.h,
-        )
-    }
 }
 
 /// The geometry of one picture for a board of side N.
