@@ -35,3 +35,18 @@ fn expansion_scenarios_are_not_yet_supported() {
         assert_eq!(report.totals.passed, 0, "{}", report.text);
     }
 }
+
+/// A seed whose deal cannot meet the map constraints is an error at the `seed` line.
+#[test]
+fn a_deal_that_fails_is_reported_at_its_seed_line() {
+    let mut report = jackal::scenario::Report::new(false);
+    let content = "scenario deal fails\nboard 5\nset tile_pack = cave*40\nseed 1\nexpect turn 1\n";
+    report.check_content("a.scn", content);
+    report.finish();
+    assert_eq!(report.exit_code(), 2, "{}", report.text);
+    assert!(
+        report.text.contains("ERROR a.scn:4 seed 1"),
+        "{}",
+        report.text
+    );
+}

@@ -110,15 +110,22 @@ impl Game {
             return Err(SetupError::ExpansionTile(kind));
         }
         let mut game = Game::blank(settings);
-        let board = game.board;
-        let tiles = mapgen::generate(board, &game.settings.tile_pack.tiles(), seed)?;
-        for (cell, tile) in board.land_cells().zip(tiles) {
-            game.dealt_gold += tile.kind.hidden_gold();
-            game.tiles[board.index(cell)] = Some(tile);
-        }
-        game.seed = Some(seed);
+        game.deal(seed)?;
         game.start(&mut Vec::new());
         Ok(game)
+    }
+
+    /// Deals the pack face down onto the land cells from `seed` (R-MAP), as a new game and a
+    /// scenario's `seed` line do.
+    pub(crate) fn deal(&mut self, seed: u64) -> Result<(), mapgen::MapError> {
+        let board = self.board;
+        let tiles = mapgen::generate(board, &self.settings.tile_pack.tiles(), seed)?;
+        for (cell, tile) in board.land_cells().zip(tiles) {
+            self.dealt_gold += tile.kind.hidden_gold();
+            self.tiles[board.index(cell)] = Some(tile);
+        }
+        self.seed = Some(seed);
+        Ok(())
     }
 
     /// The default scenario position (SCENARIOS §3.3): every land cell an open empty tile,

@@ -279,8 +279,9 @@ pub fn build(src: &Source) -> Result<(Game, usize), LineError> {
                 if !seen.insert("seed".to_string()) {
                     return Err(w.err("`seed` given twice"));
                 }
-                seed =
-                    Some(parse_seed(text).ok_or_else(|| w.err(format!("`{text}` is not a seed")))?);
+                let value =
+                    parse_seed(text).ok_or_else(|| w.err(format!("`{text}` is not a seed")))?;
+                seed = Some((value, line));
                 continue;
             }
             _ => break,
@@ -301,29 +302,17 @@ pub fn build(src: &Source) -> Result<(Game, usize), LineError> {
     Ok((game, first_step))
 }
 
+/// `seed`: the seed and its line, if the scenario deals a map.
 fn build_position(
     settings: Settings,
-    seed: Option<u64>,
+    seed: Option<(u64, &Line)>,
     lines: &[&Line],
 ) -> Result<Game, LineError> {
-    let mut game = match seed {
-        Some(s) => {
-            let mut g = Game::blank(settings.clone());
-            let tiles = crate::engine::mapgen::generate(g.board, &settings.tile_pack.tiles(), s)
-                .map_err(|e| LineError {
-                    line: 0,
-                    text: format!("seed {s}"),
-                    message: e.to_string(),
-                })?;
-            for (cell, tile) in g.board.land_cells().zip(tiles) {
-                let i = g.board.index(cell);
-                g.tiles[i] = Some(tile);
-            }
-            g.seed = Some(s);
-            g
-        }
-        None => Game::blank(settings),
-    };
+    let mut game = Game::blank(settings);
+    if let Some((s, line)) = seed {
+        game.deal(s)
+            .map_err(|e| LineError::at(line, e.to_string()))?;
+    }
     let board = game.board;
     let teams = game.settings.players.team_count();
     let mut unit_lines: Vec<UnitLine> = Vec::new();
