@@ -676,6 +676,42 @@ fn outbox_rows_are_pending_until_sent() {
     );
 }
 
+/// A game whose stored data is damaged does not hold up the other games' timers: its timer
+/// fails once, is set aside, and the others fire.
+#[test]
+fn a_broken_game_does_not_stop_other_timers() {
+    let f = fixture();
+    let s = &f.service;
+    let broken = duel(&f);
+    f.clock.advance_ms(HOUR);
+    let healthy = duel(&f);
+    s.store()
+        .conn()
+        .unwrap()
+        .execute(
+            "UPDATE games SET settings = 'not json' WHERE id = ?1",
+            [broken],
+        )
+        .unwrap();
+    f.clock.advance_ms(48 * HOUR);
+    let fired = s.fire_due_timers().unwrap();
+    assert!(
+        matches!(&fired[0], Fired::Failed { game_id, error } if *game_id == broken && error.contains("settings")),
+        "{fired:?}"
+    );
+    assert!(fired.contains(&Fired::TimedOut {
+        game_id: healthy,
+        team: 1
+    }));
+    // Set aside: the broken game's timers do not come back every time.
+    assert!(
+        s.fire_due_timers()
+            .unwrap()
+            .iter()
+            .all(|f| !matches!(f, Fired::Failed { .. }))
+    );
+}
+
 #[test]
 fn resigning_a_duel_ends_it() {
     let f = fixture();

@@ -27,6 +27,12 @@ pub enum Fired {
     Stale {
         game_id: i64,
     },
+    /// The game could not be loaded or played (its stored data is damaged): the timer is set
+    /// aside, so that one broken game does not hold up every other game's timers.
+    Failed {
+        game_id: i64,
+        error: String,
+    },
 }
 
 impl GameService {
@@ -44,7 +50,19 @@ impl GameService {
         };
         let mut out = Vec::new();
         for timer in due {
-            out.push(self.fire(&timer)?);
+            match self.fire(&timer) {
+                Ok(fired) => out.push(fired),
+                Err(e) => {
+                    let error = e.to_string();
+                    tracing::error!(game = timer.game_id, %error, "a timer could not fire");
+                    let conn = self.store.conn()?;
+                    store::mark_timer_fired(&conn, &timer, self.now())?;
+                    out.push(Fired::Failed {
+                        game_id: timer.game_id,
+                        error,
+                    });
+                }
+            }
         }
         Ok(out)
     }
