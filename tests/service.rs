@@ -496,6 +496,79 @@ fn deadlines_remind_then_a_bot_moves_then_takes_the_seat() {
 
 /// Each turn has one deadline row and, if reminders are on, one reminder row, both for the
 /// current ply: a move replaces them in place; a game without reminders has only deadlines.
+/// An import keeps how a game ended, refuses seats that cannot be, and records the engine's
+/// own notation whatever the file says.
+#[test]
+fn imports_keep_endings_and_refuse_impossible_seats() {
+    let f = fixture();
+    let s = &f.service;
+    // A resigned duel stays finished, with its result; a cancelled one stays cancelled.
+    let resigned = duel(&f);
+    s.resign(Actor::user(BOB), resigned).unwrap();
+    let cancelled = duel(&f);
+    s.cancel(Actor::user(ALICE), cancelled).unwrap();
+    for id in [resigned, cancelled] {
+        let json = serde_json::to_string(&s.export(id).unwrap()).unwrap();
+        let copy = s.import(Actor::user(EVE), here(), &json).unwrap();
+        let (row, original) = (s.load(copy).unwrap().row, s.load(id).unwrap().row);
+        assert_eq!(
+            (row.status, &row.result),
+            (original.status, &original.result)
+        );
+        assert!(matches!(
+            s.act(ALICE, copy, 0, "1 d2"),
+            Err(ServiceError::Finished(_))
+        ));
+    }
+
+    let id = duel(&f);
+    let mv = first_move(&f, id, ALICE);
+    s.act(ALICE, id, 0, &mv).unwrap();
+    let good: serde_json::Value = serde_json::to_value(s.export(id).unwrap()).unwrap();
+    let refused = |change: &dyn Fn(&mut serde_json::Value), why: &str| {
+        let mut e = good.clone();
+        change(&mut e);
+        match s.import(Actor::user(EVE), here(), &e.to_string()) {
+            Err(ServiceError::BadExport(text)) => assert!(text.contains(why), "{text}"),
+            other => panic!("expected BadExport({why}), got {other:?}"),
+        }
+    };
+    let before = s.my_games(EVE, true).unwrap().len();
+    refused(
+        &|e| e["seats"][1]["team"] = 7.into(),
+        "seat 7 does not exist",
+    );
+    refused(
+        &|e| e["seats"][1]["team"] = 1.into(),
+        "seat 1 is listed twice",
+    );
+    refused(
+        &|e| e["seats"][1]["user_id"] = serde_json::Value::Null,
+        "a player or a bot",
+    );
+    refused(
+        &|e| {
+            e["seats"][1]["user_id"] = serde_json::Value::Null;
+            e["seats"][1]["bot_level"] = "genius".into();
+        },
+        "`genius` is not a bot level",
+    );
+    refused(
+        &|e| {
+            e["seats"].as_array_mut().unwrap().pop();
+        },
+        "every seat filled",
+    );
+    assert_eq!(s.my_games(EVE, true).unwrap().len(), before);
+    // The notation stored is the engine's, not the file's.
+    let mut forged = good.clone();
+    forged["actions"][0]["notation"] = "anything at all".into();
+    let copy = s
+        .import(Actor::user(EVE), here(), &forged.to_string())
+        .unwrap();
+    assert_eq!(s.history(copy).unwrap()[0].notation, mv);
+}
+
 #[test]
 fn a_turn_has_exactly_its_own_timers() {
     let f = fixture();

@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use super::lobby::insert_game_row;
 use super::{Actor, GameConfig, GameService, Location, Result, ServiceError, load_with};
+use crate::ai::BotLevel;
 use crate::engine::{Action, Game};
 use crate::store::{self, ActionRow, GameId, GameStatus, SeatRow, UserId};
 
@@ -33,6 +34,10 @@ pub struct ExportedGame {
     pub config: GameConfig,
     pub seed: Option<u64>,
     pub status: GameStatus,
+    /// How a finished or cancelled game ended, as stored (an engine outcome, a resignation, a
+    /// cancellation). Absent in exports made before it was added.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result: Option<String>,
     pub language: String,
     pub seats: Vec<ExportedSeat>,
     pub actions: Vec<ExportedAction>,
@@ -61,6 +66,7 @@ impl GameService {
             config: loaded.config,
             seed: loaded.row.seed,
             status: loaded.row.status,
+            result: loaded.row.result,
             language: loaded.row.language,
             seats: loaded
                 .seats
@@ -87,8 +93,11 @@ impl GameService {
             )));
         }
         e.config.validate().map_err(ServiceError::BadExport)?;
+        check_seats(&e)?;
         let mut replayed = None;
-        let mut events = Vec::new();
+        // The notation and events of each action, as the engine writes them (the file's own
+        // notation text is not trusted: it feeds history, board posts and double clicks).
+        let mut recorded = Vec::new();
         if let Some(seed) = e.seed {
             let mut game = Game::new(e.config.rules.clone(), seed)
                 .map_err(|err| ServiceError::BadExport(err.to_string()))?;
@@ -99,10 +108,11 @@ impl GameService {
                         a.ply
                     )));
                 }
+                let notation = game.notation(&a.action);
                 let ev = game
                     .play(&a.action)
                     .map_err(|err| ServiceError::BadExport(format!("ply {}: {err}", a.ply)))?;
-                events.push(serde_json::to_string(&ev).expect("plain data"));
+                recorded.push((notation, serde_json::to_string(&ev).expect("plain data")));
             }
             replayed = Some(game);
         } else if !e.actions.is_empty() {
@@ -128,7 +138,7 @@ impl GameService {
         }
         if let (Some(seed), Some(game)) = (e.seed, &replayed) {
             store::start_game(&tx, id, seed, now)?;
-            for (a, events) in e.actions.iter().zip(&events) {
+            for (a, (notation, events)) in e.actions.iter().zip(&recorded) {
                 store::insert_action(
                     &tx,
                     &ActionRow {
@@ -136,7 +146,7 @@ impl GameService {
                         ply: a.ply,
                         team: a.team,
                         user_id: a.user_id,
-                        notation: a.notation.clone(),
+                        notation: notation.clone(),
                         action: serde_json::to_string(&a.action).expect("plain data"),
                         events: events.clone(),
                         created_at: now,
@@ -153,7 +163,47 @@ impl GameService {
                 self.schedule_turn(&tx, &loaded, game, now, true)?;
             }
         }
+        // A game that ended outside the engine (a resignation, a cancellation) stays ended.
+        let ended_by_engine = replayed.as_ref().is_some_and(|g| g.outcome().is_some());
+        if matches!(e.status, GameStatus::Finished | GameStatus::Cancelled) && !ended_by_engine {
+            let result = e.result.as_deref().unwrap_or("{}");
+            store::end_game(&tx, id, e.status, result, now)?;
+        }
         tx.commit()?;
         Ok(id)
     }
+}
+
+/// The seats of an export: each of the game's teams at most once, held by a player or a bot
+/// (not both, not neither); all of them once the game has started.
+fn check_seats(e: &ExportedGame) -> Result<()> {
+    let bad = |why: String| Err(ServiceError::BadExport(why));
+    let teams = e.config.team_count();
+    let mut seen = Vec::new();
+    for s in &e.seats {
+        if !(1..=teams).contains(&s.team) {
+            return bad(format!(
+                "seat {} does not exist in a {teams}-seat game",
+                s.team
+            ));
+        }
+        if seen.contains(&s.team) {
+            return bad(format!("seat {} is listed twice", s.team));
+        }
+        seen.push(s.team);
+        if s.user_id.is_some() == s.bot_level.is_some() {
+            return bad(format!("seat {} needs either a player or a bot", s.team));
+        }
+        if let Some(level) = s
+            .bot_level
+            .as_deref()
+            .filter(|l| BotLevel::parse(l).is_none())
+        {
+            return bad(format!("seat {}: `{level}` is not a bot level", s.team));
+        }
+    }
+    if e.seed.is_some() && seen.len() < teams as usize {
+        return bad("a started game needs every seat filled".into());
+    }
+    Ok(())
 }
