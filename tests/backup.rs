@@ -147,3 +147,41 @@ fn the_backup_command_copies_and_refuses_kindly() {
     assert!(String::from_utf8_lossy(&refused.stderr).contains("there is no database file"));
     assert!(!missing.exists() && !other.exists());
 }
+
+/// `jackal backup` only reads the database: a file written by an older jackal keeps its
+/// schema version, its journal mode and its bytes.
+#[test]
+fn the_backup_command_leaves_an_older_database_as_it_was() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("old.db");
+    {
+        let conn = rusqlite::Connection::open(&db).unwrap();
+        conn.execute_batch(jackal::store::MIGRATION_SQL[0]).unwrap();
+        conn.pragma_update(None, "user_version", 1).unwrap();
+    }
+    let before = std::fs::read(&db).unwrap();
+    let out = dir.path().join("copy.db");
+    let done = jackal(&[
+        "backup",
+        "--db",
+        db.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert!(done.status.success(), "{done:?}");
+    assert_eq!(
+        std::fs::read(&db).unwrap(),
+        before,
+        "the source is unchanged"
+    );
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    let mode: String = conn
+        .pragma_query_value(None, "journal_mode", |r| r.get(0))
+        .unwrap();
+    assert_eq!(mode, "delete");
+    let copy = rusqlite::Connection::open(&out).unwrap();
+    let version: i64 = copy
+        .pragma_query_value(None, "user_version", |r| r.get(0))
+        .unwrap();
+    assert_eq!(version, 1, "the copy is the file as it was");
+}

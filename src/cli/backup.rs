@@ -3,19 +3,22 @@
 use std::path::Path;
 
 use anyhow::{Context, Result, bail};
+use rusqlite::{Connection, OpenFlags};
 
-use crate::store::{self, Store};
+use crate::store;
 
-/// Copies `db` to `output` (a new file); returns what was copied, in words.
+/// Copies `db` to `output` (a new file); returns what was copied, in words. The database is
+/// only read: whatever version of jackal wrote it, it is left as it was.
 pub fn run(db: &Path, output: &Path) -> Result<String> {
-    // `Store::open` would create a missing file: a typo must not back up an empty database.
+    // Opening a missing file would create it: a typo must not back up an empty database.
     if !db.is_file() {
         bail!("there is no database file {}", db.display());
     }
-    let store = Store::open(db).with_context(|| format!("opening {}", db.display()))?;
-    store.back_up_to(output)?;
-    let copy = Store::open(output).with_context(|| format!("opening {}", output.display()))?;
-    let games = store::all_game_ids(&*copy.conn()?)?.len();
+    store::back_up_file(db, output).with_context(|| format!("backing up {}", db.display()))?;
+    let copy = Connection::open_with_flags(output, OpenFlags::SQLITE_OPEN_READ_ONLY)?;
+    let games: i64 = copy
+        .query_row("SELECT COUNT(*) FROM games", [], |r| r.get(0))
+        .with_context(|| format!("{} holds no jackal games table", db.display()))?;
     let bytes = std::fs::metadata(output)?.len();
     Ok(format!(
         "backed up {} to {}: {games} game(s), {} KiB",

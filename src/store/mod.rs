@@ -55,6 +55,8 @@ pub enum StoreError {
     Corrupt(String),
     #[error("{0} already exists: a backup is written to a new file, it never replaces one")]
     BackupExists(String),
+    #[error("the backup path {0} is not valid UTF-8: choose a plainer file name")]
+    BackupPath(String),
     #[error("the backup {path} did not pass SQLite's integrity check: {report}")]
     BackupDamaged { path: String, report: String },
 }
@@ -185,22 +187,7 @@ impl Store {
     /// latest commits may still be in the `-wal` file beside it. The copy is then opened and
     /// checked with `PRAGMA integrity_check`.
     pub fn back_up_to(&self, dest: &Path) -> Result<()> {
-        if dest.exists() {
-            return Err(StoreError::BackupExists(dest.display().to_string()));
-        }
-        let dest_text = dest
-            .to_str()
-            .ok_or_else(|| StoreError::Corrupt(format!("{} is not UTF-8", dest.display())))?;
-        self.conn()?.execute("VACUUM INTO ?1", [dest_text])?;
-        let copy = Connection::open(dest)?;
-        let report: String = copy.query_row("PRAGMA integrity_check", [], |r| r.get(0))?;
-        if report != "ok" {
-            return Err(StoreError::BackupDamaged {
-                path: dest.display().to_string(),
-                report,
-            });
-        }
-        Ok(())
+        vacuum_into(&*self.conn()?, dest)
     }
 
     /// A connection from the pool (opened if none is idle).
@@ -219,6 +206,37 @@ impl Store {
             conn: Some(conn),
         })
     }
+}
+
+/// [`Store::back_up_to`] for a database file that no store of this process has open (`jackal
+/// backup`): the file is read as it is, at whatever schema version, and never changed: no
+/// migration, no journal-mode switch, so a newer `jackal` can back up an older running bot's
+/// file.
+pub fn back_up_file(src: &Path, dest: &Path) -> Result<()> {
+    let conn = Connection::open_with_flags(src, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)?;
+    conn.busy_timeout(BUSY_TIMEOUT)?;
+    vacuum_into(&conn, dest)
+}
+
+/// Writes a consistent, compacted copy of `conn`'s database to the new file `dest` and checks
+/// it.
+fn vacuum_into(conn: &Connection, dest: &Path) -> Result<()> {
+    if dest.exists() {
+        return Err(StoreError::BackupExists(dest.display().to_string()));
+    }
+    let dest_text = dest
+        .to_str()
+        .ok_or_else(|| StoreError::BackupPath(dest.display().to_string()))?;
+    conn.execute("VACUUM INTO ?1", [dest_text])?;
+    let copy = Connection::open_with_flags(dest, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)?;
+    let report: String = copy.query_row("PRAGMA integrity_check", [], |r| r.get(0))?;
+    if report != "ok" {
+        return Err(StoreError::BackupDamaged {
+            path: dest.display().to_string(),
+            report,
+        });
+    }
+    Ok(())
 }
 
 #[cfg(test)]
