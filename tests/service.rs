@@ -122,6 +122,14 @@ fn seats_seeds_and_kicks() {
         Err(ServiceError::NotYourGame(_))
     ));
     assert_eq!(s.games_here(500).unwrap().len(), 1);
+    assert!(matches!(
+        s.kick(Actor::user(ALICE), id, eve),
+        Err(ServiceError::SeatEmpty(t)) if t == eve
+    ));
+    assert!(matches!(
+        s.kick(Actor::user(ALICE), id, 5),
+        Err(ServiceError::NoSuchSeat(5))
+    ));
     s.leave(Actor::user(ALICE), id).unwrap();
     assert_eq!(s.load(id).unwrap().row.status, GameStatus::Cancelled);
     assert!(s.games_here(500).unwrap().is_empty());
@@ -152,6 +160,10 @@ fn seats_seeds_and_kicks() {
         Err(ServiceError::NotOwner)
     ));
     s.kick(Actor::user(ALICE), id, 2).unwrap();
+    assert!(matches!(
+        s.kick(Actor::user(ALICE), id, 2),
+        Err(ServiceError::AlreadyBot(2))
+    ));
     let seat = s.load(id).unwrap().seat(2).unwrap().clone();
     assert_eq!(
         (seat.user_id, seat.bot_level.as_deref()),
@@ -263,6 +275,23 @@ fn refusals_change_nothing() {
         s.act(BOB, id, 0, &other),
         Err(ServiceError::StaleView { current: 1 })
     ));
+}
+
+/// Refusals say what happened in the words a player sees.
+#[test]
+fn refusals_read_well() {
+    assert_eq!(
+        ServiceError::StaleView { current: 1 }.to_string(),
+        "the board you answered is out of date: the game has moved on to move 2"
+    );
+    assert_eq!(
+        ServiceError::SeatsEmpty(vec![3]).to_string(),
+        "seat 3 is still empty: wait for players to join or add bots"
+    );
+    assert_eq!(
+        ServiceError::SeatsEmpty(vec![2, 3, 4]).to_string(),
+        "seats 2, 3, 4 are still empty: wait for players to join or add bots"
+    );
 }
 
 #[test]

@@ -241,8 +241,7 @@ impl GameService {
     /// Starts a full lobby (owner or admin): the seed comes from the operating system's
     /// generator and is stored; the first player is told it is their turn.
     pub fn start(&self, actor: Actor, id: GameId) -> Result<Loaded> {
-        let seed = getrandom::u64()
-            .map_err(|e| ServiceError::BadSetting(format!("no randomness: {e}")))?;
+        let seed = getrandom::u64().map_err(|e| ServiceError::NoRandomness(e.to_string()))?;
         self.start_with_seed(actor, id, seed)
     }
 
@@ -280,9 +279,15 @@ impl GameService {
         let now = self.now();
         self.lobby_change(id, |tx, g| {
             require_owner(&g.row, actor)?;
-            let seat = g.seat(team).ok_or(ServiceError::NoSuchSeat(team))?.clone();
+            if !(1..=g.config.team_count()).contains(&team) {
+                return Err(ServiceError::NoSuchSeat(team));
+            }
+            let seat = g.seat(team).ok_or(ServiceError::SeatEmpty(team))?.clone();
             match g.row.status {
                 GameStatus::Lobby => store::delete_seat(tx, id, team)?,
+                GameStatus::Active if seat.user_id.is_none() => {
+                    return Err(ServiceError::AlreadyBot(team));
+                }
                 GameStatus::Active => {
                     self.seat_to_bot(tx, &seat, false)?;
                     let text = format!("Team {team}'s player was removed; a bot plays on.");

@@ -51,13 +51,19 @@ pub enum ServiceError {
     SeatTaken(u8),
     #[error("this game has no seat {0}")]
     NoSuchSeat(u8),
+    #[error("seat {0} is empty")]
+    SeatEmpty(u8),
+    #[error("seat {0} is already played by a bot")]
+    AlreadyBot(u8),
     #[error("you have no seat in game #{0}")]
     NotYourGame(GameId),
     #[error("only the game's owner or a server admin can do that")]
     NotOwner,
     #[error("it is not your turn: team {team} is to move")]
     NotYourTurn { team: u8 },
-    #[error("the board you answered is out of date: the game is at move {current}")]
+    /// `current`: the actions played so far (the board the player should answer is
+    /// `current + 1`, as boards and prompts number moves).
+    #[error("the board you answered is out of date: the game has moved on to move {}", current + 1)]
     StaleView { current: u32 },
     #[error("that move was already played")]
     AlreadyPlayed,
@@ -65,12 +71,23 @@ pub enum ServiceError {
     Illegal(ErrorKind),
     #[error("bad setting: {0}")]
     BadSetting(String),
-    #[error("seats still empty: {0:?}")]
+    #[error("{}: wait for players to join or add bots", empty_seats(.0))]
     SeatsEmpty(Vec<u8>),
+    #[error("the operating system gave no random seed for the map: {0}")]
+    NoRandomness(String),
     #[error("bad export: {0}")]
     BadExport(String),
     #[error(transparent)]
     Store(#[from] StoreError),
+}
+
+/// "seat 3 is still empty", "seats 2, 3 are still empty".
+fn empty_seats(seats: &[u8]) -> String {
+    let list: Vec<String> = seats.iter().map(u8::to_string).collect();
+    match list.as_slice() {
+        [one] => format!("seat {one} is still empty"),
+        _ => format!("seats {} are still empty", list.join(", ")),
+    }
 }
 
 impl From<rusqlite::Error> for ServiceError {
