@@ -294,6 +294,31 @@ fn refusals_read_well() {
     );
 }
 
+/// Finding a channel's games uses indexes, whether the game is in the channel or a thread.
+#[test]
+fn a_channels_games_are_found_by_index() {
+    let f = fixture();
+    let conn = f.service.store().conn().unwrap();
+    let plan: Vec<String> = conn
+        .prepare(
+            "EXPLAIN QUERY PLAN SELECT g.id FROM games g WHERE (g.channel_id = ?1 OR \
+             g.thread_id = ?1) AND g.status IN ('lobby', 'active')",
+        )
+        .unwrap()
+        .query_map([1], |r| r.get(3))
+        .unwrap()
+        .collect::<rusqlite::Result<_>>()
+        .unwrap();
+    assert!(
+        plan.iter().all(|step| !step.starts_with("SCAN")),
+        "{plan:?}"
+    );
+    assert!(
+        plan.iter().any(|step| step.contains("games_thread")),
+        "{plan:?}"
+    );
+}
+
 #[test]
 fn lobby_rules() {
     let f = fixture();
