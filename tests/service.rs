@@ -511,6 +511,18 @@ fn deadlines_remind_then_a_bot_moves_then_takes_the_seat() {
         }]
     );
     assert!(s.fire_due_timers().unwrap().is_empty(), "fires once");
+    // The reminder tells the deadline: 12 hours after the start.
+    let conn = s.store().conn().unwrap();
+    let reminded: Vec<i64> = store::game_outbox(&conn, id)
+        .unwrap()
+        .into_iter()
+        .filter_map(|r| match serde_json::from_str(&r.payload).unwrap() {
+            OutboxMessage::Reminder { deadline_ms, .. } => Some(deadline_ms),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(reminded, [f.clock.now_ms() + 2 * HOUR]);
+    drop(conn);
     f.clock.advance_ms(2 * HOUR);
     assert_eq!(
         s.fire_due_timers().unwrap(),

@@ -148,11 +148,10 @@ pub struct GameService {
     states: Mutex<HashMap<GameId, Remembered>>,
 }
 
-/// A game's latest state, and its configuration with the stored text it was read from (a
-/// configuration is reused while that text is unchanged: comparing is cheaper than parsing).
+/// A game's latest state and its parsed configuration (which cannot change once the game has
+/// started: only lobbies are configured, and only started games are remembered).
 struct Remembered {
     game: Game,
-    settings: String,
     config: GameConfig,
 }
 
@@ -186,16 +185,14 @@ impl GameService {
     /// [`load_with`] through the state cache.
     pub(crate) fn load_on(&self, conn: &rusqlite::Connection, id: GameId) -> Result<Loaded> {
         let row = store::get_game(conn, id)?.ok_or(ServiceError::UnknownGame(id))?;
-        let (game, config) = match self.states.lock().ok().as_ref().and_then(|s| s.get(&id)) {
-            Some(known) => (
-                Some(&known.game).filter(|g| g.ply() == row.ply).cloned(),
-                Some(&known.config)
-                    .filter(|_| known.settings == row.settings)
-                    .cloned(),
-            ),
-            None => (None, None),
-        };
-        let from_memory = game.is_some() && config.is_some();
+        let known = self.states.lock().ok().and_then(|states| {
+            states
+                .get(&id)
+                .filter(|k| k.game.ply() == row.ply)
+                .map(|k| (k.game.clone(), k.config.clone()))
+        });
+        let from_memory = known.is_some();
+        let (game, config) = known.unzip();
         let loaded = load_row(conn, row, game, config)?;
         if let (false, Some(game)) = (from_memory, &loaded.game) {
             self.remember(&loaded, game);
@@ -212,7 +209,6 @@ impl GameService {
             }
             let remembered = Remembered {
                 game: game.clone(),
-                settings: loaded.row.settings.clone(),
                 config: loaded.config.clone(),
             };
             states.insert(id, remembered);

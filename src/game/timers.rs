@@ -85,10 +85,9 @@ impl GameService {
             }
             (TimerKind::Reminder, true, Some(user)) => {
                 if store::mark_timer_fired(&tx, timer, now)? {
-                    let deadline = store::game_timers(&tx, game_id)?
-                        .into_iter()
-                        .find(|t| t.kind == TimerKind::Deadline && t.fired_at.is_none())
-                        .map_or(now, |t| t.due_at);
+                    // `schedule_turn` set the reminder this long before the deadline.
+                    let deadline =
+                        timer.due_at + loaded.config.reminder_seconds as i64 * 1000;
                     let message = OutboxMessage::Reminder {
                         game_id,
                         ply: timer.ply,

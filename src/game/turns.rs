@@ -160,9 +160,8 @@ impl GameService {
                 team: game.controller(),
             });
         }
+        // Legality is checked once, by the engine's `play` in `commit_action`.
         let action = game.parse_action(text).map_err(ServiceError::Illegal)?;
-        game.check(&action)
-            .map_err(|e| ServiceError::Illegal(e.kind))?;
         // A player who moves is no longer "missing deadlines in a row".
         let seat_update = seat.filter(|s| s.missed_deadlines > 0).map(|s| SeatRow {
             missed_deadlines: 0,
