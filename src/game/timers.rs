@@ -86,8 +86,7 @@ impl GameService {
             (TimerKind::Reminder, true, Some(user)) => {
                 if store::mark_timer_fired(&tx, timer, now)? {
                     // `schedule_turn` set the reminder this long before the deadline.
-                    let deadline =
-                        timer.due_at + loaded.config.reminder_seconds as i64 * 1000;
+                    let deadline = timer.due_at + loaded.config.reminder_seconds as i64 * 1000;
                     let message = OutboxMessage::Reminder {
                         game_id,
                         ply: timer.ply,

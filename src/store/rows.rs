@@ -67,11 +67,19 @@ pub struct GameRow {
     pub ply: u32,
 }
 
-/// The columns of a game row, read from `games g`. A game's ply is how far its action log
-/// goes: one seek in the actions' key, and no counter beside the log to keep in step.
-const GAME_COLUMNS: &str = "g.id, g.guild_id, g.channel_id, g.thread_id, g.status, g.settings, \
-     g.seed, g.owner_id, g.language, g.created_at, g.started_at, g.ended_at, g.result, \
-     (SELECT COALESCE(MAX(a.ply), 0) FROM actions a WHERE a.game_id = g.id)";
+/// `SELECT` of a game row from `games g`, followed by the rest of the query: a literal, so the
+/// SQL of every move's game read is a constant, not built each time. A game's ply is how far its
+/// action log goes: one seek in the actions' key, and no counter beside the log to keep in step.
+macro_rules! select_games {
+    ($rest:literal) => {
+        concat!(
+            "SELECT g.id, g.guild_id, g.channel_id, g.thread_id, g.status, g.settings, g.seed, \
+             g.owner_id, g.language, g.created_at, g.started_at, g.ended_at, g.result, \
+             (SELECT COALESCE(MAX(a.ply), 0) FROM actions a WHERE a.game_id = g.id) ",
+            $rest
+        )
+    };
+}
 
 fn game_from_row(row: &Row) -> rusqlite::Result<(GameRow, String)> {
     let status: String = row.get(4)?;
@@ -131,8 +139,7 @@ pub fn insert_game(conn: &Connection, g: &NewGame) -> Result<GameId> {
 }
 
 pub fn get_game(conn: &Connection, id: GameId) -> Result<Option<GameRow>> {
-    let sql = format!("SELECT {GAME_COLUMNS} FROM games g WHERE g.id = ?1");
-    conn.prepare_cached(&sql)?
+    conn.prepare_cached(select_games!("FROM games g WHERE g.id = ?1"))?
         .query_row([id], game_from_row)
         .optional()?
         .map(finish_game)
@@ -140,26 +147,27 @@ pub fn get_game(conn: &Connection, id: GameId) -> Result<Option<GameRow>> {
 }
 
 pub fn games_in_channel(conn: &Connection, channel_id: u64) -> Result<Vec<GameRow>> {
-    let sql = format!(
-        "SELECT {GAME_COLUMNS} FROM games g WHERE (g.channel_id = ?1 OR g.thread_id = ?1) \
+    let mut stmt = conn.prepare_cached(select_games!(
+        "FROM games g WHERE (g.channel_id = ?1 OR g.thread_id = ?1) \
          AND g.status IN ('lobby', 'active') ORDER BY g.id"
-    );
-    let mut stmt = conn.prepare_cached(&sql)?;
+    ))?;
     let rows = stmt.query_map([to_sql(channel_id)], game_from_row)?;
     rows.map(|r| finish_game(r?)).collect()
 }
 
 pub fn games_of_user(conn: &Connection, user: UserId, open_only: bool) -> Result<Vec<GameRow>> {
-    let filter = if open_only {
-        "AND g.status IN ('lobby', 'active')"
+    let sql = if open_only {
+        select_games!(
+            "FROM games g WHERE g.id IN (SELECT s.game_id FROM seats s WHERE s.user_id = ?1) \
+             AND g.status IN ('lobby', 'active') ORDER BY g.id"
+        )
     } else {
-        ""
+        select_games!(
+            "FROM games g WHERE g.id IN (SELECT s.game_id FROM seats s WHERE s.user_id = ?1) \
+             ORDER BY g.id"
+        )
     };
-    let sql = format!(
-        "SELECT DISTINCT {GAME_COLUMNS} FROM games g JOIN seats s ON s.game_id = g.id \
-         WHERE s.user_id = ?1 {filter} ORDER BY g.id"
-    );
-    let mut stmt = conn.prepare_cached(&sql)?;
+    let mut stmt = conn.prepare_cached(sql)?;
     let rows = stmt.query_map([to_sql(user)], game_from_row)?;
     rows.map(|r| finish_game(r?)).collect()
 }
