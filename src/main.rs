@@ -42,8 +42,9 @@ enum Command {
         /// The map's seed (default: from the operating system).
         #[arg(long)]
         seed: Option<u64>,
-        /// Resume a saved game instead of starting a new one.
-        #[arg(long)]
+        /// Resume a saved game instead of starting a new one (its seats and settings are the
+        /// saved ones).
+        #[arg(long, conflicts_with_all = ["size", "humans", "bots", "teams", "seed"])]
         game: Option<i64>,
         /// Print only the result.
         #[arg(short, long)]

@@ -134,6 +134,19 @@ fn a_player_lists_moves_is_refused_kindly_saves_and_resumes() {
     assert_eq!(refused, "there is no game #99");
     assert!(out.is_empty());
 
+    // A mistyped database file when resuming: refused, and not created.
+    let typo = dir.path().join("lcoal.db");
+    let refused = play::run(
+        &hot_seat(&typo, &picture, Some(1)),
+        &mut "".as_bytes(),
+        &mut Vec::new(),
+    );
+    assert_eq!(
+        refused.unwrap_err(),
+        format!("there is no database file {}", typo.display())
+    );
+    assert!(!typo.exists());
+
     // Input that ends mid-game: saved, exit code 1.
     let (code, said) = play_with(&hot_seat(&db, &picture, Some(1)), "");
     assert_eq!(code, 1);

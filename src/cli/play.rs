@@ -125,6 +125,10 @@ fn create(service: &GameService, o: &PlayOptions) -> Result<GameId, String> {
 
 /// Runs the game; returns the process exit code.
 pub fn run(o: &PlayOptions, input: &mut dyn BufRead, out: &mut dyn Write) -> Result<i32, String> {
+    // Resuming reads an existing file: a mistyped --db must not create an empty one.
+    if o.game.is_some() && !o.db.is_file() {
+        return Err(format!("there is no database file {}", o.db.display()));
+    }
     let store = Store::open(&o.db).map_err(|e| e.to_string())?;
     let service = GameService::new(Arc::new(store), Arc::new(SystemClock));
     let id = match o.game {
@@ -168,7 +172,13 @@ pub fn run(o: &PlayOptions, input: &mut dyn BufRead, out: &mut dyn Write) -> Res
             return Ok(0);
         }
         let game = loaded.game.as_ref().expect("an active game has a state");
-        if let Some(acc) = service.bot_step(id).map_err(|e| e.to_string())? {
+        let team = game.controller();
+        let Some(user) = loaded.seat(team).and_then(|s| s.user_id) else {
+            // A bot's turn (a bot's move writes the game: only then is one asked for).
+            let acc = service
+                .bot_step(id)
+                .map_err(|e| e.to_string())?
+                .ok_or_else(|| format!("seat {team} of game #{id} has nobody to play it"))?;
             if !o.quiet {
                 say(
                     out,
@@ -179,10 +189,6 @@ pub fn run(o: &PlayOptions, input: &mut dyn BufRead, out: &mut dyn Write) -> Res
                 }
             }
             continue;
-        }
-        let team = game.controller();
-        let Some(user) = loaded.seat(team).and_then(|s| s.user_id) else {
-            return Err(format!("seat {team} of game #{id} has nobody to play it"));
         };
         if shown_ply != Some(loaded.row.ply) {
             say(out, &text_board::render(game));
