@@ -239,6 +239,16 @@ fn run_game(spec: &Spec, checks: Checks) -> Result<Played, TestCaseError> {
                 "game not over but no legal action".into(),
             ));
         }
+        let unflagged = game.legal_actions_unflagged();
+        if unflagged.len() != legal.len()
+            || unflagged.iter().zip(&legal).any(|(a, l)| *a != l.action)
+        {
+            return Err(fail(
+                spec,
+                &history,
+                "the unflagged list differs from legal_actions".into(),
+            ));
+        }
         let rate = if game.pending().is_some() {
             checks.sample_pending
         } else {

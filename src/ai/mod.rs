@@ -34,7 +34,7 @@ impl BotLevel {
 /// The bot's action for the side to move, or `None` when there is nothing to do (game over).
 /// The same game, level and seed always give the same action.
 pub fn choose(game: &Game, level: BotLevel, seed: u64) -> Option<Action> {
-    let legal = game.legal_actions();
+    let legal = game.legal_actions_unflagged();
     if legal.is_empty() {
         return None;
     }
@@ -42,7 +42,7 @@ pub fn choose(game: &Game, level: BotLevel, seed: u64) -> Option<Action> {
         BotLevel::Random => {
             let mut rng = SplitMix64::new(seed ^ (game.ply() as u64).wrapping_mul(0x9E37_79B9));
             let i = rng.below(legal.len() as u64) as usize;
-            Some(legal[i].action)
+            Some(legal[i])
         }
     }
 }

@@ -509,21 +509,35 @@ impl Game {
 
     /// Every legal action now with its fatal flag (R-TURN-3, R-TURN-4, R-CHAIN-9).
     pub fn legal_actions(&self) -> Vec<LegalAction> {
-        if self.outcome.is_some() {
-            return Vec::new();
-        }
-        let with_flag = |action| LegalAction {
-            action,
-            fatal: self.is_fatal(&action),
-        };
-        if self.pending.is_some() {
-            return self.choice_options().into_iter().map(with_flag).collect();
-        }
         let mut out = Vec::with_capacity(32);
-        self.visit_main_actions(self.turn, &mut |action| {
-            out.push(with_flag(action));
-            ControlFlow::Continue(())
+        self.visit_legal(&mut |action| {
+            out.push(LegalAction {
+                action,
+                fatal: self.is_fatal(&action),
+            })
         });
         out
+    }
+
+    /// The legal actions in the same order, without deciding which are fatal (that can take a
+    /// simulation per action): for callers that only pick or count, such as the bots.
+    pub fn legal_actions_unflagged(&self) -> Vec<Action> {
+        let mut out = Vec::with_capacity(32);
+        self.visit_legal(&mut |action| out.push(action));
+        out
+    }
+
+    fn visit_legal(&self, f: &mut impl FnMut(Action)) {
+        if self.outcome.is_some() {
+            return;
+        }
+        if self.pending.is_some() {
+            self.choice_options().into_iter().for_each(f);
+            return;
+        }
+        self.visit_main_actions(self.turn, &mut |action| {
+            f(action);
+            ControlFlow::Continue(())
+        });
     }
 }

@@ -493,9 +493,9 @@ pub fn check(game: &Game, e: &Expectation) -> Verdict {
         } => check_legal(game, filter, *mode, actions),
         Expectation::LegalCount(filter, k) => {
             let n = game
-                .legal_actions()
+                .legal_actions_unflagged()
                 .iter()
-                .filter(|l| starts_with_filter(game, &l.action, filter))
+                .filter(|a| starts_with_filter(game, a, filter))
                 .count() as u32;
             check_bool(n == *k, || format!("count {n}"))
         }
@@ -638,9 +638,8 @@ fn check_unit(game: &Game, r: UnitRef, c: &UnitCheck) -> Verdict {
 
 fn check_legal(game: &Game, filter: &Option<String>, mode: LegalMode, texts: &[String]) -> Verdict {
     let legal: Vec<Action> = game
-        .legal_actions()
+        .legal_actions_unflagged()
         .into_iter()
-        .map(|l| l.action)
         .filter(|a| starts_with_filter(game, a, filter))
         .collect();
     let mut listed: Vec<(String, Option<Action>)> = Vec::new();
