@@ -147,25 +147,29 @@ pub fn check_paths(paths: &[PathBuf], quiet: bool) -> Result<Report, String> {
     Ok(report)
 }
 
-/// The game a scenario reaches after its setup and its `play` steps (for `jackal render`).
-pub fn position_after_plays(content: &str) -> Result<Game, String> {
+/// The game the first scenario of a file reaches after its setup and its `play` steps, and the
+/// events of each of those steps (for `jackal render`).
+pub fn position_after_plays(content: &str) -> Result<(Game, Vec<Vec<Event>>), String> {
     let src = lexer::split("scenario", content)
         .into_iter()
         .next()
-        .ok_or("no scenario")?;
+        .ok_or("no scenario in the file")?;
     let (mut game, first_step) =
         setup::build(&src).map_err(|e| format!("line {}: {}", e.line, e.message))?;
     game.start(&mut Vec::new());
+    let mut played = Vec::new();
     for line in &src.lines[first_step..] {
         let text = match line.keyword() {
             "play" => line.words[1..].join(" "),
             "play-as" => line.words[2..].join(" "),
             _ => continue,
         };
-        game.play_text(&text)
+        let events = game
+            .play_text(&text)
             .map_err(|e| format!("line {}: `{text}` rejected: {e}", line.no))?;
+        played.push(events);
     }
-    Ok(game)
+    Ok((game, played))
 }
 
 /// An expansion tile opened by a step: the scenario needs rules not built yet.
