@@ -9,13 +9,13 @@ use crate::engine::event::EndReason;
 use crate::engine::game::Game;
 use crate::engine::item::Items;
 use crate::engine::tile::TileKind;
-use crate::engine::unit::{Place, Seat, Team, UnitRef};
+use crate::engine::unit::{Place, Seat, Team, Unit, UnitRef};
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum UnitCheck {
     At(Cell, Option<u8>),
     Tunnel,
-    State(String),
+    State(UnitState),
     Dead,
     Absent,
     Carries(Items),
@@ -70,20 +70,72 @@ pub enum Expectation {
     Eliminated(Team),
 }
 
-const STATES: [&str; 12] = [
-    "alive",
-    "drunk",
-    "sober",
-    "trapped",
-    "stuck",
-    "free",
-    "swimming",
-    "aboard",
-    "pilot",
-    "passenger",
-    "unseated",
-    "converted",
-];
+/// A state an `expect unit` line can name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnitState {
+    Alive,
+    Drunk,
+    Sober,
+    Trapped,
+    Stuck,
+    Free,
+    Swimming,
+    Aboard,
+    Pilot,
+    Passenger,
+    Unseated,
+    Converted,
+}
+
+impl UnitState {
+    /// Every state with its word: the one table both reading and printing use.
+    const WORDS: [(&'static str, UnitState); 12] = [
+        ("alive", UnitState::Alive),
+        ("drunk", UnitState::Drunk),
+        ("sober", UnitState::Sober),
+        ("trapped", UnitState::Trapped),
+        ("stuck", UnitState::Stuck),
+        ("free", UnitState::Free),
+        ("swimming", UnitState::Swimming),
+        ("aboard", UnitState::Aboard),
+        ("pilot", UnitState::Pilot),
+        ("passenger", UnitState::Passenger),
+        ("unseated", UnitState::Unseated),
+        ("converted", UnitState::Converted),
+    ];
+
+    fn parse(word: &str) -> Option<UnitState> {
+        Self::WORDS
+            .iter()
+            .find(|(w, _)| *w == word)
+            .map(|(_, s)| *s)
+    }
+
+    fn word(self) -> &'static str {
+        Self::WORDS
+            .iter()
+            .find(|(_, s)| *s == self)
+            .map_or("?", |(w, _)| w)
+    }
+
+    /// Whether the living unit `u` is in this state.
+    fn holds(self, u: &Unit) -> bool {
+        match self {
+            UnitState::Alive => true,
+            UnitState::Drunk => u.drunk,
+            UnitState::Sober => !u.drunk,
+            UnitState::Trapped => u.trapped,
+            UnitState::Stuck => u.stuck(),
+            UnitState::Free => !u.trapped && !u.stuck(),
+            UnitState::Swimming => matches!(u.place, Place::Swim(_)),
+            UnitState::Aboard => matches!(u.place, Place::Aboard(_)),
+            UnitState::Pilot => u.seat == Some(Seat::Pilot),
+            UnitState::Passenger => u.seat == Some(Seat::Passenger),
+            UnitState::Unseated => u.seat.is_none(),
+            UnitState::Converted => u.converted,
+        }
+    }
+}
 
 fn item_list(w: &mut Words) -> Result<Items, LineError> {
     let mut items = Items::NONE;
@@ -145,8 +197,10 @@ pub fn parse(line: &Line, board: Board, teams: u8) -> Result<Expectation, LineEr
                         UnitCheck::Carries(items)
                     }
                 }
-                s if STATES.contains(&s) => UnitCheck::State(s.to_string()),
-                s => return Err(w.err(format!("`{s}` is not a unit state"))),
+                s => match UnitState::parse(s) {
+                    Some(state) => UnitCheck::State(state),
+                    None => return Err(w.err(format!("`{s}` is not a unit state"))),
+                },
             };
             Expectation::Unit(r, check)
         }
@@ -331,25 +385,6 @@ pub enum Verdict {
     Fail(String),
     /// The line itself is wrong (an action in it does not parse, S-EXP-1).
     Error(String),
-}
-
-fn unit_state(game: &Game, r: UnitRef, state: &str) -> Option<bool> {
-    let u = game.unit(r)?;
-    Some(match state {
-        "alive" => true,
-        "drunk" => u.drunk,
-        "sober" => !u.drunk,
-        "trapped" => u.trapped,
-        "stuck" => u.stuck(),
-        "free" => !u.trapped && !u.stuck(),
-        "swimming" => matches!(u.place, Place::Swim(_)),
-        "aboard" => matches!(u.place, Place::Aboard(_)),
-        "pilot" => u.seat == Some(Seat::Pilot),
-        "passenger" => u.seat == Some(Seat::Passenger),
-        "unseated" => u.seat.is_none(),
-        "converted" => u.converted,
-        _ => false,
-    })
 }
 
 fn describe_place(game: &Game, place: Place) -> String {
@@ -603,9 +638,9 @@ fn check_unit(game: &Game, r: UnitRef, c: &UnitCheck) -> Verdict {
             check_bool(ok, where_now)
         }
         UnitCheck::Tunnel => check_bool(unit.is_some_and(|u| u.stuck()), where_now),
-        UnitCheck::State(s) => match unit_state(game, r, s) {
+        UnitCheck::State(state) => match game.unit(r).map(|u| state.holds(u)) {
             Some(true) => Verdict::Pass,
-            Some(false) => Verdict::Fail(format!("not {s}")),
+            Some(false) => Verdict::Fail(format!("not {}", state.word())),
             None => Verdict::Fail(where_now()),
         },
         UnitCheck::Dead => {
@@ -694,6 +729,15 @@ fn check_legal(game: &Game, filter: &Option<String>, mode: LegalMode, texts: &[S
 mod tests {
     use super::*;
     use crate::engine::item::Item;
+
+    #[test]
+    fn every_unit_state_reads_back_from_its_word() {
+        for (word, state) in UnitState::WORDS {
+            assert_eq!(UnitState::parse(word), Some(state));
+            assert_eq!(state.word(), word);
+        }
+        assert_eq!(UnitState::parse("tipsy"), None);
+    }
 
     fn line(text: &str) -> Line {
         super::super::lexer::split("t.scn", text)
