@@ -289,18 +289,9 @@ impl GameService {
                     return Err(ServiceError::AlreadyBot(team));
                 }
                 GameStatus::Active => {
-                    self.seat_to_bot(tx, &seat, false)?;
+                    self.seat_to_bot(tx, g, &seat, false, now)?;
                     let text = format!("Team {team}'s player was removed; a bot plays on.");
                     notice(tx, &g.row, text, now)?;
-                    // On turn: a bot's timer replaces the removed player's deadline.
-                    if let Some(game) = g.game.as_ref().filter(|game| game.controller() == team) {
-                        let mut after = g.clone();
-                        if let Some(s) = after.seats.iter_mut().find(|s| s.team == team) {
-                            s.user_id = None;
-                            s.bot_level = Some(BotLevel::Random.name().into());
-                        }
-                        self.schedule_turn(tx, &after, game, now, false)?;
-                    }
                 }
                 _ => return Err(ServiceError::Finished(id)),
             }
@@ -308,21 +299,31 @@ impl GameService {
         })
     }
 
+    /// Hands `seat` of the running game `loaded` to a bot, in the caller's transaction. If
+    /// that seat is on turn, the bot's timer replaces the player's deadline; otherwise whoever
+    /// is on turn keeps theirs as it was.
     pub(super) fn seat_to_bot(
         &self,
         tx: &rusqlite::Connection,
+        loaded: &Loaded,
         seat: &SeatRow,
         resigned: bool,
+        now: i64,
     ) -> Result<()> {
-        store::put_seat(
-            tx,
-            &SeatRow {
-                user_id: None,
-                bot_level: Some(BotLevel::Random.name().into()),
-                resigned: resigned || seat.resigned,
-                ..seat.clone()
-            },
-        )?;
+        let bot = SeatRow {
+            user_id: None,
+            bot_level: Some(BotLevel::Random.name().into()),
+            resigned: resigned || seat.resigned,
+            ..seat.clone()
+        };
+        store::put_seat(tx, &bot)?;
+        if let Some(game) = loaded.game.as_ref().filter(|g| g.controller() == seat.team) {
+            let mut after = loaded.clone();
+            if let Some(s) = after.seats.iter_mut().find(|s| s.team == seat.team) {
+                *s = bot;
+            }
+            self.schedule_turn(tx, &after, game, now, false)?;
+        }
         Ok(())
     }
 

@@ -376,7 +376,7 @@ impl GameService {
     ) -> Result<()> {
         let id = loaded.row.id;
         let now = self.now();
-        let game = require_active(loaded)?;
+        require_active(loaded)?;
         let target = public_target(&loaded.row);
         if loaded.config.rules.players == Players::Two {
             let winner = if seat.team == 1 { 2 } else { 1 };
@@ -396,17 +396,7 @@ impl GameService {
                 )?;
             }
         } else {
-            self.seat_to_bot(&tx, seat, true)?;
-            let mut after = loaded.clone();
-            if let Some(s) = after.seats.iter_mut().find(|s| s.team == seat.team) {
-                s.user_id = None;
-                s.bot_level = Some(BotLevel::Random.name().into());
-            }
-            // On turn: a bot's timer replaces the deadline. Otherwise whoever is on turn keeps
-            // their deadline as it was.
-            if game.controller() == seat.team {
-                self.schedule_turn(&tx, &after, game, now, false)?;
-            }
+            self.seat_to_bot(&tx, loaded, seat, true, now)?;
             let text = format!("Team {} resigned; a bot plays on.", seat.team);
             notice(&tx, &loaded.row, text, now)?;
         }
