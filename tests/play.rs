@@ -153,3 +153,21 @@ fn a_player_lists_moves_is_refused_kindly_saves_and_resumes() {
     assert!(said.contains("No more input: the game is saved"), "{said}");
     assert_eq!(s.load(1).unwrap().row.ply, after);
 }
+
+/// A game that ended by resignation says so when resumed, not just "finished".
+#[test]
+fn a_resigned_game_says_how_it_ended() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("local.db");
+    let picture = dir.path().join("board.png");
+    let mut options = hot_seat(&db, &picture, None);
+    options.bots.clear();
+    options.humans = 2;
+    play_with(&options, "quit\n");
+    service(&db)
+        .resign(jackal::game::Actor::user(2), 1)
+        .unwrap();
+    let (code, said) = play_with(&hot_seat(&db, &picture, Some(1)), "");
+    assert_eq!(code, 0);
+    assert!(said.contains("Team 2 resigned: team 1 wins."), "{said}");
+}

@@ -164,10 +164,13 @@ pub fn run(o: &PlayOptions, input: &mut dyn BufRead, out: &mut dyn Write) -> Res
                 }
                 say(out, &narrate::outcome_text(outcome));
             } else {
-                say(
-                    out,
-                    &format!("Game #{id} is {}.", loaded.row.status.as_str()),
-                );
+                let ending = loaded
+                    .row
+                    .result
+                    .as_deref()
+                    .and_then(narrate::stored_ending);
+                let status = format!("Game #{id} is {}.", loaded.row.status.as_str());
+                say(out, &ending.unwrap_or(status));
             }
             return Ok(0);
         }

@@ -2,6 +2,7 @@
 
 use rusqlite::TransactionBehavior;
 
+use super::narrate;
 use super::outbox::{self, OutboxMessage, Target};
 use super::{Actor, GameConfig, GameService, Loaded, Location, Result, ServiceError, load_with};
 use crate::ai::BotLevel;
@@ -88,7 +89,7 @@ fn cancel_in(tx: &rusqlite::Connection, row: &GameRow, now: i64) -> Result<()> {
         now,
     )?;
     store::clear_timers(tx, row.id)?;
-    notice(tx, row, "The game was cancelled.".into(), now)?;
+    notice(tx, row, narrate::CANCELLED.into(), now)?;
     Ok(())
 }
 

@@ -104,3 +104,23 @@ pub fn outcome_text(o: &Outcome) -> String {
         )
     }
 }
+
+/// What a cancelled game says.
+pub const CANCELLED: &str = "The game was cancelled.";
+
+/// What a duel lost by resignation says.
+pub fn resigned_text(team: u8, winner: u8) -> String {
+    format!("Team {team} resigned: team {winner} wins.")
+}
+
+/// How a game that ended outside the engine ended (a resignation, a cancellation), in words,
+/// from the result stored on its row; `None` for an engine outcome or an unknown result.
+pub fn stored_ending(result: &str) -> Option<String> {
+    let value: serde_json::Value = serde_json::from_str(result).ok()?;
+    if value.get("cancelled").is_some() {
+        return Some(CANCELLED.into());
+    }
+    let team = u8::try_from(value.get("resigned")?.as_u64()?).ok()?;
+    let winner = u8::try_from(value.get("winners")?.get(0)?.as_u64()?).ok()?;
+    Some(resigned_text(team, winner))
+}

@@ -384,7 +384,7 @@ impl GameService {
             store::end_game(&tx, id, GameStatus::Finished, &result.to_string(), now)?;
             store::clear_timers(&tx, id)?;
             if let Some(target) = target {
-                let text = format!("Team {} resigned: team {winner} wins.", seat.team);
+                let text = narrate::resigned_text(seat.team, winner);
                 outbox::enqueue(
                     &tx,
                     target,
