@@ -72,6 +72,15 @@ fn controller_seat<'a>(loaded: &'a Loaded, game: &Game) -> Option<&'a SeatRow> {
     loaded.seat(game.controller())
 }
 
+/// The seat commanding the turn, if `user` holds it.
+fn seat_on_turn<'a>(loaded: &'a Loaded, game: &Game, user: UserId) -> Result<&'a SeatRow> {
+    controller_seat(loaded, game)
+        .filter(|s| s.user_id == Some(user))
+        .ok_or(ServiceError::NotYourTurn {
+            team: game.controller(),
+        })
+}
+
 fn next_of(loaded: &Loaded, game: &Game) -> Next {
     if game.is_over() {
         return Next::Over;
@@ -121,15 +130,10 @@ impl GameService {
     pub fn legal_moves(&self, user: UserId, id: GameId) -> Result<Vec<LegalMove>> {
         let loaded = self.load(id)?;
         let game = require_active(&loaded)?;
-        let seat = controller_seat(&loaded, game);
         if loaded.seat_of(user).is_none() {
             return Err(ServiceError::NotYourGame(id));
         }
-        if seat.and_then(|s| s.user_id) != Some(user) {
-            return Err(ServiceError::NotYourTurn {
-                team: game.controller(),
-            });
-        }
+        seat_on_turn(&loaded, game, user)?;
         Ok(game
             .legal_actions()
             .into_iter()
@@ -154,18 +158,13 @@ impl GameService {
         if seen_ply != loaded.row.ply {
             return Err(why_stale(&tx, game, id, seen_ply, text, loaded.row.ply)?);
         }
-        let seat = controller_seat(&loaded, game).cloned();
-        if seat.as_ref().and_then(|s| s.user_id) != Some(user) {
-            return Err(ServiceError::NotYourTurn {
-                team: game.controller(),
-            });
-        }
+        let seat = seat_on_turn(&loaded, game, user)?;
         // Legality is checked once, by the engine's `play` in `commit_action`.
         let action = game.parse_action(text).map_err(ServiceError::Illegal)?;
         // A player who moves is no longer "missing deadlines in a row".
-        let seat_update = seat.filter(|s| s.missed_deadlines > 0).map(|s| SeatRow {
+        let seat_update = (seat.missed_deadlines > 0).then(|| SeatRow {
             missed_deadlines: 0,
-            ..s
+            ..seat.clone()
         });
         let extra = Extra {
             seat: seat_update,
