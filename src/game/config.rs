@@ -147,6 +147,11 @@ impl GameConfig {
         Ok(())
     }
 
+    /// Does the game have seat `team` (1 to the number of teams)?
+    pub fn has_seat(&self, team: u8) -> bool {
+        (1..=self.team_count()).contains(&team)
+    }
+
     pub fn team_count(&self) -> u8 {
         self.rules.players.team_count()
     }

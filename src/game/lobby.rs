@@ -112,11 +112,10 @@ impl GameService {
         let mut conn = self.store.conn()?;
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
         let id = insert_game_row(&tx, location, &config, actor.user, language, self.now())?;
-        let teams: Vec<u8> = (1..=config.team_count()).collect();
         let team = match seat {
-            Some(t) if teams.contains(&t) => t,
+            Some(t) if config.has_seat(t) => t,
             Some(t) => return Err(ServiceError::NoSuchSeat(t)),
-            None => random_seat(&teams),
+            None => random_seat(&(1..=config.team_count()).collect::<Vec<_>>()),
         };
         store::put_seat(&tx, &self.human_seat(id, team, actor.user))?;
         tx.commit()?;
@@ -155,13 +154,9 @@ impl GameService {
             if g.seat_of(actor.user).is_some() {
                 return Err(ServiceError::AlreadySeated(id));
             }
-            let free: Vec<u8> = (1..=g.config.team_count())
-                .filter(|t| g.seat(*t).is_none())
-                .collect();
+            let free = g.free_seats();
             let team = match seat {
-                Some(t) if t < 1 || t > g.config.team_count() => {
-                    return Err(ServiceError::NoSuchSeat(t));
-                }
+                Some(t) if !g.config.has_seat(t) => return Err(ServiceError::NoSuchSeat(t)),
                 Some(t) if !free.contains(&t) => return Err(ServiceError::SeatTaken(t)),
                 Some(t) => t,
                 None if free.is_empty() => return Err(ServiceError::Full(id)),
@@ -217,7 +212,7 @@ impl GameService {
         self.lobby_change(id, |tx, g| {
             require_lobby(&g.row)?;
             require_owner(&g.row, actor)?;
-            if team < 1 || team > g.config.team_count() {
+            if !g.config.has_seat(team) {
                 return Err(ServiceError::NoSuchSeat(team));
             }
             if g.seat(team).is_some() {
@@ -252,9 +247,7 @@ impl GameService {
         self.lobby_change(id, |tx, g| {
             require_lobby(&g.row)?;
             require_owner(&g.row, actor)?;
-            let empty: Vec<u8> = (1..=g.config.team_count())
-                .filter(|t| g.seat(*t).is_none())
-                .collect();
+            let empty = g.free_seats();
             if !empty.is_empty() {
                 return Err(ServiceError::SeatsEmpty(empty));
             }
@@ -280,7 +273,7 @@ impl GameService {
         let now = self.now();
         self.lobby_change(id, |tx, g| {
             require_owner(&g.row, actor)?;
-            if !(1..=g.config.team_count()).contains(&team) {
+            if !g.config.has_seat(team) {
                 return Err(ServiceError::NoSuchSeat(team));
             }
             let seat = g.seat(team).ok_or(ServiceError::SeatEmpty(team))?.clone();

@@ -137,6 +137,13 @@ impl Loaded {
     pub fn seat_of(&self, user: UserId) -> Option<&SeatRow> {
         self.seats.iter().find(|s| s.user_id == Some(user))
     }
+
+    /// The game's seats nobody holds, in order.
+    pub fn free_seats(&self) -> Vec<u8> {
+        (1..=self.config.team_count())
+            .filter(|t| self.seat(*t).is_none())
+            .collect()
+    }
 }
 
 pub struct GameService {

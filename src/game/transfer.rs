@@ -181,7 +181,7 @@ fn check_seats(e: &ExportedGame) -> Result<()> {
     let teams = e.config.team_count();
     let mut seen = Vec::new();
     for s in &e.seats {
-        if !(1..=teams).contains(&s.team) {
+        if !e.config.has_seat(s.team) {
             return bad(format!(
                 "seat {} does not exist in a {teams}-seat game",
                 s.team
