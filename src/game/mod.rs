@@ -202,20 +202,20 @@ impl GameService {
         let (game, config) = known.unzip();
         let loaded = load_row(conn, row, game, config)?;
         if let (false, Some(game)) = (from_memory, &loaded.game) {
-            self.remember(&loaded, game);
+            self.remember(&loaded, game.clone());
         }
         Ok(loaded)
     }
 
-    /// Keeps a game's latest state (`game`, the state after `loaded`) for the next move.
-    pub(crate) fn remember(&self, loaded: &Loaded, game: &Game) {
+    /// Keeps a game's latest state (`game`, the state at `loaded`'s ply) for the next move.
+    pub(crate) fn remember(&self, loaded: &Loaded, game: Game) {
         let id = loaded.row.id;
         if let Ok(mut states) = self.states.lock() {
             if states.len() >= CACHED_STATES && !states.contains_key(&id) {
                 states.clear();
             }
             let remembered = Remembered {
-                game: game.clone(),
+                game,
                 config: loaded.config.clone(),
             };
             states.insert(id, remembered);

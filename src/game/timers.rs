@@ -80,7 +80,7 @@ impl GameService {
             (TimerKind::Deadline, true, Some(_)) => {
                 // The move (or resignation) replaces this timer in its own transaction, so a
                 // crash before it leaves the deadline due, and it fires again after restart.
-                self.timeout_move(tx, &loaded)?;
+                self.timeout_move(tx, loaded)?;
                 Ok(Fired::TimedOut { game_id, team })
             }
             (TimerKind::Reminder, true, Some(user)) => {
@@ -101,7 +101,7 @@ impl GameService {
                 Ok(Fired::Reminded { game_id, team })
             }
             (TimerKind::Bot, true, None) => {
-                if let Some(accepted) = self.bot_move(tx, &loaded)? {
+                if let Some(accepted) = self.bot_move(tx, loaded)? {
                     return Ok(Fired::BotMoved {
                         game_id,
                         team: accepted.team,

@@ -26,6 +26,8 @@ struct ThisPly<'a> {
     team: u8,
     notation: &'a str,
     events: &'a [Event],
+    /// It answered a choice: the move began at an earlier ply.
+    answered_choice: bool,
 }
 
 /// Who moves next.
@@ -170,7 +172,7 @@ impl GameService {
             seat: seat_update,
             notice: None,
         };
-        self.commit_action(tx, &loaded, action, Some(user), extra)
+        self.commit_action(tx, loaded, action, Some(user), extra)
     }
 
     /// Plays one move for a bot seat if a bot is to move; `None` otherwise.
@@ -178,15 +180,15 @@ impl GameService {
         let mut conn = self.store.conn()?;
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
         let loaded = self.load_on(&tx, id)?;
-        self.bot_move(tx, &loaded)
+        self.bot_move(tx, loaded)
     }
 
     /// [`GameService::bot_step`] in the immediate transaction `loaded` was read in.
-    pub(super) fn bot_move(&self, tx: Transaction, loaded: &Loaded) -> Result<Option<Accepted>> {
-        let Ok(game) = require_active(loaded) else {
+    pub(super) fn bot_move(&self, tx: Transaction, loaded: Loaded) -> Result<Option<Accepted>> {
+        let Ok(game) = require_active(&loaded) else {
             return Ok(None);
         };
-        let Next::Bot { level, .. } = next_of(loaded, game) else {
+        let Next::Bot { level, .. } = next_of(&loaded, game) else {
             return Ok(None);
         };
         let seed = loaded.row.seed.unwrap_or(0);
@@ -199,18 +201,21 @@ impl GameService {
 
     /// Commits one legal action: the action row, a snapshot when due, the next deadline and
     /// reminder, the outbox rows, the end of the game — all or nothing. `tx` is the immediate
-    /// transaction `loaded` was read in, so the game is still at `loaded`'s ply.
+    /// transaction `loaded` was read in, so the game is still at `loaded`'s ply. `loaded` is
+    /// taken whole: its state is played on in place, then kept in memory for the next move.
     pub(super) fn commit_action(
         &self,
         tx: Transaction,
-        loaded: &Loaded,
+        mut loaded: Loaded,
         action: Action,
         by: Option<UserId>,
         extra: Extra,
     ) -> Result<Accepted> {
         let id = loaded.row.id;
         let seen_ply = loaded.row.ply;
-        let mut game = require_active(loaded)?.clone();
+        require_active(&loaded)?;
+        let mut game = loaded.game.take().expect("an active game has a state");
+        let answered_choice = game.pending().is_some();
         let team = game.turn();
         let notation = game.notation(&action);
         let events = game
@@ -240,17 +245,17 @@ impl GameService {
             let state = serde_json::to_string(&game).expect("plain data");
             store::insert_snapshot(&tx, id, ply, &state, now)?;
         }
-        let mut loaded_after = loaded.clone();
+        // From here `loaded` describes the game after this action.
         if let Some(text) = extra.notice {
             notice(&tx, &loaded.row, text, now)?;
         }
         if let Some(seat) = extra.seat {
             store::put_seat(&tx, &seat)?;
-            if let Some(s) = loaded_after.seats.iter_mut().find(|s| s.team == seat.team) {
+            if let Some(s) = loaded.seats.iter_mut().find(|s| s.team == seat.team) {
                 *s = seat;
             }
         }
-        loaded_after.row.ply = ply;
+        loaded.row.ply = ply;
         let pending = game.pending_kind();
         if pending.is_none() {
             let this = ThisPly {
@@ -258,8 +263,9 @@ impl GameService {
                 team,
                 notation: &notation,
                 events: &events,
+                answered_choice,
             };
-            self.post_move(&tx, &loaded_after, &this, now)?;
+            self.post_move(&tx, &loaded, &this, now)?;
         }
         if let Some(outcome) = game.outcome().cloned() {
             let result = serde_json::to_string(&outcome).expect("plain data");
@@ -274,11 +280,12 @@ impl GameService {
             }
         } else {
             // Mid-move choices keep the same player: new timers, but no new "your turn".
-            self.schedule_turn(&tx, &loaded_after, &game, now, pending.is_none())?;
+            self.schedule_turn(&tx, &loaded, &game, now, pending.is_none())?;
         }
         tx.commit()?;
-        self.remember(loaded, &game);
-        let next = next_of(&loaded_after, &game);
+        let next = next_of(&loaded, &game);
+        let outcome = game.outcome().cloned();
+        self.remember(&loaded, game);
         Ok(Accepted {
             game_id: id,
             ply,
@@ -287,7 +294,7 @@ impl GameService {
             events,
             pending,
             next,
-            outcome: game.outcome().cloned(),
+            outcome,
         })
     }
 
@@ -299,8 +306,7 @@ impl GameService {
         let mut first = this.ply;
         let mut lines = Vec::new();
         // Only a move that answered a choice has earlier plies to read back.
-        let continued = loaded.game.as_ref().is_some_and(|g| g.pending().is_some());
-        if continued {
+        if this.answered_choice {
             let steps = record::move_steps(tx, loaded.row.id, this.ply - 1)?;
             first = steps.first().map_or(first, |s| s.row.ply);
             for step in &steps {
@@ -425,9 +431,9 @@ impl GameService {
 
     /// What the deadline policy does for a seat that let its time pass.
     /// `tx`: the immediate transaction `loaded` was read in.
-    pub(super) fn timeout_move(&self, tx: Transaction, loaded: &Loaded) -> Result<()> {
-        let game = require_active(loaded)?;
-        let Some(seat) = controller_seat(loaded, game).cloned() else {
+    pub(super) fn timeout_move(&self, tx: Transaction, loaded: Loaded) -> Result<()> {
+        let game = require_active(&loaded)?;
+        let Some(seat) = controller_seat(&loaded, game).cloned() else {
             return Ok(());
         };
         if seat.user_id.is_none() {
@@ -435,7 +441,7 @@ impl GameService {
         }
         let missed = seat.missed_deadlines + 1;
         if loaded.config.timeout == TimeoutPolicy::Resign {
-            return self.resign_seat(tx, loaded, &seat);
+            return self.resign_seat(tx, &loaded, &seat);
         }
         let takeover = missed >= loaded.config.max_missed as u32;
         let update = SeatRow {
