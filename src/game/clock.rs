@@ -30,10 +30,6 @@ impl ManualClock {
     pub fn advance_ms(&self, ms: i64) {
         self.0.fetch_add(ms, Ordering::SeqCst);
     }
-
-    pub fn set_ms(&self, ms: i64) {
-        self.0.store(ms, Ordering::SeqCst);
-    }
 }
 
 impl Clock for ManualClock {

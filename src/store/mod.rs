@@ -174,10 +174,6 @@ impl Store {
         })
     }
 
-    pub fn path(&self) -> &Path {
-        &self.path
-    }
-
     pub fn durability(&self) -> Durability {
         self.durability
     }

@@ -1,6 +1,7 @@
 //! Rows of the store and the SQL that reads and writes them. Every function takes a
 //! `&Connection`, so callers compose them inside their own transactions.
 
+use rusqlite::types::{FromSql, FromSqlError, ValueRef};
 use rusqlite::{Connection, OptionalExtension, Row, params};
 use serde::{Deserialize, Serialize};
 
@@ -37,6 +38,26 @@ impl GameStatus {
             "cancelled" => GameStatus::Cancelled,
             other => return Err(StoreError::Corrupt(format!("game status `{other}`"))),
         })
+    }
+}
+
+/// Reads a text column through `parse` (for the enums stored as words).
+fn text_column<T>(
+    value: ValueRef<'_>,
+    parse: fn(&str) -> Result<T>,
+) -> rusqlite::types::FromSqlResult<T> {
+    parse(value.as_str()?).map_err(|e| FromSqlError::Other(Box::new(e)))
+}
+
+impl FromSql for GameStatus {
+    fn column_result(value: ValueRef<'_>) -> rusqlite::types::FromSqlResult<Self> {
+        text_column(value, GameStatus::parse)
+    }
+}
+
+impl FromSql for TimerKind {
+    fn column_result(value: ValueRef<'_>) -> rusqlite::types::FromSqlResult<Self> {
+        text_column(value, TimerKind::parse)
     }
 }
 
@@ -81,33 +102,23 @@ macro_rules! select_games {
     };
 }
 
-fn game_from_row(row: &Row) -> rusqlite::Result<(GameRow, String)> {
-    let status: String = row.get(4)?;
-    Ok((
-        GameRow {
-            id: row.get(0)?,
-            guild_id: row.get::<_, Option<i64>>(1)?.map(from_sql),
-            channel_id: row.get::<_, Option<i64>>(2)?.map(from_sql),
-            thread_id: row.get::<_, Option<i64>>(3)?.map(from_sql),
-            status: GameStatus::Lobby,
-            settings: row.get(5)?,
-            seed: row.get::<_, Option<i64>>(6)?.map(from_sql),
-            owner_id: from_sql(row.get(7)?),
-            language: row.get(8)?,
-            created_at: row.get(9)?,
-            started_at: row.get(10)?,
-            ended_at: row.get(11)?,
-            result: row.get(12)?,
-            ply: row.get(13)?,
-        },
-        status,
-    ))
-}
-
-fn finish_game(pair: (GameRow, String)) -> Result<GameRow> {
-    let (mut game, status) = pair;
-    game.status = GameStatus::parse(&status)?;
-    Ok(game)
+fn game_from_row(row: &Row) -> rusqlite::Result<GameRow> {
+    Ok(GameRow {
+        id: row.get(0)?,
+        guild_id: row.get::<_, Option<i64>>(1)?.map(from_sql),
+        channel_id: row.get::<_, Option<i64>>(2)?.map(from_sql),
+        thread_id: row.get::<_, Option<i64>>(3)?.map(from_sql),
+        status: row.get(4)?,
+        settings: row.get(5)?,
+        seed: row.get::<_, Option<i64>>(6)?.map(from_sql),
+        owner_id: from_sql(row.get(7)?),
+        language: row.get(8)?,
+        created_at: row.get(9)?,
+        started_at: row.get(10)?,
+        ended_at: row.get(11)?,
+        result: row.get(12)?,
+        ply: row.get(13)?,
+    })
 }
 
 /// What a new lobby starts with.
@@ -141,9 +152,8 @@ pub fn insert_game(conn: &Connection, g: &NewGame) -> Result<GameId> {
 pub fn get_game(conn: &Connection, id: GameId) -> Result<Option<GameRow>> {
     conn.prepare_cached(select_games!("FROM games g WHERE g.id = ?1"))?
         .query_row([id], game_from_row)
-        .optional()?
-        .map(finish_game)
-        .transpose()
+        .optional()
+        .map_err(Into::into)
 }
 
 pub fn games_in_channel(conn: &Connection, channel_id: u64) -> Result<Vec<GameRow>> {
@@ -152,7 +162,7 @@ pub fn games_in_channel(conn: &Connection, channel_id: u64) -> Result<Vec<GameRo
          AND g.status IN ('lobby', 'active') ORDER BY g.id"
     ))?;
     let rows = stmt.query_map([to_sql(channel_id)], game_from_row)?;
-    rows.map(|r| finish_game(r?)).collect()
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
 pub fn games_of_user(conn: &Connection, user: UserId, open_only: bool) -> Result<Vec<GameRow>> {
@@ -169,7 +179,7 @@ pub fn games_of_user(conn: &Connection, user: UserId, open_only: bool) -> Result
     };
     let mut stmt = conn.prepare_cached(sql)?;
     let rows = stmt.query_map([to_sql(user)], game_from_row)?;
-    rows.map(|r| finish_game(r?)).collect()
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
 pub fn all_game_ids(conn: &Connection) -> Result<Vec<GameId>> {
@@ -466,24 +476,15 @@ const TIMER_COLUMNS: &str = "game_id, kind, ply, due_at, fired_at";
 fn timers_query(conn: &Connection, sql: &str, p: impl rusqlite::Params) -> Result<Vec<TimerRow>> {
     let mut stmt = conn.prepare_cached(sql)?;
     let rows = stmt.query_map(p, |r| {
-        Ok((
-            TimerRow {
-                game_id: r.get(0)?,
-                kind: TimerKind::Deadline,
-                ply: r.get(2)?,
-                due_at: r.get(3)?,
-                fired_at: r.get(4)?,
-            },
-            r.get::<_, String>(1)?,
-        ))
+        Ok(TimerRow {
+            game_id: r.get(0)?,
+            kind: r.get(1)?,
+            ply: r.get(2)?,
+            due_at: r.get(3)?,
+            fired_at: r.get(4)?,
+        })
     })?;
-    let mut out = Vec::new();
-    for r in rows {
-        let (mut t, kind) = r?;
-        t.kind = TimerKind::parse(&kind)?;
-        out.push(t);
-    }
-    Ok(out)
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
 /// Timers due at `now` that have not fired, earliest first.
