@@ -313,8 +313,8 @@ impl Pack {
         let classic = self == &Pack::Classic;
         let pick = |c: u16, f: u16| if classic { c } else { f };
         let mut list = vec![(TileKind::Empty, pick(40, 15))];
-        for t in 1..=7 {
-            list.push((TileKind::parse_pack_id(&format!("arrow{t}")).unwrap(), 3));
+        for exits in ARROW_TYPES {
+            list.push((TileKind::Arrow(DirSet::of(exits)), 3));
         }
         list.extend([
             (TileKind::Horse, 2),
