@@ -10,3 +10,4 @@ mod components;
 mod direct_messages;
 mod protocol;
 mod safety;
+mod spec;

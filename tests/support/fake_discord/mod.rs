@@ -36,6 +36,7 @@ pub use interact::{InteractionHandle, OptionValue};
 #[allow(unused_imports)]
 pub use log::{Direction, Fault, GatewayLogEntry, RestLogEntry};
 pub use net::guarded_reqwest_client;
+pub use schema::vendored_dir as vendored_spec_dir;
 #[allow(unused_imports)]
 pub use world::{
     Attachment, Callback, ChannelKind, Message, Overwrite, OverwriteTarget, User, flags, perms,

@@ -1,6 +1,8 @@
-//! Checks every JSON body the bot sends against Discord's own OpenAPI description
-//! (`../shared/discord-api-spec/openapi.json`), so a request the real Discord would refuse
-//! fails the test here instead of in production.
+//! Checks every JSON body the bot sends against Discord's own OpenAPI description, so a
+//! request the real Discord would refuse fails the test here instead of in production. The
+//! spec is vendored in `tests/support/discord-api-spec/` (an exact copy of the shared one in
+//! `../shared/discord-api-spec/`, which a test keeps in step), so a clone of this repository
+//! alone passes its tests.
 //!
 //! The spec uses a small subset of JSON Schema (2020-12): `$ref` to `#/components/schemas`,
 //! `type` (a name or a list), `const`, `enum`, `properties`, `required`,
@@ -50,17 +52,14 @@ pub struct RequestSchema<'a> {
 }
 
 impl ApiSpec {
-    /// The spec, parsed once per test binary. `DISCORD_OPENAPI_SPEC` overrides the default
-    /// location next to the repository (`../shared/...`), for checkouts laid out differently.
+    /// The spec, parsed once per test binary: the vendored copy, unless `DISCORD_OPENAPI_SPEC`
+    /// names another file (e.g. a newer spec to try the fake against).
     pub fn get() -> &'static ApiSpec {
         static SPEC: OnceLock<ApiSpec> = OnceLock::new();
         SPEC.get_or_init(|| {
             let path = std::env::var_os("DISCORD_OPENAPI_SPEC")
                 .map(PathBuf::from)
-                .unwrap_or_else(|| {
-                    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-                        .join("../shared/discord-api-spec/openapi.json")
-                });
+                .unwrap_or_else(|| vendored_dir().join("openapi.json"));
             let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
                 panic!(
                     "fake Discord: cannot read the OpenAPI spec at {} ({e}); \
@@ -402,6 +401,11 @@ impl ApiSpec {
             errors.extend(best);
         }
     }
+}
+
+/// `tests/support/discord-api-spec/`: the spec with its licence and provenance note.
+pub fn vendored_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/support/discord-api-spec")
 }
 
 fn err(at: &str, problem: impl Into<String>) -> SchemaError {
