@@ -7,6 +7,8 @@ pub mod ai;
 pub mod cli;
 pub mod engine;
 pub mod game;
+pub mod guide;
 pub mod render;
 pub mod scenario;
 pub mod store;
+pub mod words;

@@ -169,5 +169,5 @@ fn a_resigned_game_says_how_it_ended() {
         .unwrap();
     let (code, said) = play_with(&hot_seat(&db, &picture, Some(1)), "");
     assert_eq!(code, 0);
-    assert!(said.contains("Team 2 resigned: team 1 wins."), "{said}");
+    assert!(said.contains("Team 2 resigned: Team 1 wins."), "{said}");
 }

@@ -40,8 +40,16 @@ fn midgame(size: u8, players: Players, seed: u64, plies: usize) -> (Game, Vec<Ce
     (game, path)
 }
 
+/// The position a scenario reaches and the path of its last move.
 fn scenario(text: &str) -> (Game, Vec<Cell>) {
-    render::position::from_scenario(text).unwrap()
+    let (game, played) = jackal::scenario::position_after_plays(text).unwrap();
+    let path = played
+        .iter()
+        .rev()
+        .map(|events| render::path_of(events))
+        .find(|p| !p.is_empty())
+        .unwrap_or_default();
+    (game, path)
 }
 
 /// Renders, checks what every picture must satisfy, optionally saves, and decodes.

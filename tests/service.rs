@@ -6,8 +6,8 @@ use std::sync::Arc;
 use jackal::ai::BotLevel;
 use jackal::engine::Game;
 use jackal::game::{
-    Actor, Clock, Fired, GameConfig, GameService, Location, ManualClock, Next, OutboxMessage,
-    ServiceError,
+    Actor, Clock, Fired, GameConfig, GameService, Location, ManualClock, Next, Notice,
+    OutboxMessage, ServiceError, Target,
 };
 use jackal::store::{self, GameStatus, Store, StoreError};
 
@@ -210,13 +210,20 @@ fn a_duel_plays_through_the_service() {
         .collect();
     assert_eq!(
         kinds,
-        ["game_started", "your_turn", "board_post", "your_turn"]
+        [
+            "game_started",
+            "your_turn",
+            "turn_over",
+            "board_post",
+            "your_turn"
+        ]
     );
-    // History in words and the position after any ply.
+    // History (events to be worded by the reader) and the position after any ply.
     let history = s.history(id).unwrap();
     assert_eq!(history.len(), 1);
     assert_eq!(history[0].notation, mv);
-    assert!(!history[0].lines.is_empty());
+    assert!(!history[0].events.is_empty());
+    assert!(history[0].action.is_some());
     assert_eq!(s.position_at(id, 0).unwrap().ply(), 0);
     assert_eq!(
         s.position_at(id, 1).unwrap(),
@@ -428,24 +435,14 @@ fn a_move_with_choices_is_one_board_post() {
                 .unwrap()
                 .into_iter()
                 .filter_map(|r| match serde_json::from_str(&r.payload).unwrap() {
-                    OutboxMessage::BoardPost {
-                        first_ply,
-                        ply,
-                        lines,
-                        ..
-                    } if ply >= chosen[0].0 => Some((first_ply, ply, lines)),
+                    OutboxMessage::BoardPost { first_ply, ply, .. } if ply >= chosen[0].0 => {
+                        Some((first_ply, ply))
+                    }
                     _ => None,
                 })
                 .collect();
             assert_eq!(posts.len(), 1, "one post for plies {chosen:?}: {posts:?}");
-            let (first_ply, ply, lines) = &posts[0];
-            assert_eq!((*first_ply, *ply), (chosen[0].0, acc.ply));
-            let headers: Vec<_> = lines.iter().filter(|l| l.starts_with("team ")).collect();
-            let expected: Vec<_> = chosen
-                .iter()
-                .map(|(_, team, notation)| format!("team {team}: {notation}"))
-                .collect();
-            assert_eq!(headers, expected.iter().collect::<Vec<_>>());
+            assert_eq!(posts[0], (chosen[0].0, acc.ply));
         }
         chosen.clear();
     }
@@ -548,16 +545,22 @@ fn deadlines_remind_then_a_bot_moves_then_takes_the_seat() {
     assert_eq!(seat.user_id, None);
     assert_eq!(seat.bot_level.as_deref(), Some("random"));
     let conn = s.store().conn().unwrap();
-    let notices: Vec<String> = store::game_outbox(&conn, id)
+    let notices: Vec<Notice> = store::game_outbox(&conn, id)
         .unwrap()
         .into_iter()
         .filter(|r| r.kind == "notice")
         .map(|r| match serde_json::from_str(&r.payload).unwrap() {
-            OutboxMessage::Notice { text, .. } => text,
+            OutboxMessage::Notice { notice, .. } => notice,
             _ => unreachable!(),
         })
         .collect();
-    assert_eq!(notices.len(), 2, "{notices:?}");
+    assert_eq!(
+        notices,
+        [
+            Notice::TimedOut { team: 1 },
+            Notice::TakenOver { team: 1, missed: 2 }
+        ]
+    );
 }
 
 /// Each turn has one deadline row and, if reminders are on, one reminder row, both for the
@@ -769,9 +772,9 @@ fn a_player_removed_on_turn_is_replaced_by_a_bot_at_once() {
     );
 }
 
-/// The outbox as the sender sees it: a move's messages are pending at once; a failed send
-/// waits for its retry time with the error and the attempt recorded; a sent message is sent
-/// once.
+/// The outbox as the sender sees it, through the service: a move's messages are pending at
+/// once, as values; a failed send waits for its retry time with the error and the attempt
+/// recorded; a sent message is sent once; a message given up on is closed with its reason.
 #[test]
 fn outbox_rows_are_pending_until_sent() {
     let f = fixture();
@@ -779,40 +782,60 @@ fn outbox_rows_are_pending_until_sent() {
     let id = duel(&f);
     let mv = first_move(&f, id, ALICE);
     s.act(ALICE, id, 0, &mv).unwrap();
-    let conn = s.store().conn().unwrap();
-    let now = f.clock.now_ms();
-    let pending = store::pending_outbox(&conn, now).unwrap();
-    let kinds: Vec<_> = pending.iter().map(|r| r.kind.as_str()).collect();
-    // The start (game started, Alice's turn), then the move (board post, Bob's turn).
+    let pending = s.pending_messages().unwrap();
+    let kinds: Vec<_> = pending.iter().map(|q| q.message.kind()).collect();
+    // The start (game started, Alice's turn), then the move (Alice's prompt retired, the
+    // board post, Bob's turn).
     assert_eq!(
         kinds,
-        ["game_started", "your_turn", "board_post", "your_turn"]
+        [
+            "game_started",
+            "your_turn",
+            "turn_over",
+            "board_post",
+            "your_turn"
+        ]
     );
-    let post = &pending[2];
-    store::mark_outbox_failed(&conn, post.id, "429 Too Many Requests", now + 5_000).unwrap();
-    let still: Vec<_> = store::pending_outbox(&conn, now).unwrap();
+    assert_eq!(pending[2].target, Target::User { id: ALICE });
+    assert_eq!(pending[3].target, Target::Game);
+    let deadline = f.clock.now_ms() + 24 * HOUR;
+    assert_eq!(
+        pending[3].message,
+        OutboxMessage::BoardPost {
+            game_id: id,
+            first_ply: 1,
+            ply: 1,
+            deadline_ms: Some(deadline)
+        }
+    );
+    let post = pending[3].id;
+    s.message_failed(post, "429 Too Many Requests", 5_000)
+        .unwrap();
     assert!(
-        still.iter().all(|r| r.id != post.id),
+        s.pending_messages().unwrap().iter().all(|q| q.id != post),
         "not before its retry time"
     );
-    let retried = store::pending_outbox(&conn, now + 5_000).unwrap();
-    let again = retried.iter().find(|r| r.id == post.id).unwrap();
+    assert_eq!(s.next_message_due().unwrap(), Some(f.clock.now_ms()));
+    f.clock.advance_ms(5_000);
+    let again = s.pending_messages().unwrap();
+    let again = again.iter().find(|q| q.id == post).unwrap();
     assert_eq!(again.attempts, 1);
-    assert_eq!(again.last_error.as_deref(), Some("429 Too Many Requests"));
-    assert!(store::mark_outbox_sent(&conn, post.id, now + 6_000).unwrap());
-    assert!(
-        !store::mark_outbox_sent(&conn, post.id, now + 7_000).unwrap(),
-        "sent once"
-    );
-    let sent = store::game_outbox(&conn, id).unwrap();
-    let sent = sent.iter().find(|r| r.id == post.id).unwrap();
-    assert_eq!(sent.sent_at, Some(now + 6_000));
-    assert!(
-        store::pending_outbox(&conn, now + 10_000)
-            .unwrap()
-            .iter()
-            .all(|r| r.id != post.id)
-    );
+    assert!(s.message_sent(post).unwrap());
+    assert!(!s.message_sent(post).unwrap(), "sent once");
+    let rows = s.messages_of(id).unwrap();
+    assert!(rows.iter().any(|(q, sent)| q.id == post && *sent));
+    // Given up: closed, with its reason, never pending again.
+    let turn = pending[4].id;
+    s.message_given_up(turn, "403 Missing Access").unwrap();
+    let conn = s.store().conn().unwrap();
+    let row = store::game_outbox(&conn, id)
+        .unwrap()
+        .into_iter()
+        .find(|r| r.id == turn)
+        .unwrap();
+    assert!(row.given_up && row.sent_at.is_some());
+    assert_eq!(row.last_error.as_deref(), Some("403 Missing Access"));
+    assert!(s.pending_messages().unwrap().iter().all(|q| q.id != turn));
 }
 
 /// A game whose stored data is damaged does not hold up the other games' timers: its timer
@@ -987,8 +1010,16 @@ fn migrating_a_version_1_file_keeps_its_games() {
              (7, 'reminder', 29, {a}, {a}), (7, 'deadline', 30, {b}, NULL), \
              (7, 'reminder', 30, {c}, NULL); \
              INSERT INTO outbox (game_id, kind, target, payload, created_at, next_at, sent_at) \
-             VALUES (7, 'notice', '{{}}', 'sent', {now}, {now}, {now}), \
-             (7, 'notice', '{{}}', 'pending', {now}, {now}, NULL);",
+             VALUES (7, 'notice', '{{\"to\":\"channel\",\"id\":5}}', \
+             '{{\"kind\":\"notice\",\"game_id\":7,\"text\":\"Team 2 resigned; a bot plays on.\"}}', \
+             {now}, {now}, {now}), \
+             (7, 'notice', '{{\"to\":\"channel\",\"id\":5}}', \
+             '{{\"kind\":\"notice\",\"game_id\":7,\"text\":\"Team 1 missed 3 deadlines in a row; a bot takes the seat.\"}}', \
+             {now}, {now}, NULL), \
+             (7, 'board_post', '{{\"to\":\"channel\",\"id\":5}}', \
+             '{{\"kind\":\"board_post\",\"game_id\":7,\"first_ply\":29,\"ply\":30,\"lines\":[\"team 1: 1 d2\"]}}', \
+             {now}, {now}, NULL), \
+             (7, 'notice', '{{}}', 'not JSON at all', {now}, {now}, NULL);",
             a = now - HOUR,
             b = now + 24 * HOUR,
             c = now + 23 * HOUR,
@@ -1017,12 +1048,44 @@ fn migrating_a_version_1_file_keeps_its_games() {
             (store::TimerKind::Deadline, 30, now + 24 * HOUR, None),
         ]
     );
-    let pending: Vec<_> = store::pending_outbox(&conn, now)
+    // Sentences became values; what cannot be read is closed, not sent.
+    let pending: Vec<_> = service
+        .pending_messages()
         .unwrap()
         .into_iter()
-        .map(|r| r.payload)
+        .map(|q| (q.target, q.message))
         .collect();
-    assert_eq!(pending, ["pending"]);
+    assert_eq!(
+        pending,
+        [
+            (
+                Target::Game,
+                OutboxMessage::Notice {
+                    game_id: 7,
+                    notice: Notice::TakenOver { team: 1, missed: 3 }
+                }
+            ),
+            (
+                Target::Game,
+                OutboxMessage::BoardPost {
+                    game_id: 7,
+                    first_ply: 29,
+                    ply: 30,
+                    deadline_ms: None
+                }
+            ),
+        ]
+    );
+    let rows = store::game_outbox(&conn, 7).unwrap();
+    assert!(rows[3].given_up && rows[3].sent_at.is_some(), "{rows:?}");
+    let sent: OutboxMessage = serde_json::from_str(&rows[0].payload).unwrap();
+    assert_eq!(
+        sent,
+        OutboxMessage::Notice {
+            game_id: 7,
+            notice: Notice::Resigned { team: 2 }
+        }
+    );
     drop(conn);
     let user = match loaded.seat(game.controller()).and_then(|s| s.user_id) {
         Some(user) => user,

@@ -10,9 +10,10 @@ use std::sync::Arc;
 use crate::ai::BotLevel;
 use crate::engine::{Game, Players};
 use crate::game::{Actor, GameConfig, GameService, Location, ServiceError, SystemClock};
-use crate::game::{narrate, record};
 use crate::render::{self, RenderOptions};
 use crate::store::{GameId, GameStatus, Store};
+use crate::words::Lang;
+use crate::words::narrate::{self, Numbered};
 
 use super::text_board;
 
@@ -64,8 +65,9 @@ fn write_picture(
     game: &Game,
     path: &Path,
 ) -> Result<(), String> {
-    let conn = service.store().conn().map_err(|e| e.to_string())?;
-    let events = record::move_events(&conn, id, game.ply()).map_err(|e| e.to_string())?;
+    let events = service
+        .move_events(id, game.ply())
+        .map_err(|e| e.to_string())?;
     let options = RenderOptions {
         path: render::path_of(&events),
         ..RenderOptions::default()
@@ -162,13 +164,14 @@ pub fn run(o: &PlayOptions, input: &mut dyn BufRead, out: &mut dyn Write) -> Res
                 if !o.quiet {
                     say(out, &text_board::render(game.expect("started")));
                 }
-                say(out, &narrate::outcome_text(outcome));
+                say(
+                    out,
+                    &narrate::outcome(Lang::En, &Numbered(Lang::En), outcome),
+                );
             } else {
                 let ending = loaded
-                    .row
-                    .result
-                    .as_deref()
-                    .and_then(narrate::stored_ending);
+                    .end()
+                    .map(|end| narrate::ending(Lang::En, &Numbered(Lang::En), &end));
                 let status = format!("Game #{id} is {}.", loaded.row.status.as_str());
                 say(out, &ending.unwrap_or(status));
             }
@@ -187,7 +190,7 @@ pub fn run(o: &PlayOptions, input: &mut dyn BufRead, out: &mut dyn Write) -> Res
                     out,
                     &format!("[{}] team {}: {}", acc.ply, acc.team, acc.notation),
                 );
-                for line in narrate::describe(&acc.events) {
+                for line in narrate::events(Lang::En, &Numbered(Lang::En), &acc.events) {
                     say(out, &format!("    {line}"));
                 }
             }
@@ -247,7 +250,7 @@ pub fn run(o: &PlayOptions, input: &mut dyn BufRead, out: &mut dyn Write) -> Res
             }
             _ => match service.act(user, id, loaded.row.ply, text) {
                 Ok(acc) => {
-                    for line in narrate::describe(&acc.events) {
+                    for line in narrate::events(Lang::En, &Numbered(Lang::En), &acc.events) {
                         say(out, &format!("    {line}"));
                     }
                 }

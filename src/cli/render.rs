@@ -8,9 +8,9 @@ use std::sync::Arc;
 use anyhow::{Context, Result, anyhow, bail};
 
 use crate::engine::{Cell, Game};
-use crate::game::{GameService, SystemClock, record};
+use crate::game::{GameService, ServiceError, SystemClock};
 use crate::render::{self, Lang, RenderOptions};
-use crate::store::{self, GameId, GameStatus, Store};
+use crate::store::{GameId, GameStatus, Store};
 
 /// Where the position comes from.
 #[derive(Clone, Debug)]
@@ -67,7 +67,20 @@ pub fn run(request: &RenderRequest) -> Result<usize> {
 fn scenario_position(file: &Path) -> Result<(Game, Vec<Cell>)> {
     let content =
         std::fs::read_to_string(file).with_context(|| format!("reading {}", file.display()))?;
-    render::position::from_scenario(&content).map_err(|e| anyhow!("{}: {e}", file.display()))
+    from_scenario(&content).map_err(|e| anyhow!("{}: {e}", file.display()))
+}
+
+/// The game after the first scenario's `play` steps, and the path of the last one.
+fn from_scenario(content: &str) -> std::result::Result<(Game, Vec<Cell>), String> {
+    let (game, played) = crate::scenario::position_after_plays(content)?;
+    // A rum serving moves nothing: keep the path of the last action that did.
+    let path = played
+        .iter()
+        .rev()
+        .map(|events| render::path_of(events))
+        .find(|p| !p.is_empty())
+        .unwrap_or_default();
+    Ok((game, path))
 }
 
 /// Stored game `id` after `ply` actions (default: the latest), and the path of the move that
@@ -78,9 +91,15 @@ pub fn stored_position(db: &Path, id: GameId, ply: Option<u32>) -> Result<(Game,
         bail!("there is no database file {}", db.display());
     }
     let store = Store::open(db).with_context(|| format!("opening {}", db.display()))?;
-    let conn = store.conn()?;
-    let row = store::get_game(&conn, id)?
-        .with_context(|| format!("there is no game #{id} in {}", db.display()))?;
+    // The service loads from the latest snapshot at or before `ply`, as the bot does.
+    let service = GameService::new(Arc::new(store), Arc::new(SystemClock));
+    let row = match service.load(id) {
+        Ok(loaded) => loaded.row,
+        Err(ServiceError::UnknownGame(_)) => {
+            bail!("there is no game #{id} in {}", db.display())
+        }
+        Err(e) => return Err(e.into()),
+    };
     match (row.status, row.seed) {
         (GameStatus::Lobby, _) => {
             bail!("game #{id} has not started yet (it is still a lobby): there is no board to draw")
@@ -96,10 +115,20 @@ pub fn stored_position(db: &Path, id: GameId, ply: Option<u32>) -> Result<(Game,
             row.ply
         );
     }
-    let path = render::path_of(&record::move_events(&conn, id, ply)?);
-    drop(conn);
-    // The service loads from the latest snapshot at or before `ply`, as the bot does.
-    let service = GameService::new(Arc::new(store), Arc::new(SystemClock));
+    let path = render::path_of(&service.move_events(id, ply)?);
     let game = service.position_at(id, ply)?;
     Ok((game, path))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_scenario_keeps_its_last_path() {
+        let text = "board 7\ntile c3 fog chest1\nplay 1 d2\n";
+        let (_, path) = from_scenario(text).unwrap();
+        assert_eq!(path.first().map(|c| c.to_string()).as_deref(), Some("d1"));
+        assert_eq!(path.last().map(|c| c.to_string()).as_deref(), Some("d2"));
+    }
 }

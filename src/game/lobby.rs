@@ -2,8 +2,9 @@
 
 use rusqlite::TransactionBehavior;
 
-use super::narrate;
-use super::outbox::{self, OutboxMessage, Target};
+use super::end::GameEnd;
+use super::outbox::{self, Notice, OutboxMessage, Target};
+use super::turns::turn_deadline;
 use super::{Actor, GameConfig, GameService, Loaded, Location, Result, ServiceError, load_with};
 use crate::ai::BotLevel;
 use crate::engine::Game;
@@ -25,30 +26,46 @@ fn require_lobby(row: &GameRow) -> Result<()> {
     }
 }
 
-/// The public channel of a game: its thread if it has one.
+/// The game's public place, if it has one (a game outside Discord has none).
 pub(super) fn public_target(row: &GameRow) -> Option<Target> {
-    row.thread_id
-        .or(row.channel_id)
-        .map(|id| Target::Channel { id })
+    row.channel_id.map(|_| Target::Game)
 }
 
-/// Posts a line in the game's public channel, if it has one (inside the caller's transaction).
+/// Posts a notice in the game's public place, if it has one (inside the caller's
+/// transaction).
 pub(super) fn notice(
     tx: &rusqlite::Connection,
     row: &GameRow,
-    text: String,
+    notice: Notice,
     now: i64,
 ) -> Result<()> {
     if let Some(target) = public_target(row) {
-        outbox::enqueue(
-            tx,
-            target,
-            &OutboxMessage::Notice {
-                game_id: row.id,
-                text,
-            },
-            now,
-        )?;
+        let message = OutboxMessage::Notice {
+            game_id: row.id,
+            notice,
+        };
+        outbox::enqueue(tx, target, &message, now)?;
+    }
+    Ok(())
+}
+
+/// Ends the game of `row` as `end` inside the caller's transaction: the result, no more
+/// timers, and the game-over post.
+pub(super) fn end_in(
+    tx: &rusqlite::Connection,
+    row: &GameRow,
+    status: GameStatus,
+    end: GameEnd,
+    now: i64,
+) -> Result<()> {
+    store::end_game(tx, row.id, status, &end.to_stored(), now)?;
+    store::clear_timers(tx, row.id)?;
+    if let Some(target) = public_target(row) {
+        let message = OutboxMessage::GameOver {
+            game_id: row.id,
+            end,
+        };
+        outbox::enqueue(tx, target, &message, now)?;
     }
     Ok(())
 }
@@ -77,22 +94,13 @@ pub(super) fn insert_game_row(
     )?)
 }
 
-/// A random free seat, from the operating system's generator (seating is not the engine's
-/// business, R-SEAT-3).
 /// Cancels the game of `row` inside the caller's transaction.
 fn cancel_in(tx: &rusqlite::Connection, row: &GameRow, now: i64) -> Result<()> {
-    store::end_game(
-        tx,
-        row.id,
-        GameStatus::Cancelled,
-        "{\"cancelled\":true}",
-        now,
-    )?;
-    store::clear_timers(tx, row.id)?;
-    notice(tx, row, narrate::CANCELLED.into(), now)?;
-    Ok(())
+    end_in(tx, row, GameStatus::Cancelled, GameEnd::Cancelled, now)
 }
 
+/// A random free seat, from the operating system's generator (seating is not the engine's
+/// business, R-SEAT-3).
 fn random_seat(free: &[u8]) -> u8 {
     let r = getrandom::u64().unwrap_or(0);
     free[(r % free.len() as u64) as usize]
@@ -259,7 +267,11 @@ impl GameService {
             loaded.row.seed = Some(seed);
             loaded.row.started_at = Some(now);
             if let Some(target) = public_target(&g.row) {
-                outbox::enqueue(tx, target, &OutboxMessage::GameStarted { game_id: id }, now)?;
+                let message = OutboxMessage::GameStarted {
+                    game_id: id,
+                    deadline_ms: turn_deadline(&loaded, &game, now),
+                };
+                outbox::enqueue(tx, target, &message, now)?;
             }
             self.schedule_turn(tx, &loaded, &game, now, true)?;
             loaded.game = Some(game);
@@ -284,8 +296,7 @@ impl GameService {
                 }
                 GameStatus::Active => {
                     self.seat_to_bot(tx, g, &seat, false, now)?;
-                    let text = format!("Team {team}'s player was removed; a bot plays on.");
-                    notice(tx, &g.row, text, now)?;
+                    notice(tx, &g.row, Notice::Kicked { team }, now)?;
                 }
                 _ => return Err(ServiceError::Finished(id)),
             }

@@ -8,8 +8,9 @@
 
 pub mod clock;
 pub mod config;
+mod delivery;
+pub mod end;
 mod lobby;
-pub mod narrate;
 pub mod outbox;
 pub mod record;
 pub mod timers;
@@ -24,7 +25,9 @@ use crate::store::{self, GameId, GameRow, GameStatus, SeatRow, Store, StoreError
 
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use config::{GameConfig, TimeoutPolicy};
-pub use outbox::{OutboxMessage, Target};
+pub use delivery::PostMaterial;
+pub use end::GameEnd;
+pub use outbox::{Notice, OutboxMessage, Queued, Target};
 pub use timers::Fired;
 pub use transfer::ExportedGame;
 pub use turns::{Accepted, HistoryEntry, LegalMove, Next};
@@ -130,6 +133,12 @@ pub struct Loaded {
 }
 
 impl Loaded {
+    /// How the game ended, if it has (`None` also for an ending stored unreadably, which is
+    /// logged).
+    pub fn end(&self) -> Option<GameEnd> {
+        ending(&self.row)
+    }
+
     pub fn seat(&self, team: u8) -> Option<&SeatRow> {
         self.seats.iter().find(|s| s.team == team)
     }
@@ -230,6 +239,16 @@ impl GameService {
         let seed = row.seed.ok_or(ServiceError::NotRunning(id))?;
         replay(&conn, &row, &config, seed, ply.min(row.ply))
     }
+}
+
+/// How the game of `row` ended, if it has.
+pub fn ending(row: &GameRow) -> Option<GameEnd> {
+    let text = row.result.as_deref()?;
+    let end = GameEnd::from_stored(text);
+    if end.is_none() {
+        tracing::warn!(game = row.id, "unreadable result");
+    }
+    end
 }
 
 fn parse_config(row: &GameRow) -> Result<GameConfig> {

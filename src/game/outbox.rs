@@ -1,30 +1,74 @@
 //! Messages the service asks the adapter to send, stored as outbox rows in the same
 //! transaction as the change they announce (DESIGN §2): nothing is lost by a crash, and the
 //! sender marks each row sent once.
+//!
+//! A row holds values, never sentences: the events of a move are in the action log, a notice
+//! is a [`Notice`], an ending a [`GameEnd`]. The sender words them in the game's or the
+//! reader's language when it sends them, so one stored game can be told in English and in
+//! Russian.
 
 use serde::{Deserialize, Serialize};
 
-use crate::store::{self, GameId, UserId};
+use super::end::GameEnd;
+use crate::store::{self, GameId, OutboxRow, UserId};
 
-/// Where a message goes: a channel (or thread) in public, or a user in private.
+/// Where a message goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "to", rename_all = "lowercase")]
 pub enum Target {
+    /// The game's public place: its thread once it has one, else its channel (decided when
+    /// the row is sent, so the rows of a game's start reach the thread that start creates).
+    Game,
+    /// A channel (or thread) by id.
     Channel { id: u64 },
+    /// A user, in private.
     User { id: UserId },
+}
+
+/// A line about the game that is not a move, posted in its public place.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "notice", rename_all = "snake_case")]
+pub enum Notice {
+    /// A player was removed from a running game; a bot plays the seat on.
+    Kicked { team: u8 },
+    /// A player resigned a game of three or four; a bot plays the seat on.
+    Resigned { team: u8 },
+    /// A deadline passed; a bot made this one move.
+    TimedOut { team: u8 },
+    /// `missed` deadlines in a row: a bot keeps the seat.
+    TakenOver { team: u8, missed: u32 },
+}
+
+impl Notice {
+    pub fn team(self) -> u8 {
+        match self {
+            Notice::Kicked { team }
+            | Notice::Resigned { team }
+            | Notice::TimedOut { team }
+            | Notice::TakenOver { team, .. } => team,
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum OutboxMessage {
-    /// The board after a completed move: plies `first_ply..=ply`, described in `lines`.
+    /// The game began: its thread is opened and the first board posted. `deadline_ms`: the
+    /// first player's, if a person moves first.
+    GameStarted {
+        game_id: GameId,
+        deadline_ms: Option<i64>,
+    },
+    /// The board after a completed move: plies `first_ply..=ply` (a move that went through
+    /// choices is several plies), narrated from the action log. `deadline_ms`: the next
+    /// player's, if a person moves next.
     BoardPost {
         game_id: GameId,
         first_ply: u32,
         ply: u32,
-        lines: Vec<String>,
+        deadline_ms: Option<i64>,
     },
-    /// Private: it is your turn (with your legal moves, read at send time).
+    /// Private: it is your turn (your board and the buttons to play, read at send time).
     YourTurn {
         game_id: GameId,
         ply: u32,
@@ -38,41 +82,73 @@ pub enum OutboxMessage {
         team: u8,
         deadline_ms: i64,
     },
-    GameStarted {
+    /// Private: the turn whose prompt you were sent is over (played from anywhere), so the
+    /// prompt's buttons go.
+    TurnOver {
         game_id: GameId,
+        ply: u32,
     },
     GameOver {
         game_id: GameId,
-        result: String,
+        end: GameEnd,
     },
-    /// A line for the game's channel (resignations, kicks, cancellations, timeouts).
     Notice {
         game_id: GameId,
-        text: String,
+        notice: Notice,
     },
 }
 
 impl OutboxMessage {
     pub fn kind(&self) -> &'static str {
         match self {
+            OutboxMessage::GameStarted { .. } => "game_started",
             OutboxMessage::BoardPost { .. } => "board_post",
             OutboxMessage::YourTurn { .. } => "your_turn",
             OutboxMessage::Reminder { .. } => "reminder",
-            OutboxMessage::GameStarted { .. } => "game_started",
+            OutboxMessage::TurnOver { .. } => "turn_over",
             OutboxMessage::GameOver { .. } => "game_over",
             OutboxMessage::Notice { .. } => "notice",
         }
     }
 
-    fn game_id(&self) -> GameId {
+    pub fn game_id(&self) -> GameId {
         match self {
-            OutboxMessage::BoardPost { game_id, .. }
+            OutboxMessage::GameStarted { game_id, .. }
+            | OutboxMessage::BoardPost { game_id, .. }
             | OutboxMessage::YourTurn { game_id, .. }
             | OutboxMessage::Reminder { game_id, .. }
-            | OutboxMessage::GameStarted { game_id }
+            | OutboxMessage::TurnOver { game_id, .. }
             | OutboxMessage::GameOver { game_id, .. }
             | OutboxMessage::Notice { game_id, .. } => *game_id,
         }
+    }
+}
+
+/// An unsent outbox row, read back as values.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Queued {
+    pub id: i64,
+    pub target: Target,
+    pub message: OutboxMessage,
+    /// Failed sends so far.
+    pub attempts: u32,
+    pub created_at: i64,
+}
+
+impl Queued {
+    /// Reads a stored row; `Err` names what is wrong with it.
+    pub fn from_row(row: &OutboxRow) -> Result<Queued, String> {
+        let target = serde_json::from_str(&row.target)
+            .map_err(|e| format!("outbox row {}: target: {e}", row.id))?;
+        let message = serde_json::from_str(&row.payload)
+            .map_err(|e| format!("outbox row {}: payload: {e}", row.id))?;
+        Ok(Queued {
+            id: row.id,
+            target,
+            message,
+            attempts: row.attempts,
+            created_at: row.created_at,
+        })
     }
 }
 
@@ -93,4 +169,46 @@ pub fn enqueue(
         &payload,
         now,
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_round_trip_as_values() {
+        let messages = [
+            OutboxMessage::GameStarted {
+                game_id: 1,
+                deadline_ms: Some(5),
+            },
+            OutboxMessage::BoardPost {
+                game_id: 1,
+                first_ply: 3,
+                ply: 4,
+                deadline_ms: None,
+            },
+            OutboxMessage::TurnOver { game_id: 1, ply: 4 },
+            OutboxMessage::GameOver {
+                game_id: 1,
+                end: GameEnd::Cancelled,
+            },
+            OutboxMessage::Notice {
+                game_id: 1,
+                notice: Notice::TakenOver { team: 2, missed: 3 },
+            },
+        ];
+        for m in messages {
+            let json = serde_json::to_string(&m).unwrap();
+            assert_eq!(serde_json::from_str::<OutboxMessage>(&json).unwrap(), m);
+        }
+        for t in [
+            Target::Game,
+            Target::Channel { id: 9 },
+            Target::User { id: 7 },
+        ] {
+            let json = serde_json::to_string(&t).unwrap();
+            assert_eq!(serde_json::from_str::<Target>(&json).unwrap(), t);
+        }
+    }
 }

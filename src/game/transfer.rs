@@ -4,6 +4,7 @@
 use rusqlite::TransactionBehavior;
 use serde::{Deserialize, Serialize};
 
+use super::end::GameEnd;
 use super::lobby::insert_game_row;
 use super::{Actor, GameConfig, GameService, Location, Result, ServiceError, load_with};
 use crate::ai::BotLevel;
@@ -34,10 +35,14 @@ pub struct ExportedGame {
     pub config: GameConfig,
     pub seed: Option<u64>,
     pub status: GameStatus,
-    /// How a finished or cancelled game ended, as stored (an engine outcome, a resignation, a
-    /// cancellation). Absent in exports made before it was added.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub result: Option<String>,
+    /// How a finished or cancelled game ended. Absent in exports made before it was added;
+    /// exports made before it was typed hold the stored JSON as a string, still read.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "read_result"
+    )]
+    pub result: Option<GameEnd>,
     pub language: String,
     pub seats: Vec<ExportedSeat>,
     pub actions: Vec<ExportedAction>,
@@ -61,12 +66,13 @@ impl GameService {
                 })
             })
             .collect::<Result<Vec<_>>>()?;
+        let result = loaded.end();
         Ok(ExportedGame {
             format: EXPORT_FORMAT.into(),
             config: loaded.config,
             seed: loaded.row.seed,
             status: loaded.row.status,
-            result: loaded.row.result,
+            result,
             language: loaded.row.language,
             seats: loaded
                 .seats
@@ -156,8 +162,8 @@ impl GameService {
             let state = serde_json::to_string(game).expect("plain data");
             store::insert_snapshot(&tx, id, game.ply(), &state, now)?;
             if let Some(outcome) = game.outcome() {
-                let result = serde_json::to_string(outcome).expect("plain data");
-                store::end_game(&tx, id, GameStatus::Finished, &result, now)?;
+                let end = GameEnd::Played(outcome.clone());
+                store::end_game(&tx, id, GameStatus::Finished, &end.to_stored(), now)?;
             } else if e.status == GameStatus::Active {
                 let loaded = load_with(&tx, id)?;
                 self.schedule_turn(&tx, &loaded, game, now, true)?;
@@ -166,8 +172,8 @@ impl GameService {
         // A game that ended outside the engine (a resignation, a cancellation) stays ended.
         let ended_by_engine = replayed.as_ref().is_some_and(|g| g.outcome().is_some());
         if matches!(e.status, GameStatus::Finished | GameStatus::Cancelled) && !ended_by_engine {
-            let result = e.result.as_deref().unwrap_or("{}");
-            store::end_game(&tx, id, e.status, result, now)?;
+            let end = e.result.clone().unwrap_or(GameEnd::Cancelled);
+            store::end_game(&tx, id, e.status, &end.to_stored(), now)?;
         }
         tx.commit()?;
         Ok(id)
@@ -206,4 +212,22 @@ fn check_seats(e: &ExportedGame) -> Result<()> {
         return bad("a started game needs every seat filled".into());
     }
     Ok(())
+}
+
+/// An export's `result`: a [`GameEnd`], or (exports made before it was typed) the stored JSON
+/// as a string.
+fn read_result<'de, D: serde::Deserializer<'de>>(
+    d: D,
+) -> std::result::Result<Option<GameEnd>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Written {
+        Typed(GameEnd),
+        Stored(String),
+    }
+    Ok(match Option::<Written>::deserialize(d)? {
+        None => None,
+        Some(Written::Typed(end)) => Some(end),
+        Some(Written::Stored(text)) => GameEnd::from_stored(&text),
+    })
 }

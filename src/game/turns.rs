@@ -4,9 +4,9 @@
 use rusqlite::{Connection, Transaction, TransactionBehavior};
 use serde::Serialize;
 
-use super::lobby::{notice, public_target};
-use super::narrate;
-use super::outbox::{self, OutboxMessage, Target};
+use super::end::GameEnd;
+use super::lobby::{end_in, notice, public_target};
+use super::outbox::{self, Notice, OutboxMessage, Target};
 use super::record;
 use super::{Actor, GameService, Loaded, Result, SNAPSHOT_EVERY, ServiceError, TimeoutPolicy};
 use crate::ai::{self, BotLevel};
@@ -17,15 +17,12 @@ use crate::store::{self, ActionRow, GameId, GameStatus, SeatRow, UserId};
 #[derive(Default)]
 pub(super) struct Extra {
     pub seat: Option<SeatRow>,
-    pub notice: Option<String>,
+    pub notice: Option<Notice>,
 }
 
 /// The ply being committed, for its board post.
-struct ThisPly<'a> {
+struct ThisPly {
     ply: u32,
-    team: u8,
-    notation: &'a str,
-    events: &'a [Event],
     /// It answered a choice: the move began at an earlier ply.
     answered_choice: bool,
 }
@@ -52,14 +49,16 @@ pub struct Accepted {
     pub outcome: Option<Outcome>,
 }
 
-/// One line of a game's history.
+/// One action of a game's history: who played what, and what happened (to be told in words
+/// by whoever shows it, in their language).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct HistoryEntry {
     pub ply: u32,
     pub team: u8,
     pub user_id: Option<UserId>,
     pub notation: String,
-    pub lines: Vec<String>,
+    pub action: Option<Action>,
+    pub events: Vec<Event>,
 }
 
 /// A legal move as a player sees it.
@@ -103,6 +102,16 @@ fn next_of(loaded: &Loaded, game: &Game) -> Next {
         },
         None => Next::Over,
     }
+}
+
+/// When a turn starting `now` ends, for a person's turn.
+fn deadline_after(loaded: &Loaded, now: i64) -> i64 {
+    now + loaded.config.turn_seconds as i64 * 1000
+}
+
+/// The deadline of the turn `game` is at, if a person plays it and it starts `now`.
+pub(super) fn turn_deadline(loaded: &Loaded, game: &Game, now: i64) -> Option<i64> {
+    matches!(next_of(loaded, game), Next::Human { .. }).then(|| deadline_after(loaded, now))
 }
 
 fn require_active(loaded: &Loaded) -> Result<&Game> {
@@ -217,6 +226,9 @@ impl GameService {
         let mut game = loaded.game.take().expect("an active game has a state");
         let answered_choice = game.pending().is_some();
         let team = game.turn();
+        // The person whose turn this was, whoever played it (they, a bot on a timeout): their
+        // private prompt is retired once the move is complete.
+        let prompted = controller_seat(&loaded, &game).and_then(|s| s.user_id);
         let notation = game.notation(&action);
         let events = game
             .play(&action)
@@ -258,26 +270,28 @@ impl GameService {
         loaded.row.ply = ply;
         let pending = game.pending_kind();
         if pending.is_none() {
+            if let (Some(user), Some(_)) = (prompted, loaded.row.channel_id) {
+                let message = OutboxMessage::TurnOver {
+                    game_id: id,
+                    ply: seen_ply,
+                };
+                outbox::enqueue(&tx, Target::User { id: user }, &message, now)?;
+            }
             let this = ThisPly {
                 ply,
-                team,
-                notation: &notation,
-                events: &events,
                 answered_choice,
             };
-            self.post_move(&tx, &loaded, &this, now)?;
+            let deadline_ms = turn_deadline(&loaded, &game, now);
+            self.post_move(&tx, &loaded, &this, deadline_ms, now)?;
         }
         if let Some(outcome) = game.outcome().cloned() {
-            let result = serde_json::to_string(&outcome).expect("plain data");
-            store::end_game(&tx, id, GameStatus::Finished, &result, now)?;
-            store::clear_timers(&tx, id)?;
-            if let Some(target) = public_target(&loaded.row) {
-                let message = OutboxMessage::GameOver {
-                    game_id: id,
-                    result: narrate::outcome_text(&outcome),
-                };
-                outbox::enqueue(&tx, target, &message, now)?;
-            }
+            end_in(
+                &tx,
+                &loaded.row,
+                GameStatus::Finished,
+                GameEnd::Played(outcome),
+                now,
+            )?;
         } else {
             // Mid-move choices keep the same player: new timers, but no new "your turn".
             self.schedule_turn(&tx, &loaded, &game, now, pending.is_none())?;
@@ -299,28 +313,29 @@ impl GameService {
     }
 
     /// The public board post for a completed move, covering its choice steps too.
-    fn post_move(&self, tx: &Connection, loaded: &Loaded, this: &ThisPly, now: i64) -> Result<()> {
+    fn post_move(
+        &self,
+        tx: &Connection,
+        loaded: &Loaded,
+        this: &ThisPly,
+        deadline_ms: Option<i64>,
+        now: i64,
+    ) -> Result<()> {
         let Some(target) = public_target(&loaded.row) else {
             return Ok(());
         };
-        let mut first = this.ply;
-        let mut lines = Vec::new();
         // Only a move that answered a choice has earlier plies to read back.
-        if this.answered_choice {
+        let first_ply = if this.answered_choice {
             let steps = record::move_steps(tx, loaded.row.id, this.ply - 1)?;
-            first = steps.first().map_or(first, |s| s.row.ply);
-            for step in &steps {
-                lines.push(format!("team {}: {}", step.row.team, step.row.notation));
-                lines.extend(narrate::describe(&step.events));
-            }
-        }
-        lines.push(format!("team {}: {}", this.team, this.notation));
-        lines.extend(narrate::describe(this.events));
+            steps.first().map_or(this.ply, |s| s.row.ply)
+        } else {
+            this.ply
+        };
         let message = OutboxMessage::BoardPost {
             game_id: loaded.row.id,
-            first_ply: first,
+            first_ply,
             ply: this.ply,
-            lines,
+            deadline_ms,
         };
         outbox::enqueue(tx, target, &message, now)?;
         Ok(())
@@ -343,7 +358,7 @@ impl GameService {
             Next::Bot { .. } => return Ok(store::set_bot_timer(tx, id, ply, now)?),
             Next::Over => return Ok(store::clear_timers(tx, id)?),
         };
-        let deadline = now + loaded.config.turn_seconds as i64 * 1000;
+        let deadline = deadline_after(loaded, now);
         let reminder = Some(deadline - loaded.config.reminder_seconds as i64 * 1000)
             .filter(|at| loaded.config.reminder_seconds > 0 && *at > now);
         store::set_turn_timers(tx, id, ply, deadline, reminder)?;
@@ -379,52 +394,39 @@ impl GameService {
         loaded: &Loaded,
         seat: &SeatRow,
     ) -> Result<()> {
-        let id = loaded.row.id;
         let now = self.now();
         require_active(loaded)?;
-        let target = public_target(&loaded.row);
         if loaded.config.rules.players == Players::Two {
             let winner = if seat.team == 1 { 2 } else { 1 };
-            let result = serde_json::json!({ "resigned": seat.team, "winners": [winner] });
-            store::end_game(&tx, id, GameStatus::Finished, &result.to_string(), now)?;
-            store::clear_timers(&tx, id)?;
-            if let Some(target) = target {
-                let text = narrate::resigned_text(seat.team, winner);
-                outbox::enqueue(
-                    &tx,
-                    target,
-                    &OutboxMessage::GameOver {
-                        game_id: id,
-                        result: text,
-                    },
-                    now,
-                )?;
-            }
+            let end = GameEnd::Resigned {
+                team: seat.team,
+                winners: vec![winner],
+            };
+            end_in(&tx, &loaded.row, GameStatus::Finished, end, now)?;
         } else {
             self.seat_to_bot(&tx, loaded, seat, true, now)?;
-            let text = format!("Team {} resigned; a bot plays on.", seat.team);
-            notice(&tx, &loaded.row, text, now)?;
+            let resigned = Notice::Resigned { team: seat.team };
+            notice(&tx, &loaded.row, resigned, now)?;
         }
         tx.commit()?;
         Ok(())
     }
 
-    /// Every action of a game, in words.
+    /// Every action of a game, oldest first.
     pub fn history(&self, id: GameId) -> Result<Vec<HistoryEntry>> {
         let conn = self.store.conn()?;
         store::get_game(&conn, id)?.ok_or(ServiceError::UnknownGame(id))?;
         let rows = store::actions_after(&conn, id, 0)?;
         Ok(rows
             .into_iter()
-            .map(|r| {
-                let events: Vec<Event> = serde_json::from_str(&r.events).unwrap_or_default();
-                HistoryEntry {
-                    ply: r.ply,
-                    team: r.team,
-                    user_id: r.user_id,
-                    lines: narrate::describe(&events),
-                    notation: r.notation,
-                }
+            .map(|r| HistoryEntry {
+                ply: r.ply,
+                team: r.team,
+                user_id: r.user_id,
+                // The narration is a courtesy: an unreadable row still lists its notation.
+                action: serde_json::from_str(&r.action).ok(),
+                events: serde_json::from_str(&r.events).unwrap_or_default(),
+                notation: r.notation,
             })
             .collect())
     }
@@ -458,12 +460,12 @@ impl GameService {
         let action = ai::choose(game, BotLevel::Random, seed)
             .ok_or(ServiceError::NotRunning(loaded.row.id))?;
         let notice = if takeover {
-            format!(
-                "Team {} missed {missed} deadlines in a row; a bot takes the seat.",
-                seat.team
-            )
+            Notice::TakenOver {
+                team: seat.team,
+                missed,
+            }
         } else {
-            format!("Team {}'s time ran out; a bot made the move.", seat.team)
+            Notice::TimedOut { team: seat.team }
         };
         let extra = Extra {
             seat: Some(update),

@@ -17,7 +17,6 @@ pub mod items;
 pub mod kit;
 pub mod layout;
 pub mod overlay;
-pub mod position;
 pub mod strings;
 pub mod style;
 pub mod text;

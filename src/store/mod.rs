@@ -24,6 +24,7 @@ pub const MIGRATION_SQL: &[&str] = &[
     include_str!("../../migrations/0003_actions_append_only.sql"),
     include_str!("../../migrations/0004_bot_timers.sql"),
     include_str!("../../migrations/0005_games_by_thread.sql"),
+    include_str!("../../migrations/0006_values_not_sentences.sql"),
 ];
 
 static MIGRATIONS: LazyLock<Migrations<'static>> =

@@ -85,6 +85,8 @@ pub struct GameRow {
     pub started_at: Option<i64>,
     pub ended_at: Option<i64>,
     pub result: Option<String>,
+    /// The lobby message in `channel_id` (Discord games).
+    pub lobby_message_id: Option<u64>,
     pub ply: u32,
 }
 
@@ -96,7 +98,7 @@ macro_rules! select_games {
         concat!(
             "SELECT g.id, g.guild_id, g.channel_id, g.thread_id, g.status, g.settings, g.seed, \
              g.owner_id, g.language, g.created_at, g.started_at, g.ended_at, g.result, \
-             (SELECT COALESCE(MAX(a.ply), 0) FROM actions a WHERE a.game_id = g.id) ",
+             g.lobby_message_id, (SELECT COALESCE(MAX(a.ply), 0) FROM actions a WHERE a.game_id = g.id) ",
             $rest
         )
     };
@@ -117,7 +119,8 @@ fn game_from_row(row: &Row) -> rusqlite::Result<GameRow> {
         started_at: row.get(10)?,
         ended_at: row.get(11)?,
         result: row.get(12)?,
-        ply: row.get(13)?,
+        lobby_message_id: row.get::<_, Option<i64>>(13)?.map(from_sql),
+        ply: row.get(14)?,
     })
 }
 
@@ -197,6 +200,12 @@ pub fn set_settings(conn: &Connection, id: GameId, settings: &str) -> Result<()>
 pub fn set_thread(conn: &Connection, id: GameId, thread: Option<u64>) -> Result<()> {
     conn.prepare_cached("UPDATE games SET thread_id = ?2 WHERE id = ?1")?
         .execute(params![id, thread.map(to_sql)])?;
+    Ok(())
+}
+
+pub fn set_lobby_message(conn: &Connection, id: GameId, message: Option<u64>) -> Result<()> {
+    conn.prepare_cached("UPDATE games SET lobby_message_id = ?2 WHERE id = ?1")?
+        .execute(params![id, message.map(to_sql)])?;
     Ok(())
 }
 
@@ -534,6 +543,8 @@ pub struct OutboxRow {
     pub next_at: i64,
     pub sent_at: Option<i64>,
     pub last_error: Option<String>,
+    /// The sender gave up on it (it also has a `sent_at`: it is no longer pending).
+    pub given_up: bool,
 }
 
 pub fn insert_outbox(
@@ -559,7 +570,7 @@ fn outbox_query(
 ) -> Result<Vec<OutboxRow>> {
     let sql = format!(
         "SELECT id, game_id, kind, target, payload, attempts, created_at, next_at, sent_at, \
-         last_error FROM outbox {filter} ORDER BY id"
+         last_error, given_up FROM outbox {filter} ORDER BY id"
     );
     let mut stmt = conn.prepare_cached(&sql)?;
     let rows = stmt.query_map(p, |r| {
@@ -574,6 +585,7 @@ fn outbox_query(
             next_at: r.get(7)?,
             sent_at: r.get(8)?,
             last_error: r.get(9)?,
+            given_up: r.get::<_, i64>(10)? != 0,
         })
     })?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
@@ -593,6 +605,24 @@ pub fn mark_outbox_sent(conn: &Connection, id: i64, at: i64) -> Result<bool> {
         .prepare_cached("UPDATE outbox SET sent_at = ?2 WHERE id = ?1 AND sent_at IS NULL")?
         .execute(params![id, at])?
         == 1)
+}
+
+/// Closes a row the sender will never deliver (it stays, with why, for the record).
+pub fn mark_outbox_given_up(conn: &Connection, id: i64, error: &str, at: i64) -> Result<bool> {
+    Ok(conn
+        .prepare_cached(
+            "UPDATE outbox SET given_up = 1, sent_at = ?3, last_error = ?2, \
+             attempts = attempts + 1 WHERE id = ?1 AND sent_at IS NULL",
+        )?
+        .execute(params![id, error, at])?
+        == 1)
+}
+
+/// When the earliest unsent row may be sent (after its backoff), for the sender's sleep.
+pub fn next_outbox_due(conn: &Connection) -> Result<Option<i64>> {
+    Ok(conn
+        .prepare_cached("SELECT MIN(next_at) FROM outbox WHERE sent_at IS NULL")?
+        .query_row([], |r| r.get(0))?)
 }
 
 /// Records a failed send and when to try again.
@@ -662,5 +692,77 @@ pub fn put_prefs(conn: &Connection, p: &UserPrefs) -> Result<()> {
         p.quiet_end,
         p.time_zone
     ])?;
+    Ok(())
+}
+
+/// The private "your turn" message a player was last sent in a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PromptRow {
+    pub game_id: GameId,
+    pub user_id: UserId,
+    pub ply: u32,
+    pub channel_id: u64,
+    pub message_id: u64,
+}
+
+/// Records (or replaces) a player's prompt in a game.
+pub fn put_prompt(conn: &Connection, p: &PromptRow) -> Result<()> {
+    conn.prepare_cached(
+        "INSERT INTO dm_prompts (game_id, user_id, ply, channel_id, message_id) \
+         VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT (game_id, user_id) DO UPDATE SET \
+         ply = ?3, channel_id = ?4, message_id = ?5",
+    )?
+    .execute(params![
+        p.game_id,
+        to_sql(p.user_id),
+        p.ply,
+        to_sql(p.channel_id),
+        to_sql(p.message_id)
+    ])?;
+    Ok(())
+}
+
+pub fn get_prompt(conn: &Connection, game: GameId, user: UserId) -> Result<Option<PromptRow>> {
+    Ok(conn
+        .prepare_cached(
+            "SELECT game_id, user_id, ply, channel_id, message_id FROM dm_prompts \
+             WHERE game_id = ?1 AND user_id = ?2",
+        )?
+        .query_row(params![game, to_sql(user)], |r| {
+            Ok(PromptRow {
+                game_id: r.get(0)?,
+                user_id: from_sql(r.get(1)?),
+                ply: r.get(2)?,
+                channel_id: from_sql(r.get(3)?),
+                message_id: from_sql(r.get(4)?),
+            })
+        })
+        .optional()?)
+}
+
+/// Forgets a prompt, only if it is still the one at `message_id` (a newer prompt stays).
+pub fn delete_prompt(conn: &Connection, game: GameId, user: UserId, message_id: u64) -> Result<()> {
+    conn.prepare_cached(
+        "DELETE FROM dm_prompts WHERE game_id = ?1 AND user_id = ?2 AND message_id = ?3",
+    )?
+    .execute(params![game, to_sql(user), to_sql(message_id)])?;
+    Ok(())
+}
+
+/// A server's language, if it chose one.
+pub fn guild_language(conn: &Connection, guild: u64) -> Result<Option<String>> {
+    Ok(conn
+        .prepare_cached("SELECT language FROM guild_prefs WHERE guild_id = ?1")?
+        .query_row([to_sql(guild)], |r| r.get(0))
+        .optional()?
+        .flatten())
+}
+
+pub fn set_guild_language(conn: &Connection, guild: u64, language: Option<&str>) -> Result<()> {
+    conn.prepare_cached(
+        "INSERT INTO guild_prefs (guild_id, language) VALUES (?1, ?2) \
+         ON CONFLICT (guild_id) DO UPDATE SET language = ?2",
+    )?
+    .execute(params![to_sql(guild), language])?;
     Ok(())
 }

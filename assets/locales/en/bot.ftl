@@ -1,0 +1,3 @@
+# The bot's own words (replies, posts, buttons). Filled in as the bot grows.
+
+bot-name = Jackal

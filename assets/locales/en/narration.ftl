@@ -1,0 +1,167 @@
+# The game told in words: units, items, tiles, the events of a move, endings and notices.
+# Used by the bot's posts and by the terminal game. Variables: $unit, $team (already worded),
+# $cell (a cell name such as e5), $items (already worded), numbers ($count, $points, …).
+
+team-numbered = Team { $team }
+list-and = { $init } and { $last }
+
+## Units
+
+unit-pirate = Pirate { $n }
+unit-ben = Ben Gunn
+unit-friday = Friday
+unit-missionary = the missionary
+unit-of-team = { $unit } ({ $team })
+
+## Items
+
+item-cart = { $count ->
+    [one] 1 wheelbarrow
+   *[other] { $count } wheelbarrows
+}
+item-coin = { $count ->
+    [one] 1 coin
+   *[other] { $count } coins
+}
+item-bar = { $count ->
+    [one] 1 gold bar
+   *[other] { $count } gold bars
+}
+item-ball = { $count ->
+    [one] 1 cannonball
+   *[other] { $count } cannonballs
+}
+item-boat = { $count ->
+    [one] 1 boat
+   *[other] { $count } boats
+}
+items-none = nothing
+
+## Tiles
+
+tile-empty = empty land
+tile-arrow = arrow
+tile-horse = horse
+tile-ice = ice
+tile-maze = { $steps }-step maze
+tile-trap = trap
+tile-crocodile = crocodile
+tile-cannibal = cannibal
+tile-fortress = fortress
+tile-resfort = fortress with the native woman
+tile-chest = { $coins ->
+    [one] chest with 1 coin
+   *[other] chest with { $coins } coins
+}
+tile-bullion = gold bar
+tile-barrel = barrel of rum
+tile-cannon = cannon
+tile-balloon = balloon
+tile-plane = plane
+tile-lighthouse = lighthouse
+tile-bengunn = Ben Gunn
+tile-friday = Friday
+tile-missionary = missionary
+tile-bottles = { $count ->
+    [one] 1 bottle of rum
+   *[other] { $count } bottles of rum
+}
+tile-cave = cave
+tile-earthquake = earthquake
+tile-jungle = jungle
+tile-weed = shaitan weed
+tile-caramba = caramba
+tile-boat = boat
+tile-cart = wheelbarrow
+tile-ball = cannonball
+
+## Events of a move
+
+ev-moved-step = { $unit } moved to { $cell }
+ev-moved-jump = { $unit } jumped to { $cell }
+ev-moved-flight = { $unit } flew to { $cell }
+ev-moved-shot = { $unit } was shot to { $cell }
+ev-moved-balloon = { $unit } flew by balloon to { $cell }
+ev-moved-tunnel = { $unit } went through the tunnel to { $cell }
+ev-moved-advance = { $unit } went deeper into the maze on { $cell }
+ev-opened = { $cell } is opened: { $tile }
+ev-appeared = { $items } on { $cell }
+ev-cargo-returned = { $items } went back to { $cell }
+ev-lost = { $items } lost at { $cell }
+ev-delivered = { $team } scored { $points ->
+    [one] 1 point
+   *[other] { $points } points
+}
+ev-knocked-out = { $unit } was knocked out to the ship at { $cell }
+ev-joined = { $unit } joined { $team }
+ev-drunk = { $unit } is drunk
+ev-trapped = { $unit } fell into the trap
+ev-freed = { $unit } is free
+ev-seated = { $unit } took a seat in the plane
+ev-vessel-moved = { $team }'s ship sailed to { $cell }
+ev-resurrected = { $unit } came back to life at { $cell }
+ev-skipped = { $team } could not move and was skipped
+
+death-drowned = { $unit } drowned at { $cell }
+death-enemy-vessel = { $unit } landed on an enemy ship at { $cell } and died
+death-forbidden = { $unit } was carried where it may not go and died at { $cell }
+death-restriction = { $unit } broke a restriction with its cargo and died at { $cell }
+death-cannibal = { $unit } was eaten by the cannibal at { $cell }
+death-loop = { $unit } went round in a loop and died at { $cell }
+death-nowhere = { $unit } had nowhere to go and died at { $cell }
+death-no-vessel = { $unit } had no ship to go to and died at { $cell }
+death-cannonball = { $unit } was hit by a cannonball at { $cell }
+death-rum = { $unit } drank rum and died at { $cell }
+death-friday-missionary = { $unit } met the other side's Friday or missionary and died at { $cell }
+death-eliminated = { $unit } was lost with its team at { $cell }
+
+## Pending choices
+
+choice-exit = Choose where to go on from the fork.
+choice-jump = Choose where to jump.
+choice-flight = Choose where to fly.
+choice-cave = Choose the cave to come out of.
+choice-reveal = Choose a fog cell to reveal.
+choice-quake = Choose a cell to shake.
+
+## Endings
+
+end-reason-uncatchable = the leader can no longer be caught
+end-reason-no-moves = nobody can move
+end-reason-sunk = ships sunk
+end-reason-disabled = every pirate is out of play
+end-reason-stall = no gold moved for too long
+end-won = Game over: { $teams } { $count ->
+    [one] wins
+   *[other] win
+} ({ $reason }).
+end-draw = Game over: a draw between { $teams } ({ $reason }).
+end-resigned = { $team } resigned: { $winners } wins.
+end-cancelled = The game was cancelled.
+end-thread-deleted = The game's thread was deleted, so the game was archived where it stood.
+
+## Notices
+
+notice-kicked = { $team }: the player was removed; a bot plays on.
+notice-resigned = { $team } resigned; a bot plays on.
+notice-timed-out = { $team }: time ran out; a bot made the move.
+notice-taken-over = { $team } missed { $missed ->
+    [one] 1 deadline
+   *[other] { $missed } deadlines
+} in a row; a bot takes the seat.
+
+## Actions in words (lists of legal moves)
+
+action-with = {" "}with { $items }
+action-move = { $unit } → { $cell }{ $cargo }
+action-ship = Ship → { $cell }
+action-boat = Boat { $from } → { $cell }
+action-resurrect = Resurrect a pirate in the fortress on { $cell }
+action-rum = Serve rum on { $cell }
+action-choose = → { $cell }{ $cargo }
+
+## Words on the board picture
+
+board-move = Move
+board-game-over = Game over
+board-draw = draw

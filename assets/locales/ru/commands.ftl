@@ -1,0 +1,1 @@
+# Slash commands: names, descriptions, options and choices (Discord localisations).

@@ -1,0 +1,181 @@
+# Игра словами: фигуры, предметы, клетки, события хода, итоги и объявления.
+# Используется и ботом, и игрой в терминале. Переменные: $unit, $team (уже словами),
+# $cell (клетка, например e5), $items (уже словами), числа ($count, $points, …).
+# Фразы построены так, чтобы не зависеть от рода: «Пират 2 (…): прыжок на e7».
+
+team-numbered = команда { $team }
+list-and = { $init } и { $last }
+
+## Фигуры
+
+unit-pirate = Пират { $n }
+unit-ben = Бен Ганн
+unit-friday = Пятница
+unit-missionary = миссионер
+unit-of-team = { $unit } ({ $team })
+
+## Предметы
+
+item-cart = { $count ->
+    [one] { $count } тачка
+    [few] { $count } тачки
+   *[many] { $count } тачек
+}
+item-coin = { $count ->
+    [one] { $count } монета
+    [few] { $count } монеты
+   *[many] { $count } монет
+}
+item-bar = { $count ->
+    [one] { $count } слиток
+    [few] { $count } слитка
+   *[many] { $count } слитков
+}
+item-ball = { $count ->
+    [one] { $count } ядро
+    [few] { $count } ядра
+   *[many] { $count } ядер
+}
+item-boat = { $count ->
+    [one] { $count } лодка
+    [few] { $count } лодки
+   *[many] { $count } лодок
+}
+items-none = ничего
+
+## Клетки
+
+tile-empty = пустая клетка
+tile-arrow = стрелка
+tile-horse = конь
+tile-ice = лёд
+tile-maze = { $steps ->
+    [one] вертушка на { $steps } ход
+    [few] вертушка на { $steps } хода
+   *[many] вертушка на { $steps } ходов
+}
+tile-trap = ловушка
+tile-crocodile = крокодил
+tile-cannibal = людоед
+tile-fortress = крепость
+tile-resfort = крепость с аборигенкой
+tile-chest = { $coins ->
+    [one] сундук: { $coins } монета
+    [few] сундук: { $coins } монеты
+   *[many] сундук: { $coins } монет
+}
+tile-bullion = золотой слиток
+tile-barrel = бочка рома
+tile-cannon = пушка
+tile-balloon = воздушный шар
+tile-plane = самолёт
+tile-lighthouse = маяк
+tile-bengunn = Бен Ганн
+tile-friday = Пятница
+tile-missionary = миссионер
+tile-bottles = { $count ->
+    [one] { $count } бутылка рома
+    [few] { $count } бутылки рома
+   *[many] { $count } бутылок рома
+}
+tile-cave = пещера
+tile-earthquake = землетрясение
+tile-jungle = джунгли
+tile-weed = шайтан-трава
+tile-caramba = карамба
+tile-boat = лодка
+tile-cart = тачка
+tile-ball = ядро
+
+## События хода
+
+ev-moved-step = { $unit }: ход на { $cell }
+ev-moved-jump = { $unit }: прыжок на { $cell }
+ev-moved-flight = { $unit }: перелёт на { $cell }
+ev-moved-shot = { $unit }: выстрел пушки — на { $cell }
+ev-moved-balloon = { $unit }: на воздушном шаре — на { $cell }
+ev-moved-tunnel = { $unit }: через подземный ход — на { $cell }
+ev-moved-advance = { $unit }: дальше по вертушке на { $cell }
+ev-opened = Открыта клетка { $cell }: { $tile }
+ev-appeared = На { $cell }: { $items }
+ev-cargo-returned = Груз вернулся на { $cell }: { $items }
+ev-lost = Потеряно на { $cell }: { $items }
+ev-delivered = { $team } получает { $points ->
+    [one] { $points } очко
+    [few] { $points } очка
+   *[many] { $points } очков
+}
+ev-knocked-out = { $unit }: сбит и отправлен на корабль ({ $cell })
+ev-joined = { $unit } переходит на сторону: { $team }
+ev-drunk = { $unit }: пьян
+ev-trapped = { $unit }: попал в ловушку
+ev-freed = { $unit }: свободен
+ev-seated = { $unit }: занял место в самолёте
+ev-vessel-moved = Корабль ({ $team }) — на { $cell }
+ev-resurrected = { $unit }: возвращён к жизни на { $cell }
+ev-skipped = { $team } не может ходить и пропускает ход
+
+death-drowned = { $unit }: утонул на { $cell }
+death-enemy-vessel = { $unit }: погиб на вражеском корабле ({ $cell })
+death-forbidden = { $unit }: занесло туда, куда нельзя, — погиб на { $cell }
+death-restriction = { $unit }: нарушил запрет с грузом — погиб на { $cell }
+death-cannibal = { $unit }: съеден людоедом на { $cell }
+death-loop = { $unit }: заходил по кругу — погиб на { $cell }
+death-nowhere = { $unit }: некуда идти — погиб на { $cell }
+death-no-vessel = { $unit }: нет корабля, куда вернуться, — погиб на { $cell }
+death-cannonball = { $unit }: убит ядром на { $cell }
+death-rum = { $unit }: выпил ром — погиб на { $cell }
+death-friday-missionary = { $unit }: встретил Пятницу или миссионера другой стороны — погиб на { $cell }
+death-eliminated = { $unit }: выбыл вместе с командой ({ $cell })
+
+## Выборы посреди хода
+
+choice-exit = Выберите, куда идти дальше со стрелки.
+choice-jump = Выберите, куда прыгнуть.
+choice-flight = Выберите, куда лететь.
+choice-cave = Выберите пещеру, из которой выйти.
+choice-reveal = Выберите закрытую клетку, которую открыть.
+choice-quake = Выберите клетку для землетрясения.
+
+## Итоги
+
+end-reason-uncatchable = лидера уже не догнать
+end-reason-no-moves = ходить больше некому
+end-reason-sunk = корабли потоплены
+end-reason-disabled = все пираты выбыли
+end-reason-stall = золото слишком долго не двигалось
+end-won = Игра окончена: { $count ->
+    [one] победитель
+   *[other] победители
+} — { $teams } ({ $reason }).
+end-draw = Игра окончена: ничья — { $teams } ({ $reason }).
+end-resigned = { $team } сдаётся: побеждает { $winners }.
+end-cancelled = Игра отменена.
+end-thread-deleted = Ветку игры удалили, поэтому игра сохранена в архиве в том виде, в каком была.
+
+## Объявления
+
+notice-kicked = { $team }: игрока убрали из игры, дальше играет бот.
+notice-resigned = { $team } сдаётся, дальше играет бот.
+notice-timed-out = { $team }: время вышло, ход сделал бот.
+notice-taken-over = { $team } { $missed ->
+    [one] пропускает срок хода { $missed } раз подряд
+    [few] пропускает срок хода { $missed } раза подряд
+   *[many] пропускает срок хода { $missed } раз подряд
+}: место занимает бот.
+
+## Действия словами (списки возможных ходов)
+
+action-with = , груз: { $items }
+action-move = { $unit } → { $cell }{ $cargo }
+action-ship = Корабль → { $cell }
+action-boat = Лодка { $from } → { $cell }
+action-resurrect = Воскресить пирата в крепости на { $cell }
+action-rum = Угостить ромом на { $cell }
+action-choose = → { $cell }{ $cargo }
+
+## Слова на картинке доски
+
+board-move = Ход
+board-game-over = Конец игры
+board-draw = ничья

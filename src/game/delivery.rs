@@ -1,0 +1,257 @@
+//! What the Discord adapter needs from the store, as service calls (it never touches SQL):
+//! the outbox rows to send and their fate, where a game lives in Discord (its lobby message
+//! and thread), the private prompts whose buttons must go, the material of a board post, and
+//! the languages and DM preferences of users and servers.
+
+use rusqlite::TransactionBehavior;
+
+use super::end::GameEnd;
+use super::lobby::end_in;
+use super::outbox::Queued;
+use super::record::{self, MoveStep};
+use super::{GameService, Loaded, Result, ServiceError};
+use crate::engine::Game;
+use crate::store::{self, GameId, GameStatus, PromptRow, UserId, UserPrefs};
+
+/// Everything a board post shows: the position after `ply`, the steps of the move that led
+/// to it, and the game around it (seats, settings, language, place).
+#[derive(Clone, Debug)]
+pub struct PostMaterial {
+    pub loaded: Loaded,
+    /// The position after `ply` (the game may have moved on since the row was written).
+    pub position: Game,
+    /// The plies `first_ply..=ply`, oldest first, with their events.
+    pub steps: Vec<MoveStep>,
+}
+
+impl GameService {
+    /// Unsent outbox rows whose backoff has passed, oldest first. A row that cannot be read
+    /// (damaged, or written by a newer version) is closed as given up and logged, so that it
+    /// does not block the rows behind it.
+    pub fn pending_messages(&self) -> Result<Vec<Queued>> {
+        let now = self.now();
+        let conn = self.store.conn()?;
+        let mut out = Vec::new();
+        for row in store::pending_outbox(&conn, now)? {
+            match Queued::from_row(&row) {
+                Ok(queued) => out.push(queued),
+                Err(why) => {
+                    tracing::error!(row = row.id, %why, "unreadable outbox row: given up");
+                    store::mark_outbox_given_up(&conn, row.id, &why, now)?;
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// When the next unsent row may be sent (`None`: nothing is waiting).
+    pub fn next_message_due(&self) -> Result<Option<i64>> {
+        let conn = self.store.conn()?;
+        Ok(store::next_outbox_due(&conn)?)
+    }
+
+    /// The row was delivered. `false` if it was already marked (by an earlier attempt).
+    pub fn message_sent(&self, id: i64) -> Result<bool> {
+        let conn = self.store.conn()?;
+        Ok(store::mark_outbox_sent(&conn, id, self.now())?)
+    }
+
+    /// A send failed for now; try again after `retry_in_ms`.
+    pub fn message_failed(&self, id: i64, error: &str, retry_in_ms: i64) -> Result<()> {
+        let conn = self.store.conn()?;
+        Ok(store::mark_outbox_failed(
+            &conn,
+            id,
+            error,
+            self.now() + retry_in_ms,
+        )?)
+    }
+
+    /// A send can never succeed (403, 404…): the row is closed with the reason.
+    pub fn message_given_up(&self, id: i64, reason: &str) -> Result<()> {
+        let conn = self.store.conn()?;
+        store::mark_outbox_given_up(&conn, id, reason, self.now())?;
+        Ok(())
+    }
+
+    /// Every outbox row of a game as values, in order (for tests and diagnostics).
+    pub fn messages_of(&self, id: GameId) -> Result<Vec<(Queued, bool)>> {
+        let conn = self.store.conn()?;
+        store::game_outbox(&conn, id)?
+            .iter()
+            .map(|row| {
+                let queued = Queued::from_row(row).map_err(store::StoreError::Corrupt)?;
+                Ok((queued, row.sent_at.is_some()))
+            })
+            .collect()
+    }
+
+    /// Records the lobby message of a game.
+    pub fn set_lobby_message(&self, id: GameId, message: u64) -> Result<()> {
+        let conn = self.store.conn()?;
+        store::set_lobby_message(&conn, id, Some(message))?;
+        Ok(())
+    }
+
+    /// Records where a game is played from now on: its new thread, or its channel itself
+    /// where no thread could be made. Public rows (`Target::Game`) go there.
+    pub fn set_thread(&self, id: GameId, thread: u64) -> Result<()> {
+        let conn = self.store.conn()?;
+        store::set_thread(&conn, id, Some(thread))?;
+        Ok(())
+    }
+
+    /// The channel or thread a game's public rows go to now (`None`: a local game).
+    pub fn public_place(&self, id: GameId) -> Result<Option<u64>> {
+        let conn = self.store.conn()?;
+        let row = store::get_game(&conn, id)?.ok_or(ServiceError::UnknownGame(id))?;
+        Ok(row.thread_id.or(row.channel_id))
+    }
+
+    /// The game's thread is gone (deleted on Discord): the game is archived where it stood,
+    /// its timers stop, and its channel is told. Nothing happens to a game already over.
+    pub fn thread_deleted(&self, id: GameId) -> Result<bool> {
+        let now = self.now();
+        let mut conn = self.store.conn()?;
+        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let Some(mut row) = store::get_game(&tx, id)? else {
+            return Ok(false);
+        };
+        if matches!(row.status, GameStatus::Finished | GameStatus::Cancelled) {
+            return Ok(false);
+        }
+        // The notice goes to the channel the thread was opened from; if that is what was
+        // deleted, `end_in`'s post will fail and be given up in turn.
+        store::set_thread(&tx, id, row.channel_id)?;
+        row.thread_id = row.channel_id;
+        end_in(
+            &tx,
+            &row,
+            GameStatus::Cancelled,
+            GameEnd::ThreadDeleted,
+            now,
+        )?;
+        tx.commit()?;
+        Ok(true)
+    }
+
+    /// The games whose public place is `channel` (its thread, or the channel itself).
+    pub fn games_played_in(&self, channel: u64) -> Result<Vec<GameId>> {
+        let conn = self.store.conn()?;
+        Ok(store::games_in_channel(&conn, channel)?
+            .into_iter()
+            .filter(|g| g.thread_id.or(g.channel_id) == Some(channel))
+            .map(|g| g.id)
+            .collect())
+    }
+
+    /// What a board post for plies `first_ply..=ply` shows.
+    pub fn post_material(&self, id: GameId, first_ply: u32, ply: u32) -> Result<PostMaterial> {
+        let loaded = self.load(id)?;
+        let position = match &loaded.game {
+            Some(game) if game.ply() == ply => game.clone(),
+            _ => self.position_at(id, ply)?,
+        };
+        let conn = self.store.conn()?;
+        let steps = if ply == 0 {
+            Vec::new()
+        } else {
+            record::move_steps(&conn, id, ply)?
+                .into_iter()
+                .filter(|s| s.row.ply >= first_ply)
+                .collect()
+        };
+        Ok(PostMaterial {
+            loaded,
+            position,
+            steps,
+        })
+    }
+
+    /// All the events of the move that ends at `ply`, in order (what the picture's path is
+    /// drawn from).
+    pub fn move_events(&self, id: GameId, ply: u32) -> Result<Vec<crate::engine::Event>> {
+        let conn = self.store.conn()?;
+        record::move_events(&conn, id, ply)
+    }
+
+    /// Remembers the private prompt a player was sent for a game's turn at `ply`.
+    pub fn prompt_sent(
+        &self,
+        id: GameId,
+        user: UserId,
+        ply: u32,
+        channel: u64,
+        message: u64,
+    ) -> Result<()> {
+        let conn = self.store.conn()?;
+        store::put_prompt(
+            &conn,
+            &PromptRow {
+                game_id: id,
+                user_id: user,
+                ply,
+                channel_id: channel,
+                message_id: message,
+            },
+        )?;
+        Ok(())
+    }
+
+    /// The prompt a player was last sent in a game, if its turn is at or before `ply` (a newer
+    /// prompt is left alone).
+    pub fn prompt_of(&self, id: GameId, user: UserId, ply: u32) -> Result<Option<PromptRow>> {
+        let conn = self.store.conn()?;
+        Ok(store::get_prompt(&conn, id, user)?.filter(|p| p.ply <= ply))
+    }
+
+    /// The prompt's buttons are gone: forget it.
+    pub fn prompt_retired(&self, prompt: &PromptRow) -> Result<()> {
+        let conn = self.store.conn()?;
+        store::delete_prompt(&conn, prompt.game_id, prompt.user_id, prompt.message_id)?;
+        Ok(())
+    }
+
+    /// A user's preferences (defaults when they set none).
+    pub fn user_prefs(&self, user: UserId) -> Result<UserPrefs> {
+        let conn = self.store.conn()?;
+        Ok(store::get_prefs(&conn, user)?)
+    }
+
+    /// Sets (or clears, with `None`) a user's language.
+    pub fn set_user_language(&self, user: UserId, language: Option<&str>) -> Result<()> {
+        self.change_prefs(user, |p| p.language = language.map(str::to_string))
+    }
+
+    /// Remembers whether the bot can DM a user (a DM refused with 50007 sets it to false; a
+    /// DM that went through sets it back).
+    pub fn set_dms_open(&self, user: UserId, open: bool) -> Result<()> {
+        self.change_prefs(user, |p| p.dms = open)
+    }
+
+    fn change_prefs(&self, user: UserId, change: impl FnOnce(&mut UserPrefs)) -> Result<()> {
+        let mut conn = self.store.conn()?;
+        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let mut prefs = store::get_prefs(&tx, user)?;
+        let before = prefs.clone();
+        change(&mut prefs);
+        if prefs != before {
+            store::put_prefs(&tx, &prefs)?;
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// A server's language, if it chose one.
+    pub fn guild_language(&self, guild: u64) -> Result<Option<String>> {
+        let conn = self.store.conn()?;
+        Ok(store::guild_language(&conn, guild)?)
+    }
+
+    /// Sets (or clears) a server's language.
+    pub fn set_guild_language(&self, guild: u64, language: Option<&str>) -> Result<()> {
+        let conn = self.store.conn()?;
+        store::set_guild_language(&conn, guild, language)?;
+        Ok(())
+    }
+}

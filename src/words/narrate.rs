@@ -1,0 +1,463 @@
+//! Engine values in words: events of a move ("Pirate 2 (🟠 alice) jumped to e7"), units,
+//! items, tiles, endings and notices, in either language.
+//!
+//! Teams are named by the caller ([`Teams`]): the terminal game says "team 2", the bot names
+//! the player and the team's colour.
+
+use super::Lang;
+use crate::engine::{
+    Action, ChoiceKind, DeathCause, EndReason, Event, Item, Items, Motion, Outcome, TileKind,
+    UnitKind, UnitRef,
+};
+use crate::game::{GameEnd, Notice};
+use crate::tr;
+
+/// How a team is named in a sentence.
+pub trait Teams {
+    fn name(&self, team: u8) -> String;
+}
+
+/// "team 2" ("команда 2"): for places with no players' names.
+pub struct Numbered(pub Lang);
+
+impl Teams for Numbered {
+    fn name(&self, team: u8) -> String {
+        tr!(self.0, "team-numbered", team = team)
+    }
+}
+
+impl<F: Fn(u8) -> String> Teams for F {
+    fn name(&self, team: u8) -> String {
+        self(team)
+    }
+}
+
+/// A unit kind alone: "Pirate 2", "Ben Gunn".
+pub fn unit_kind(lang: Lang, kind: UnitKind) -> String {
+    match kind {
+        UnitKind::Pirate(n) => tr!(lang, "unit-pirate", n = n),
+        UnitKind::Ben => tr!(lang, "unit-ben"),
+        UnitKind::Friday => tr!(lang, "unit-friday"),
+        UnitKind::Missionary => tr!(lang, "unit-missionary"),
+    }
+}
+
+/// A unit with its team: "Pirate 2 (team 1)".
+pub fn unit(lang: Lang, teams: &dyn Teams, u: &UnitRef) -> String {
+    tr!(
+        lang,
+        "unit-of-team",
+        unit = unit_kind(lang, u.kind),
+        team = teams.name(u.team)
+    )
+}
+
+fn item_id(item: Item) -> &'static str {
+    match item {
+        Item::Cart => "item-cart",
+        Item::Coin => "item-coin",
+        Item::Bar => "item-bar",
+        Item::Ball => "item-ball",
+        Item::Boat => "item-boat",
+    }
+}
+
+/// "2 coins, 1 gold bar"; "nothing" for none.
+pub fn items(lang: Lang, items: &Items) -> String {
+    let parts: Vec<String> = Item::ALL
+        .into_iter()
+        .filter(|i| items.count(*i) > 0)
+        .map(|i| tr!(lang, item_id(i), count = items.count(i)))
+        .collect();
+    if parts.is_empty() {
+        tr!(lang, "items-none")
+    } else {
+        parts.join(", ")
+    }
+}
+
+/// The name of a tile kind: "arrow", "maze of 3 steps", "chest of 2 coins".
+pub fn tile(lang: Lang, kind: TileKind) -> String {
+    let id = match kind {
+        TileKind::Empty => "tile-empty",
+        TileKind::Arrow(_) => "tile-arrow",
+        TileKind::Horse => "tile-horse",
+        TileKind::Ice => "tile-ice",
+        TileKind::Maze(steps) => return tr!(lang, "tile-maze", steps = steps),
+        TileKind::Trap => "tile-trap",
+        TileKind::Crocodile => "tile-crocodile",
+        TileKind::Cannibal => "tile-cannibal",
+        TileKind::Fortress => "tile-fortress",
+        TileKind::ResFort => "tile-resfort",
+        TileKind::Chest(coins) => return tr!(lang, "tile-chest", coins = coins),
+        TileKind::Bullion => "tile-bullion",
+        TileKind::Barrel => "tile-barrel",
+        TileKind::Cannon(_) => "tile-cannon",
+        TileKind::Balloon => "tile-balloon",
+        TileKind::Plane => "tile-plane",
+        TileKind::Lighthouse => "tile-lighthouse",
+        TileKind::BenGunn => "tile-bengunn",
+        TileKind::Friday => "tile-friday",
+        TileKind::Missionary => "tile-missionary",
+        TileKind::Bottles(n) => return tr!(lang, "tile-bottles", count = n),
+        TileKind::Cave => "tile-cave",
+        TileKind::Earthquake => "tile-earthquake",
+        TileKind::Jungle => "tile-jungle",
+        TileKind::Weed => "tile-weed",
+        TileKind::Caramba => "tile-caramba",
+        TileKind::BoatTile => "tile-boat",
+        TileKind::CartTile => "tile-cart",
+        TileKind::BallTile => "tile-ball",
+    };
+    tr!(lang, id)
+}
+
+fn cause_id(cause: DeathCause) -> &'static str {
+    match cause {
+        DeathCause::Drowned => "death-drowned",
+        DeathCause::EnemyVessel => "death-enemy-vessel",
+        DeathCause::Forbidden => "death-forbidden",
+        DeathCause::Restriction => "death-restriction",
+        DeathCause::Cannibal => "death-cannibal",
+        DeathCause::Loop => "death-loop",
+        DeathCause::NowhereToGo => "death-nowhere",
+        DeathCause::NoVessel => "death-no-vessel",
+        DeathCause::Cannonball => "death-cannonball",
+        DeathCause::Rum => "death-rum",
+        DeathCause::FridayMissionary => "death-friday-missionary",
+        DeathCause::Eliminated => "death-eliminated",
+    }
+}
+
+fn motion_id(motion: Motion) -> &'static str {
+    match motion {
+        Motion::Step(_) => "ev-moved-step",
+        Motion::Jump(..) => "ev-moved-jump",
+        Motion::Flight => "ev-moved-flight",
+        Motion::Shot => "ev-moved-shot",
+        Motion::Balloon => "ev-moved-balloon",
+        Motion::Tunnel => "ev-moved-tunnel",
+        Motion::Advance => "ev-moved-advance",
+    }
+}
+
+/// One line per notable event of a move, in order.
+pub fn events(lang: Lang, teams: &dyn Teams, events: &[Event]) -> Vec<String> {
+    let who = |u: &UnitRef| unit(lang, teams, u);
+    let mut out = Vec::new();
+    for e in events {
+        let line = match e {
+            Event::Moved {
+                unit, to, motion, ..
+            } => tr!(
+                lang,
+                motion_id(*motion),
+                unit = who(unit),
+                cell = to.to_string()
+            ),
+            Event::Opened { cell, kind } => tr!(
+                lang,
+                "ev-opened",
+                cell = cell.to_string(),
+                tile = tile(lang, *kind)
+            ),
+            Event::Appeared { cell, items: i } => tr!(
+                lang,
+                "ev-appeared",
+                cell = cell.to_string(),
+                items = items(lang, i)
+            ),
+            Event::CargoReturned { cell, items: i } => tr!(
+                lang,
+                "ev-cargo-returned",
+                cell = cell.to_string(),
+                items = items(lang, i)
+            ),
+            Event::Lost { cell, items: i } => tr!(
+                lang,
+                "ev-lost",
+                cell = cell.to_string(),
+                items = items(lang, i)
+            ),
+            Event::Delivered { team, points, .. } => tr!(
+                lang,
+                "ev-delivered",
+                team = teams.name(*team),
+                points = *points
+            ),
+            Event::KnockedOut { unit, to, .. } => {
+                tr!(
+                    lang,
+                    "ev-knocked-out",
+                    unit = who(unit),
+                    cell = to.to_string()
+                )
+            }
+            Event::Died { unit, at, cause } => tr!(
+                lang,
+                cause_id(*cause),
+                unit = who(unit),
+                cell = at.to_string()
+            ),
+            Event::Joined { unit, team } => tr!(
+                lang,
+                "ev-joined",
+                unit = unit_kind(lang, unit.kind),
+                team = teams.name(*team)
+            ),
+            Event::Drunk { unit } => tr!(lang, "ev-drunk", unit = who(unit)),
+            Event::Trapped { unit } => tr!(lang, "ev-trapped", unit = who(unit)),
+            Event::Freed { unit } => tr!(lang, "ev-freed", unit = who(unit)),
+            Event::Seated { unit, .. } => tr!(lang, "ev-seated", unit = who(unit)),
+            Event::VesselMoved { team, to, .. } => tr!(
+                lang,
+                "ev-vessel-moved",
+                team = teams.name(*team),
+                cell = to.to_string()
+            ),
+            Event::Resurrected { unit, at } => {
+                tr!(
+                    lang,
+                    "ev-resurrected",
+                    unit = who(unit),
+                    cell = at.to_string()
+                )
+            }
+            Event::TurnSkipped { team } => tr!(lang, "ev-skipped", team = teams.name(*team)),
+            Event::GameOver(o) => outcome(lang, teams, o),
+            Event::ChoiceRequired { kind } => tr!(lang, choice_id(*kind)),
+            Event::PutDown { .. }
+            | Event::Stowed { .. }
+            | Event::Sobered { .. }
+            | Event::PlaneSpent { .. }
+            | Event::RumServed { .. }
+            | Event::TurnStarted { .. } => continue,
+        };
+        out.push(line);
+    }
+    out
+}
+
+/// What a pending choice asks, as a sentence ("Choose where to go on from the fork").
+pub fn choice_id(kind: ChoiceKind) -> &'static str {
+    match kind {
+        ChoiceKind::Exit => "choice-exit",
+        ChoiceKind::Jump => "choice-jump",
+        ChoiceKind::Flight => "choice-flight",
+        ChoiceKind::Cave => "choice-cave",
+        ChoiceKind::Reveal => "choice-reveal",
+        ChoiceKind::Quake => "choice-quake",
+    }
+}
+
+fn reason_id(reason: EndReason) -> &'static str {
+    match reason {
+        EndReason::Uncatchable => "end-reason-uncatchable",
+        EndReason::NoMoves => "end-reason-no-moves",
+        EndReason::Sunk => "end-reason-sunk",
+        EndReason::Disabled => "end-reason-disabled",
+        EndReason::Stall => "end-reason-stall",
+    }
+}
+
+/// "team 1 and team 3" / "команда 1 и команда 3".
+pub fn team_list(lang: Lang, teams: &dyn Teams, list: &[u8]) -> String {
+    let names: Vec<String> = list.iter().map(|t| teams.name(*t)).collect();
+    match names.as_slice() {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => tr!(
+            lang,
+            "list-and",
+            init = init.join(", "),
+            last = last.clone()
+        ),
+    }
+}
+
+/// The result of a game ended by the rules.
+pub fn outcome(lang: Lang, teams: &dyn Teams, o: &Outcome) -> String {
+    let reason = tr!(lang, reason_id(o.reason));
+    let names = team_list(lang, teams, &o.winners);
+    if o.draw {
+        tr!(lang, "end-draw", teams = names, reason = reason)
+    } else {
+        tr!(
+            lang,
+            "end-won",
+            teams = names,
+            count = o.winners.len(),
+            reason = reason
+        )
+    }
+}
+
+/// How a game ended, in one sentence.
+pub fn ending(lang: Lang, teams: &dyn Teams, end: &GameEnd) -> String {
+    match end {
+        GameEnd::Played(o) => outcome(lang, teams, o),
+        GameEnd::Resigned { team, winners } => tr!(
+            lang,
+            "end-resigned",
+            team = teams.name(*team),
+            winners = team_list(lang, teams, winners)
+        ),
+        GameEnd::Cancelled => tr!(lang, "end-cancelled"),
+        GameEnd::ThreadDeleted => tr!(lang, "end-thread-deleted"),
+    }
+}
+
+/// A notice about a seat.
+pub fn notice(lang: Lang, teams: &dyn Teams, notice: &Notice) -> String {
+    let team = teams.name(notice.team());
+    match *notice {
+        Notice::Kicked { .. } => tr!(lang, "notice-kicked", team = team),
+        Notice::Resigned { .. } => tr!(lang, "notice-resigned", team = team),
+        Notice::TimedOut { .. } => tr!(lang, "notice-timed-out", team = team),
+        Notice::TakenOver { missed, .. } => {
+            tr!(lang, "notice-taken-over", team = team, missed = missed)
+        }
+    }
+}
+
+/// An action in words, for lists of legal moves: "Pirate 2 → f7 with 1 coin", "Ship → f1".
+pub fn action(lang: Lang, a: &Action) -> String {
+    let with = |cargo: &Items| {
+        if cargo.is_empty() {
+            String::new()
+        } else {
+            tr!(lang, "action-with", items = items(lang, cargo))
+        }
+    };
+    match a {
+        Action::Move { unit, to, cargo } => tr!(
+            lang,
+            "action-move",
+            unit = unit_kind(lang, *unit),
+            cell = to.to_string(),
+            cargo = with(cargo)
+        ),
+        Action::Ship { to } => tr!(lang, "action-ship", cell = to.to_string()),
+        Action::Boat { from, to } => tr!(
+            lang,
+            "action-boat",
+            from = from.to_string(),
+            cell = to.to_string()
+        ),
+        Action::Resurrect { at } => tr!(lang, "action-resurrect", cell = at.to_string()),
+        Action::Rum { at } => tr!(lang, "action-rum", cell = at.to_string()),
+        Action::Choose { cell, cargo } => tr!(
+            lang,
+            "action-choose",
+            cell = cell.to_string(),
+            cargo = with(cargo)
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::Cell;
+
+    fn c(name: &str) -> Cell {
+        crate::engine::Board::new(13)
+            .unwrap()
+            .parse_cell(name)
+            .unwrap()
+    }
+
+    #[test]
+    fn a_move_in_both_languages() {
+        let pirate = UnitRef {
+            team: 1,
+            kind: UnitKind::Pirate(2),
+        };
+        let events = [
+            Event::Moved {
+                unit: pirate,
+                from: c("e4"),
+                to: c("e5"),
+                motion: Motion::Step(crate::engine::Dir::N),
+                step: 0,
+            },
+            Event::Opened {
+                cell: c("e5"),
+                kind: TileKind::Chest(3),
+            },
+            Event::Delivered {
+                team: 1,
+                cell: c("g1"),
+                points: 2,
+            },
+        ];
+        let en = super::events(Lang::En, &Numbered(Lang::En), &events);
+        assert_eq!(en[0], "Pirate 2 (Team 1) moved to e5");
+        assert!(en[1].contains("e5") && en[1].contains("3 coins"), "{en:?}");
+        assert_eq!(en[2], "Team 1 scored 2 points");
+        let ru = super::events(Lang::Ru, &Numbered(Lang::Ru), &events);
+        assert!(ru[0].contains("Пират 2") && ru[0].contains("e5"), "{ru:?}");
+        assert!(ru[1].contains("3 монеты"), "{ru:?}");
+        assert!(ru[2].contains("2 очка"), "{ru:?}");
+    }
+
+    #[test]
+    fn every_tile_and_cause_has_words() {
+        for lang in Lang::ALL {
+            for kind in [
+                TileKind::Empty,
+                TileKind::Maze(4),
+                TileKind::Chest(1),
+                TileKind::Bottles(2),
+                TileKind::Caramba,
+            ] {
+                let name = tile(lang, kind);
+                assert!(!name.starts_with("tile-"), "{name}");
+            }
+        }
+        let died = Event::Died {
+            unit: UnitRef {
+                team: 2,
+                kind: UnitKind::Ben,
+            },
+            at: c("d4"),
+            cause: DeathCause::Cannibal,
+        };
+        let line = &super::events(Lang::En, &Numbered(Lang::En), &[died])[0];
+        assert!(line.contains("Ben Gunn") && line.contains("d4"), "{line}");
+    }
+
+    #[test]
+    fn endings() {
+        let o = Outcome {
+            winners: vec![1, 3],
+            draw: false,
+            reason: EndReason::Stall,
+        };
+        let text = outcome(Lang::En, &Numbered(Lang::En), &o);
+        assert!(text.contains("Team 1 and Team 3"), "{text}");
+        let named = |t: u8| format!("player {t}");
+        let ru = ending(
+            Lang::Ru,
+            &named,
+            &GameEnd::Resigned {
+                team: 1,
+                winners: vec![2],
+            },
+        );
+        assert!(ru.contains("player 1") && ru.contains("player 2"), "{ru}");
+    }
+
+    #[test]
+    fn actions_in_words() {
+        let mut cargo = Items::NONE;
+        cargo.add(Item::Coin, 1);
+        let a = Action::Move {
+            unit: UnitKind::Pirate(2),
+            to: c("f7"),
+            cargo,
+        };
+        assert_eq!(action(Lang::En, &a), "Pirate 2 → f7 with 1 coin");
+        assert_eq!(action(Lang::Ru, &a), "Пират 2 → f7, груз: 1 монета");
+    }
+}
