@@ -159,7 +159,7 @@ impl ApiSpec {
                         Value::Array(ts) => ts.iter().filter_map(Value::as_str).collect(),
                         _ => vec![],
                     };
-                    if !allowed.iter().any(|t| has_type(value, t, schema)) {
+                    if !allowed.iter().any(|t| has_type(value, t, schema, at)) {
                         errors.push(err(
                             at,
                             format!(
@@ -415,15 +415,25 @@ fn err(at: &str, problem: impl Into<String>) -> SchemaError {
     }
 }
 
-fn has_type(value: &Value, ty: &str, schema: &serde_json::Map<String, Value>) -> bool {
+/// Request fields holding a permission bit set.
+const PERMISSION_FIELDS: [&str; 4] = ["permissions", "default_member_permissions", "allow", "deny"];
+
+fn has_type(value: &Value, ty: &str, schema: &serde_json::Map<String, Value>, at: &str) -> bool {
     match ty {
         "null" => value.is_null(),
         "boolean" => value.is_boolean(),
         "object" => value.is_object(),
         "array" => value.is_array(),
         "number" => value.is_number(),
+        // Discord documents permission bit sets as strings of digits ("Permissions are
+        // serialized into a string") and accepts them so in requests (serenity and discord.js
+        // send `default_member_permissions: "32"`), where the spec says integer.
         "integer" => {
-            value.is_i64() || value.is_u64() || value.as_f64().is_some_and(|f| f.fract() == 0.0)
+            value.is_i64()
+                || value.is_u64()
+                || value.as_f64().is_some_and(|f| f.fract() == 0.0)
+                || (value.as_str().is_some_and(|s| s.parse::<u64>().is_ok())
+                    && PERMISSION_FIELDS.contains(&at.rsplit('/').next().unwrap_or_default()))
         }
         // Discord documents snowflakes as strings but accepts them as JSON integers in request
         // bodies too (serenity sends attachment ids that way), so a snowflake-format string
@@ -518,6 +528,22 @@ mod tests {
                 .any(|e| e.contains("/tts") && e.contains("boolean")),
             "{text:?}"
         );
+    }
+
+    #[test]
+    fn a_permission_bit_set_may_be_a_string_of_digits() {
+        let spec = ApiSpec::get();
+        let schema = spec
+            .request_schema("PUT", "/applications/1/commands")
+            .unwrap()
+            .schema;
+        let command = |bits: serde_json::Value| json!([{"name": "setup", "description": "d", "default_member_permissions": bits}]);
+        assert!(spec.validate(schema, &command(json!("32"))).is_ok());
+        assert!(spec.validate(schema, &command(json!(32))).is_ok());
+        assert!(spec.validate(schema, &command(json!("lots"))).is_err());
+        // Only where a bit set belongs: other integers stay integers.
+        let bad = json!([{"name": "setup", "description": "d", "type": "1"}]);
+        assert!(spec.validate(schema, &bad).is_err());
     }
 
     #[test]
