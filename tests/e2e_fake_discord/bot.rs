@@ -1,8 +1,13 @@
 //! A minimal poise bot (no game) that exercises every path of the fake: a slash command
 //! with a PNG, DMs (also to a user with DMs closed), buttons, a select menu, a modal,
 //! autocomplete, subcommands, a deferred reply, threads, a rate-limited post, a late
-//! answer and a double answer. It is built exactly as the real bot will be, except that
-//! its `Http` comes from `FakeDiscord::bot_http`.
+//! answer, a double answer and an admin-only command. It is built exactly as the real bot
+//! will be, except that its `Http` comes from `FakeDiscord::bot_http`.
+//!
+//! Each bot runs like a process of its own: on its own thread and tokio runtime, so that
+//! dropping it kills it the way a crash would — every task gone, its sockets closed without a
+//! word. (Aborting a task running `Client::start` would not: serenity's shard runner is a task
+//! of its own and would stay connected.)
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -12,7 +17,7 @@ use serenity::{
     ChannelType, ComponentInteraction, ComponentInteractionDataKind, CreateActionRow,
     CreateAttachment, CreateButton, CreateEmbed, CreateInteractionResponse,
     CreateInteractionResponseMessage, CreateMessage, CreateSelectMenu, CreateSelectMenuKind,
-    CreateSelectMenuOption, CreateThread, FullEvent, Interaction,
+    CreateSelectMenuOption, CreateThread, FullEvent, Interaction, Mentionable,
 };
 
 use crate::fake_discord::FakeDiscord;
@@ -110,7 +115,9 @@ async fn dm(
         .await
     {
         Ok(_) => "Sent a DM".to_string(),
-        Err(e) if discord_code(&e) == Some(50007) => format!("{} does not accept DMs", target.name),
+        Err(e) if discord_code(&e) == Some(50007) => {
+            format!("{} does not accept DMs", target.mention())
+        }
         Err(e) => return Err(e.into()),
     };
     ctx.send(poise::CreateReply::default().content(text).ephemeral(true))
@@ -197,6 +204,17 @@ async fn threads(ctx: Context<'_>) -> Result<(), Error> {
     Ok(())
 }
 
+/// Server settings, for members who may manage the server.
+#[poise::command(
+    slash_command,
+    default_member_permissions = "MANAGE_GUILD",
+    required_permissions = "MANAGE_GUILD"
+)]
+async fn setup(ctx: Context<'_>) -> Result<(), Error> {
+    ctx.say("Configured").await?;
+    Ok(())
+}
+
 /// Game commands.
 #[poise::command(slash_command, subcommands("new", "join"))]
 async fn game(_ctx: Context<'_>) -> Result<(), Error> {
@@ -278,10 +296,11 @@ async fn on_component(ctx: &serenity::Context, c: &ComponentInteraction) -> Resu
     Ok(())
 }
 
-/// The running bot; the errors it noticed are shared with the test.
+/// The running bot; the errors it noticed are shared with the test. Dropping it kills it.
 pub struct Bot {
     pub errors: Arc<Mutex<Vec<String>>>,
-    task: tokio::task::JoinHandle<()>,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
 }
 
 impl Bot {
@@ -292,19 +311,67 @@ impl Bot {
 
 impl Drop for Bot {
     fn drop(&mut self) {
-        self.task.abort();
+        drop(self.stop.take());
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
     }
 }
 
-pub const COMMANDS: [&str; 9] = [
-    "ping", "board", "dm", "slow", "late", "twice", "announce", "threads", "game",
+pub const COMMANDS: [&str; 10] = [
+    "ping", "board", "dm", "slow", "late", "twice", "announce", "threads", "setup", "game",
 ];
 
-/// Starts the bot against `fake` and waits until it is connected and has registered its
-/// commands.
+/// Starts a bot against `fake` and waits until it has identified on the gateway and
+/// registered its commands — also when an earlier bot already did both on this fake.
 pub async fn start(fake: &FakeDiscord) -> Bot {
+    let identified = fake.identify_count();
+    let registrations = |f: &FakeDiscord| {
+        f.rest_log()
+            .iter()
+            .filter(|e| e.method == "PUT" && e.path.ends_with("/commands") && e.status == 200)
+            .count()
+    };
+    let registered = registrations(fake);
     let errors = Arc::new(Mutex::new(Vec::new()));
-    let shared_errors = Arc::clone(&errors);
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let http = fake.bot_http();
+    let bot_errors = Arc::clone(&errors);
+    let thread = std::thread::Builder::new()
+        .name("minimal-bot".into())
+        .spawn(move || {
+            let runtime = tokio::runtime::Builder::new_multi_thread()
+                .worker_threads(2)
+                .enable_all()
+                .build()
+                .expect("the bot's runtime");
+            runtime.block_on(async move {
+                let mut client = client(http, Arc::clone(&bot_errors)).await;
+                tokio::select! {
+                    result = client.start() => if let Err(e) = result {
+                        bot_errors.lock().expect("errors lock").push(format!("bot stopped: {e}"));
+                    },
+                    _ = stopped => {}
+                }
+            });
+            // Like the end of a process: every task is dropped where it stands.
+            runtime.shutdown_timeout(Duration::from_secs(1));
+        })
+        .expect("start the bot's thread");
+    fake.wait_identified(identified + 1).await;
+    fake.wait_for("the bot to register its commands", |f| {
+        (registrations(f) > registered).then_some(())
+    })
+    .await;
+    fake.wait_commands(&COMMANDS).await;
+    Bot {
+        errors,
+        stop: Some(stop),
+        thread: Some(thread),
+    }
+}
+
+async fn client(http: serenity::Http, errors: Arc<Mutex<Vec<String>>>) -> serenity::Client {
     let options = poise::FrameworkOptions {
         commands: vec![
             ping(),
@@ -315,6 +382,7 @@ pub async fn start(fake: &FakeDiscord) -> Bot {
             twice(),
             announce(),
             threads(),
+            setup(),
             game(),
         ],
         on_error: |error| {
@@ -351,23 +419,13 @@ pub async fn start(fake: &FakeDiscord) -> Bot {
         .setup(move |ctx, _ready, framework| {
             Box::pin(async move {
                 poise::builtins::register_globally(ctx, &framework.options().commands).await?;
-                Ok(Data {
-                    errors: shared_errors,
-                })
+                Ok(Data { errors })
             })
         })
         .build();
     let intents = serenity::GatewayIntents::non_privileged();
-    let mut client = serenity::ClientBuilder::new_with_http(fake.bot_http(), intents)
+    serenity::ClientBuilder::new_with_http(http, intents)
         .framework(framework)
         .await
-        .expect("build the serenity client");
-    let task = tokio::spawn(async move {
-        if let Err(e) = client.start().await {
-            panic!("bot stopped: {e}");
-        }
-    });
-    fake.wait_ready().await;
-    fake.wait_commands(&COMMANDS).await;
-    Bot { errors, task }
+        .expect("build the serenity client")
 }

@@ -31,7 +31,7 @@ async fn a_dm_to_a_user_with_closed_dms_is_refused_with_50007() {
         .slash(alice, fake.general(), "dm", &[("whom", hermit.into())])
         .await;
     let reply = fake.reply(&ix).await;
-    assert_eq!(reply.content, "hermit does not accept DMs");
+    assert_eq!(reply.content, format!("<@{hermit}> does not accept DMs"));
     let refused = fake
         .rest_log()
         .into_iter()

@@ -1,6 +1,8 @@
 //! The gateway: a websocket speaking Discord's JSON text-frame protocol. HELLO → IDENTIFY →
 //! READY (+ GUILD_CREATE) on a new session; heartbeats acknowledged; RESUME on a later
-//! connection replays the dispatches the bot missed and ends with RESUMED.
+//! connection replays the dispatches the bot missed and ends with RESUMED. A new bot process
+//! (after the old one died) identifies on a new connection: that starts a new session, the
+//! newest connection gets the dispatches, and the old session can no longer be resumed.
 
 use std::sync::Arc;
 
@@ -33,6 +35,13 @@ pub struct GatewayState {
     pub connections: u32,
     pub identifies: u32,
     pub resumes: u32,
+}
+
+impl GatewayState {
+    /// Whether a bot is connected right now (it may not have identified yet).
+    pub fn connected(&self) -> bool {
+        self.live.is_some()
+    }
 }
 
 struct Live {

@@ -8,7 +8,6 @@ use std::time::Instant;
 use serde_json::{Map, Value, json};
 use serenity::all::{ChannelId, InteractionId, MessageId, UserId};
 
-use super::rest::RateLimitRule;
 use super::world::{ChannelKind, Interaction, InteractionKind, World, next_snowflake, perms};
 use super::{Callback, FakeDiscord};
 
@@ -376,6 +375,7 @@ impl FakeDiscord {
         let (name, path) = words.split_first().expect("a command name");
         let definition = self.command_definition(name, channel).await;
         self.send_interaction(kind, user, channel, None, |w| {
+            check_command_permissions(w, &definition, user, channel)?;
             let mut resolved = Resolved::default();
             let options = command_options(
                 w,
@@ -587,32 +587,53 @@ impl FakeDiscord {
     pub fn close_gateway(&self, code: u16) -> bool {
         self.shared.close_gateway(code)
     }
+}
 
-    /// The next request matching `method` and `route` (a spec path template such as
-    /// `/channels/{channel_id}/messages`, or a literal path) gets a 429 with `retry_after`
-    /// seconds.
-    pub fn rate_limit_next(&self, method: &str, route: &str, retry_after: f64) {
-        let rule = RateLimitRule {
-            method: method.into(),
-            route: route.into(),
-            retry_after,
-        };
-        self.shared
-            .rate_limits
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .push(rule);
+/// A command registered with `default_member_permissions` is hidden from (and refused to)
+/// members lacking any of those permissions in the channel; "0" leaves it to administrators.
+/// DMs are not gated.
+fn check_command_permissions(
+    w: &World,
+    definition: &Value,
+    user: UserId,
+    channel: ChannelId,
+) -> Result<(), String> {
+    let required = match &definition["default_member_permissions"] {
+        Value::String(bits) => bits
+            .parse::<u64>()
+            .map_err(|e| format!("bad bits {bits}: {e}"))?,
+        Value::Number(bits) => bits.as_u64().unwrap_or(0),
+        _ => return Ok(()),
+    };
+    if w.channels[&channel].guild.is_none() {
+        return Ok(());
+    }
+    let has = w.channel_permissions(user, channel);
+    let allowed = if required == 0 {
+        has & perms::ADMINISTRATOR != 0 || has == perms::ALL
+    } else {
+        has & required == required
+    };
+    if allowed {
+        Ok(())
+    } else {
+        Err(format!(
+            "the command needs permissions {required:#x} (default_member_permissions), the user has {has:#x}"
+        ))
     }
 }
 
 /// A user can act in a guild channel only as a member who can see it; in a DM only as its
-/// recipient.
+/// recipient. Nobody can act in an archived thread until a message unarchives it.
 fn check_user_can_act(w: &World, user: UserId, channel: ChannelId) -> Result<(), String> {
     let u = w.user(user).ok_or("unknown user")?;
     if u.bot {
         return Err("bots do not send interactions".into());
     }
     let ch = w.channels.get(&channel).ok_or("unknown channel")?;
+    if ch.archived {
+        return Err("the thread is archived".into());
+    }
     match ch.kind {
         ChannelKind::Dm { recipient } if recipient == user => Ok(()),
         ChannelKind::Dm { .. } => Err("this DM belongs to someone else".into()),

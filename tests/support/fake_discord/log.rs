@@ -20,6 +20,8 @@ pub struct RestLogEntry {
     pub status: u16,
     /// Discord's JSON error code when the fake refused the request (50007, 10062, …).
     pub error_code: Option<u64>,
+    /// The connection was closed without an answer (`drop_next…`); `status` is then 0.
+    pub dropped: bool,
     /// Time since the fake started.
     pub at: Duration,
 }

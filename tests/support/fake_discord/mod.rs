@@ -8,10 +8,15 @@
 //! breaks Discord's OpenAPI schema, a payload serenity's models reject — is a *fault*: a
 //! test that ends with faults fails (see `FakeDiscord::assert_clean` and the `Drop` impl).
 //!
+//! A test can also make trouble — a 429, an error or a dropped connection before or after the
+//! request is applied (`rest/inject.rs`) — and change channels behind the bot's back: deny it
+//! permissions, delete channels and threads, archive threads (`admin.rs`).
+//!
 //! Shared by end-to-end test files with
 //! `#[path = "../support/fake_discord/mod.rs"] mod fake_discord;`.
 #![allow(dead_code)] // each test binary uses its own part of the API
 
+mod admin;
 mod body;
 mod gateway;
 mod interact;
@@ -39,12 +44,13 @@ pub use net::guarded_reqwest_client;
 pub use schema::vendored_dir as vendored_spec_dir;
 #[allow(unused_imports)]
 pub use world::{
-    Attachment, Callback, ChannelKind, Message, Overwrite, OverwriteTarget, User, flags, perms,
+    Attachment, Callback, Channel, ChannelKind, Message, Overwrite, OverwriteTarget, User, flags,
+    perms,
 };
 
 use gateway::GatewayState;
-use rest::RateLimitRule;
-use world::{Channel, Guild, Member, Role, World, next_snowflake, timestamp_now};
+use rest::TroubleRule;
+use world::{Guild, Member, Role, World, next_snowflake, timestamp_now};
 
 /// The bot token the fake accepts; anything else gets 401 / close code 4004.
 pub const BOT_TOKEN: &str = "fake-discord-bot-token";
@@ -58,6 +64,9 @@ pub struct Config {
     pub heartbeat_interval: Duration,
     /// How long `wait_*` calls wait before failing the test.
     pub wait_timeout: Duration,
+    /// How long Discord remembers a message's nonce for `enforce_nonce` (documented only as
+    /// "the past few minutes").
+    pub nonce_window: Duration,
 }
 
 impl Default for Config {
@@ -66,6 +75,7 @@ impl Default for Config {
             response_deadline: Duration::from_secs(3),
             heartbeat_interval: Duration::from_millis(41_250),
             wait_timeout: Duration::from_secs(5),
+            nonce_window: Duration::from_secs(5 * 60),
         }
     }
 }
@@ -74,7 +84,8 @@ impl Default for Config {
 pub(crate) struct Shared {
     world: Mutex<World>,
     gateway: Mutex<GatewayState>,
-    rate_limits: Mutex<Vec<RateLimitRule>>,
+    /// Trouble the test asked for, used up by the requests it matches (`rest/inject.rs`).
+    troubles: Mutex<Vec<TroubleRule>>,
     /// Bumped after every change, so waiters re-check without polling.
     changed: watch::Sender<u64>,
     config: Config,
@@ -204,7 +215,7 @@ impl FakeDiscord {
         let shared = Arc::new(Shared {
             world: Mutex::new(world),
             gateway: Mutex::new(GatewayState::default()),
-            rate_limits: Mutex::new(Vec::new()),
+            troubles: Mutex::new(Vec::new()),
             changed: watch::channel(0).0,
             config,
             started: Instant::now(),
@@ -413,6 +424,17 @@ impl FakeDiscord {
     /// Every REST request so far.
     pub fn rest_log(&self) -> Vec<RestLogEntry> {
         self.shared.read(|w| w.rest_log.clone())
+    }
+
+    /// How many times a bot identified (started a gateway session) so far: once per bot
+    /// start, not for a resume.
+    pub fn identify_count(&self) -> u32 {
+        self.shared.gateway_snapshot(|g| g.identifies)
+    }
+
+    /// Whether a bot is connected to the gateway now; false once a killed bot's socket closed.
+    pub fn gateway_connected(&self) -> bool {
+        self.shared.gateway_snapshot(|g| g.connected())
     }
 
     /// Every gateway frame so far, both directions.

@@ -48,7 +48,11 @@ impl FakeDiscord {
                     "  {} {} → {}{}",
                     e.method,
                     e.path,
-                    e.status,
+                    if e.dropped {
+                        "dropped".to_string()
+                    } else {
+                        e.status.to_string()
+                    },
                     e.error_code.map(|c| format!(" ({c})")).unwrap_or_default()
                 )
             })
@@ -81,6 +85,14 @@ impl FakeDiscord {
         self.wait_for("the bot to connect to the gateway", |f| {
             f.shared
                 .gateway_snapshot(|g| (g.identifies > 0).then_some(()))
+        })
+        .await
+    }
+
+    /// Until bots have identified `count` times in all (a restarted bot identifies anew).
+    pub async fn wait_identified(&self, count: u32) {
+        self.wait_for(&format!("identify number {count} on the gateway"), |f| {
+            (f.identify_count() >= count).then_some(())
         })
         .await
     }
@@ -163,6 +175,27 @@ impl FakeDiscord {
         .await
     }
 
+    /// The first `count` messages (not deleted, not placeholders) in a channel or thread that
+    /// satisfy `pred`, oldest first, once there are that many.
+    pub async fn wait_messages(
+        &self,
+        channel: ChannelId,
+        count: usize,
+        pred: impl Fn(&Message) -> bool,
+    ) -> Vec<Message> {
+        let what = format!("{count} matching message(s) in channel {channel}");
+        self.wait_for(&what, |f| {
+            let found: Vec<Message> = f
+                .messages_in(channel)
+                .into_iter()
+                .filter(|m| !m.deleted && !m.is_loading() && pred(m))
+                .take(count)
+                .collect();
+            (found.len() == count).then_some(found)
+        })
+        .await
+    }
+
     /// The first DM from the bot to `user` that satisfies `pred`.
     pub async fn wait_dm(&self, user: UserId, pred: impl Fn(&Message) -> bool) -> Message {
         self.wait_for(&format!("a matching DM to user {user}"), |f| {
@@ -187,7 +220,9 @@ impl FakeDiscord {
         pred: impl Fn(&RestLogEntry) -> bool,
     ) -> RestLogEntry {
         self.wait_for(what, |f| {
-            f.rest_log().into_iter().find(|e| e.status != 0 && pred(e))
+            f.rest_log()
+                .into_iter()
+                .find(|e| (e.status != 0 || e.dropped) && pred(e))
         })
         .await
     }

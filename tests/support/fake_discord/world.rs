@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::{Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use serde_json::{Value, json};
 use serenity::all::{ChannelId, GuildId, InteractionId, MessageId, RoleId, UserId};
@@ -30,6 +30,15 @@ pub fn next_snowflake() -> u64 {
             Err(seen) => last = seen,
         }
     }
+}
+
+/// How long ago a snowflake was made, from the time it carries.
+pub fn snowflake_age(id: u64) -> Duration {
+    let now_ms = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .expect("clock before 1970")
+        .as_millis() as u64;
+    Duration::from_millis(now_ms.saturating_sub((id >> 22) + DISCORD_EPOCH_MS))
 }
 
 pub fn timestamp_now() -> String {
@@ -65,6 +74,8 @@ fn civil_from_days(z: i64) -> (i64, u32, u32) {
 /// Permission bits the fake checks or hands out (Discord's values).
 pub mod perms {
     pub const ADMINISTRATOR: u64 = 1 << 3;
+    /// "Manage Server": what marks a server admin for the bot's admin commands.
+    pub const MANAGE_GUILD: u64 = 1 << 5;
     pub const ADD_REACTIONS: u64 = 1 << 6;
     pub const VIEW_CHANNEL: u64 = 1 << 10;
     pub const SEND_MESSAGES: u64 = 1 << 11;
@@ -233,6 +244,11 @@ pub struct Channel {
     /// Users added to a thread (private threads are visible only to them).
     pub thread_members: Vec<UserId>,
     pub position: u16,
+    /// An archived thread: messages in it cannot be edited and nobody can join it until a
+    /// new message unarchives it.
+    pub archived: bool,
+    /// Set on the copy kept in `World::deleted_channels`.
+    pub deleted: bool,
 }
 
 impl Channel {
@@ -247,6 +263,8 @@ impl Channel {
             overwrites: Vec::new(),
             thread_members: Vec::new(),
             position: 0,
+            archived: false,
+            deleted: false,
         }
     }
 
@@ -306,7 +324,7 @@ impl Channel {
                     "rate_limit_per_user": 0,
                     "flags": 0,
                     "thread_metadata": {
-                        "archived": false,
+                        "archived": self.archived,
                         "auto_archive_duration": 1440,
                         "archive_timestamp": timestamp_now(),
                         "locked": false,
@@ -330,6 +348,16 @@ pub struct Attachment {
 }
 
 impl Attachment {
+    /// A PNG by its signature (what Discord's clients render), whatever its content type.
+    pub fn is_png(&self) -> bool {
+        self.bytes.starts_with(b"\x89PNG\r\n\x1a\n")
+    }
+
+    /// Width and height of a PNG, as Discord reports them.
+    pub fn png_size(&self) -> Option<(u32, u32)> {
+        png_size(&self.bytes)
+    }
+
     pub fn to_json(&self) -> Value {
         let mut v = json!({
             "id": self.id.to_string(),
@@ -362,6 +390,8 @@ pub mod flags {
     pub const EPHEMERAL: u64 = 1 << 6;
     /// A deferred reply's placeholder ("Bot is thinking…").
     pub const LOADING: u64 = 1 << 7;
+    /// The message's text lives in its components, not in `content`.
+    pub const COMPONENTS_V2: u64 = 1 << 15;
 }
 
 #[derive(Debug, Clone)]
@@ -381,6 +411,14 @@ pub struct Message {
     /// The thread started from this message.
     pub thread: Option<ChannelId>,
     pub timestamp: String,
+    /// The `nonce` the bot sent with it, echoed back as Discord does.
+    pub nonce: Option<Value>,
+    /// The `allowed_mentions` of the request that last set the content (creation, or an edit
+    /// of the content); `None` when that request had none (Discord's defaults applied).
+    pub allowed_mentions: Option<Value>,
+    /// Users the message mentions and so pings: `<@id>` in the content, as far as the
+    /// allowed mentions let them through.
+    pub mentions: Vec<UserId>,
 }
 
 impl Message {
@@ -391,6 +429,17 @@ impl Message {
     /// Still the "thinking…" placeholder of a deferred reply.
     pub fn is_loading(&self) -> bool {
         self.flags & flags::LOADING != 0
+    }
+
+    /// Users this message pinged (its `mentions`).
+    pub fn pinged_users(&self) -> Vec<UserId> {
+        self.mentions.clone()
+    }
+
+    /// The attached PNG files (a board picture, say), in upload order. Their `bytes` are what
+    /// the bot uploaded; `FakeDiscord::download` fetches them over the CDN URL instead.
+    pub fn png_attachments(&self) -> Vec<&Attachment> {
+        self.attachments.iter().filter(|a| a.is_png()).collect()
     }
 
     /// The `custom_id`s of every component on the message, rows flattened.
@@ -415,7 +464,7 @@ impl Message {
             "edited_timestamp": if self.edited { Value::from(timestamp_now()) } else { Value::Null },
             "tts": false,
             "mention_everyone": false,
-            "mentions": [],
+            "mentions": self.mentions.iter().filter_map(|u| world.user(*u)).map(User::to_json).collect::<Vec<_>>(),
             "mention_roles": [],
             "attachments": self.attachments.iter().map(Attachment::to_json).collect::<Vec<_>>(),
             "embeds": self.embeds,
@@ -434,6 +483,9 @@ impl Message {
         }
         if let Some(thread) = self.thread.and_then(|t| world.channels.get(&t)) {
             v["thread"] = thread.to_json(world);
+        }
+        if let Some(nonce) = &self.nonce {
+            v["nonce"] = nonce.clone();
         }
         v
     }
@@ -533,6 +585,9 @@ pub struct World {
     pub users: BTreeMap<UserId, User>,
     pub guilds: BTreeMap<GuildId, Guild>,
     pub channels: BTreeMap<ChannelId, Channel>,
+    /// Channels and threads deleted by the test: gone for the bot (Unknown Channel), kept here
+    /// for the test to look at. Their messages stay in `messages`.
+    pub deleted_channels: BTreeMap<ChannelId, Channel>,
     pub messages: BTreeMap<MessageId, Message>,
     pub commands: Vec<Command>,
     pub interactions: BTreeMap<InteractionId, Interaction>,
@@ -564,7 +619,8 @@ impl World {
         let threads: Vec<Value> = self
             .channels
             .values()
-            .filter(|c| c.guild == Some(guild.id) && c.kind.is_thread())
+            // Discord sends only active threads here; archived ones are fetched on demand.
+            .filter(|c| c.guild == Some(guild.id) && c.kind.is_thread() && !c.archived)
             .map(|c| c.to_json(self))
             .collect();
         let members: Vec<Value> = guild

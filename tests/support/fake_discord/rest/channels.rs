@@ -204,6 +204,9 @@ pub async fn add_thread_member(
             .get(&thread)
             .filter(|c| c.kind.is_thread())
             .ok_or_else(ApiError::unknown_channel)?;
+        if ch.archived {
+            return Err(ApiError::thread_archived());
+        }
         let member = ch
             .guild
             .and_then(|g| w.guilds.get(&g))

@@ -82,6 +82,10 @@ impl ApiError {
         )
     }
 
+    pub fn thread_archived() -> ApiError {
+        ApiError::new(StatusCode::BAD_REQUEST, 50083, "Thread is archived")
+    }
+
     pub fn empty_message() -> ApiError {
         ApiError::new(
             StatusCode::BAD_REQUEST,

@@ -5,6 +5,7 @@
 
 use std::collections::HashMap;
 use std::sync::Arc;
+use std::time::Duration;
 
 use axum::extract::{Extension, Path, Query, State};
 use axum::http::StatusCode;
@@ -16,10 +17,11 @@ use super::super::Shared;
 use super::super::body::{Incoming, Upload};
 use super::super::gateway::intents;
 use super::super::world::{
-    Attachment, ChannelKind, Message, World, flags, next_snowflake, perms, timestamp_now,
+    Attachment, ChannelKind, Message, World, flags, next_snowflake, perms, snowflake_age,
+    timestamp_now,
 };
 use super::meta::checked;
-use super::{ApiError, ApiResult};
+use super::{ApiError, ApiResult, mentions};
 
 /// Discord's per-file upload limit for a bot in an unboosted guild.
 pub const MAX_FILE_BYTES: usize = 10 * 1024 * 1024;
@@ -33,6 +35,12 @@ pub struct Draft {
     /// The `attachments` list of the body: ids to keep (on edit) and names for new files.
     pub attachments: Option<Vec<Value>>,
     pub uploads: Vec<Upload>,
+    /// Who the content may ping (`None`: Discord's defaults, every mentioned user).
+    pub allowed_mentions: Option<Value>,
+    /// Channel messages only: the bot's nonce, and whether Discord must not create a second
+    /// message with it (`enforce_nonce`).
+    pub nonce: Option<Value>,
+    pub enforce_nonce: bool,
 }
 
 impl Draft {
@@ -46,6 +54,7 @@ impl Draft {
                 .filter(|v| !v.is_null())
                 .map(|v| v.as_array().cloned().unwrap_or_default())
         };
+        let given = |key: &str| body.get(key).filter(|v| !v.is_null()).cloned();
         Ok(Draft {
             content: body
                 .get("content")
@@ -55,6 +64,9 @@ impl Draft {
             flags: body.get("flags").and_then(Value::as_u64),
             attachments: list("attachments"),
             uploads: uploads.to_vec(),
+            allowed_mentions: given("allowed_mentions"),
+            nonce: given("nonce"),
+            enforce_nonce: body.get("enforce_nonce").and_then(Value::as_bool) == Some(true),
         })
     }
 
@@ -77,6 +89,11 @@ pub fn create_message(
     draft: Draft,
     extra_flags: u64,
 ) -> Result<MessageId, ApiError> {
+    // An interaction's channel may have been deleted since.
+    if !w.channels.contains_key(&origin.channel) {
+        return Err(ApiError::unknown_channel());
+    }
+    mentions::check(draft.allowed_mentions.as_ref())?;
     let id = MessageId::new(next_snowflake());
     let attachments = new_attachments(w, origin.channel, &draft);
     let content = draft.content.unwrap_or_default();
@@ -94,6 +111,11 @@ pub fn create_message(
         .into_iter()
         .map(|e| resolve_embed(e, &attachments))
         .collect();
+    // Only the flags a bot may set when sending: EPHEMERAL (64), SUPPRESS_EMBEDS (4),
+    // SUPPRESS_NOTIFICATIONS (4096), IS_COMPONENTS_V2 (32768).
+    let flags = draft.flags.unwrap_or(0) & (64 | 4 | 4096 | 32768) | extra_flags;
+    let allowed = draft.allowed_mentions;
+    let mentions = mentions::pinged(w, &content, &components, flags, allowed.as_ref());
     let message = Message {
         id,
         channel: origin.channel,
@@ -102,30 +124,37 @@ pub fn create_message(
         embeds,
         components,
         attachments,
-        // Only the flags a bot may set when sending: EPHEMERAL (64), SUPPRESS_EMBEDS (4),
-        // SUPPRESS_NOTIFICATIONS (4096), IS_COMPONENTS_V2 (32768).
-        flags: draft.flags.unwrap_or(0) & (64 | 4 | 4096 | 32768) | extra_flags,
+        flags,
         interaction: origin.interaction,
         edited: false,
         deleted: false,
         thread: None,
         timestamp: timestamp_now(),
+        nonce: draft.nonce,
+        allowed_mentions: allowed,
+        mentions,
     };
     w.messages.insert(id, message);
     Ok(id)
 }
 
 /// Applies an edit: given fields replace, `attachments` lists the old files to keep, new
-/// uploads are added. Editing a deferred placeholder turns it into the real reply.
+/// uploads are added. Editing a deferred placeholder turns it into the real reply. New content
+/// is parsed for mentions afresh under the edit's own `allowed_mentions` (Discord ignores the
+/// original request's). An edit that would leave nothing to show is refused, as on Discord.
 pub fn edit_message(w: &mut World, id: MessageId, draft: Draft) -> Result<(), ApiError> {
-    let channel = w
+    let mut message = w
         .messages
         .get(&id)
         .filter(|m| !m.deleted)
         .ok_or_else(ApiError::unknown_message)?
-        .channel;
-    let added = new_attachments(w, channel, &draft);
-    let message = w.messages.get_mut(&id).expect("checked above");
+        .clone();
+    if !w.channels.contains_key(&message.channel) {
+        return Err(ApiError::unknown_channel());
+    }
+    mentions::check(draft.allowed_mentions.as_ref())?;
+    let added = new_attachments(w, message.channel, &draft);
+    let (content_given, components_given) = (draft.content.is_some(), draft.components.is_some());
     if let Some(keep) = &draft.attachments {
         let kept: Vec<u64> = keep.iter().filter_map(|a| id_of(&a["id"])).collect();
         message.attachments.retain(|a| kept.contains(&a.id));
@@ -148,6 +177,25 @@ pub fn edit_message(w: &mut World, id: MessageId, draft: Draft) -> Result<(), Ap
     }
     message.flags &= !flags::LOADING;
     message.edited = true;
+    if content_given || (components_given && message.flags & flags::COMPONENTS_V2 != 0) {
+        let allowed = draft.allowed_mentions;
+        message.mentions = mentions::pinged(
+            w,
+            &message.content,
+            &message.components,
+            message.flags,
+            allowed.as_ref(),
+        );
+        message.allowed_mentions = allowed;
+    }
+    if message.content.is_empty()
+        && message.embeds.is_empty()
+        && message.components.is_empty()
+        && message.attachments.is_empty()
+    {
+        return Err(ApiError::empty_message());
+    }
+    w.messages.insert(id, message);
     Ok(())
 }
 
@@ -243,8 +291,22 @@ pub fn announce(shared: &Shared, event: &str, id: MessageId) {
     shared.dispatch_for_intent(intent, event, payload);
 }
 
-/// Refuses a post the bot may not make: no access to the channel, no right to send (or to
-/// attach files), or a DM to someone who closed them.
+/// The bot's permissions in a channel it must be able to see: 10003 if the channel does not
+/// exist (or was deleted), 50001 if the bot cannot see it. DMs allow everything.
+fn visible_channel(w: &World, channel: ChannelId) -> Result<u64, ApiError> {
+    if !w.channels.contains_key(&channel) {
+        return Err(ApiError::unknown_channel());
+    }
+    match w.channel_permissions(w.bot, channel) {
+        0 => Err(ApiError::missing_access()),
+        bits => Ok(bits),
+    }
+}
+
+/// Refuses a post the bot may not make: no access to the channel, no right to send (in a
+/// thread: to send in threads), no right to attach files, or a DM to someone who closed them.
+/// Only channel messages are checked: interaction responses and followups go through the
+/// interaction's webhook, which channel permissions do not govern.
 fn check_can_post(w: &World, channel: ChannelId, with_files: bool) -> Result<(), ApiError> {
     let ch = w
         .channels
@@ -258,10 +320,7 @@ fn check_can_post(w: &World, channel: ChannelId, with_files: bool) -> Result<(),
             Err(ApiError::cannot_dm())
         };
     }
-    let bits = w.channel_permissions(w.bot, channel);
-    if bits == 0 {
-        return Err(ApiError::missing_access());
-    }
+    let bits = visible_channel(w, channel)?;
     let send = if ch.kind.is_thread() {
         perms::SEND_MESSAGES_IN_THREADS
     } else {
@@ -273,43 +332,91 @@ fn check_can_post(w: &World, channel: ChannelId, with_files: bool) -> Result<(),
     Ok(())
 }
 
-/// A channel message the bot can read over REST: present, not deleted, not ephemeral.
-fn visible(w: &World, channel: ChannelId, id: MessageId) -> Result<(), ApiError> {
-    if !w.channels.contains_key(&channel) {
-        return Err(ApiError::unknown_channel());
+/// Without EMBED_LINKS in the channel Discord does not refuse a message with embeds: it drops
+/// the embeds and keeps the rest (an embed-only message then becomes empty and is refused with
+/// 50006, as reported in discord/discord-api-docs#5648 for v10; an older report, #2601, saw
+/// 403/50013 for that case). Interaction responses keep their embeds.
+fn drop_unpermitted_embeds(w: &World, channel: ChannelId, draft: &mut Draft) {
+    if draft.embeds.is_some() && w.channel_permissions(w.bot, channel) & perms::EMBED_LINKS == 0 {
+        draft.embeds = Some(Vec::new());
     }
+}
+
+/// Editing messages is refused in an archived thread (so is joining it, see `channels.rs`);
+/// only a new message revives it.
+fn check_not_archived(w: &World, channel: ChannelId) -> Result<(), ApiError> {
+    if w.channels.get(&channel).is_some_and(|c| c.archived) {
+        return Err(ApiError::thread_archived());
+    }
+    Ok(())
+}
+
+/// The bot's earlier message in `channel` with the same nonce, if it is recent enough for
+/// Discord to still remember the nonce.
+fn same_nonce(w: &World, channel: ChannelId, nonce: &Value, window: Duration) -> Option<MessageId> {
+    let key = |v: &Value| v.as_str().map_or_else(|| v.to_string(), str::to_string);
+    w.messages
+        .values()
+        .rev()
+        .filter(|m| m.channel == channel && m.author == w.bot && !m.deleted)
+        .take_while(|m| snowflake_age(m.id.get()) <= window)
+        .find(|m| m.nonce.as_ref().map(key) == Some(key(nonce)))
+        .map(|m| m.id)
+}
+
+/// A message the bot can read over REST: present, not deleted, not ephemeral, in a channel it
+/// can see.
+fn visible(w: &World, channel: ChannelId, id: MessageId) -> Result<(), ApiError> {
+    visible_channel(w, channel)?;
     match w.messages.get(&id) {
         Some(m) if m.channel == channel && !m.deleted && !m.is_ephemeral() => Ok(()),
         _ => Err(ApiError::unknown_message()),
     }
 }
 
+/// Posts a message. With `enforce_nonce` and a nonce the bot already used in this channel a
+/// moment ago, Discord answers with that message instead of creating a second one (200, no
+/// new MESSAGE_CREATE): a retry after a lost answer is safe. A post in an archived thread
+/// unarchives it first.
 pub async fn create(
     State(shared): State<Arc<Shared>>,
     Path(channel): Path<u64>,
     Extension(incoming): Extension<Incoming>,
 ) -> ApiResult {
     let channel = ChannelId::new(channel);
-    let draft = Draft::from_incoming(&incoming)?;
-    let id = shared.with(|w| {
+    let mut draft = Draft::from_incoming(&incoming)?;
+    let window = shared.config.nonce_window;
+    let (id, created, unarchived) = shared.with(|w| {
         check_can_post(w, channel, !draft.uploads.is_empty())?;
-        let mut draft = draft;
+        if draft.enforce_nonce
+            && let Some(nonce) = &draft.nonce
+            && let Some(earlier) = same_nonce(w, channel, nonce, window)
+        {
+            return Ok((earlier, false, false));
+        }
+        drop_unpermitted_embeds(w, channel, &mut draft);
         draft.flags = draft.flags.map(|f| f & !flags::EPHEMERAL); // only interactions can whisper
-        create_message(
-            w,
-            Origin {
-                channel,
-                author: w.bot,
-                interaction: None,
-            },
-            draft,
-            0,
-        )
+        let origin = Origin {
+            channel,
+            author: w.bot,
+            interaction: None,
+        };
+        let id = create_message(w, origin, draft, 0)?;
+        let thread = w.channels.get_mut(&channel).expect("checked");
+        let unarchived = std::mem::replace(&mut thread.archived, false);
+        Ok::<_, ApiError>((id, true, unarchived))
     })?;
-    announce(&shared, "MESSAGE_CREATE", id);
+    if unarchived {
+        shared.announce_archiving(channel);
+    }
+    if created {
+        announce(&shared, "MESSAGE_CREATE", id);
+    }
     message_response(&shared, id)
 }
 
+/// The newest messages first. Without READ_MESSAGE_HISTORY the list is empty (Discord's
+/// documented behaviour, not an error).
 pub async fn list(
     State(shared): State<Arc<Shared>>,
     Path(channel): Path<u64>,
@@ -322,14 +429,13 @@ pub async fn list(
         .unwrap_or(50)
         .clamp(1, 100);
     let body = shared.read(|w| {
-        if !w.channels.contains_key(&channel) {
-            return Err(ApiError::unknown_channel());
-        }
-        Ok(Value::Array(
+        let bits = visible_channel(w, channel)?;
+        let history = bits & perms::READ_MESSAGE_HISTORY != 0;
+        Ok::<_, ApiError>(Value::Array(
             w.messages
                 .values()
                 .rev()
-                .filter(|m| m.channel == channel && !m.deleted && !m.is_ephemeral())
+                .filter(|m| history && m.channel == channel && !m.deleted && !m.is_ephemeral())
                 .take(limit)
                 .map(|m| m.to_json(w))
                 .collect(),
@@ -338,12 +444,20 @@ pub async fn list(
     checked::<Vec<SerenityMessage>>(&shared, "message list", body)
 }
 
+/// One message; needs READ_MESSAGE_HISTORY in a guild channel (the refusal's code is not
+/// documented; 50013 is a guess).
 pub async fn get(
     State(shared): State<Arc<Shared>>,
     Path((channel, id)): Path<(u64, u64)>,
 ) -> ApiResult {
     let (channel, id) = (ChannelId::new(channel), MessageId::new(id));
-    shared.read(|w| visible(w, channel, id))?;
+    shared.read(|w| {
+        visible(w, channel, id)?;
+        if w.channel_permissions(w.bot, channel) & perms::READ_MESSAGE_HISTORY == 0 {
+            return Err(ApiError::missing_permissions());
+        }
+        Ok(())
+    })?;
     message_response(&shared, id)
 }
 
@@ -353,18 +467,21 @@ pub async fn edit(
     Extension(incoming): Extension<Incoming>,
 ) -> ApiResult {
     let (channel, id) = (ChannelId::new(channel), MessageId::new(id));
-    let draft = Draft::from_incoming(&incoming)?;
+    let mut draft = Draft::from_incoming(&incoming)?;
     shared.with(|w| {
         visible(w, channel, id)?;
         if w.messages[&id].author != w.bot {
             return Err(ApiError::not_author());
         }
+        check_not_archived(w, channel)?;
+        drop_unpermitted_embeds(w, channel, &mut draft);
         edit_message(w, id, draft)
     })?;
     announce(&shared, "MESSAGE_UPDATE", id);
     message_response(&shared, id)
 }
 
+/// Deleting works in archived threads too: it is the one thing Discord allows there.
 pub async fn delete(
     State(shared): State<Arc<Shared>>,
     Path((channel, id)): Path<(u64, u64)>,

@@ -1,11 +1,14 @@
 //! The HTTP side: Discord's REST API under `/api/v10`, the gateway websocket at `/gateway`
 //! and uploaded files under `/cdn/`. One middleware sees every API request first: it logs
-//! it, answers a 429 when the test asked for one, checks the token, parses the body and
-//! validates it against the OpenAPI spec before any handler runs.
+//! it, brings the trouble the test asked for (a 429, an error, a dropped connection), checks
+//! the token, parses the body and validates it against the OpenAPI spec before any handler
+//! runs.
 
 mod channels;
 mod errors;
+mod inject;
 mod interactions;
+mod mentions;
 mod messages;
 mod meta;
 
@@ -14,13 +17,14 @@ use std::sync::Arc;
 use axum::Router;
 use axum::body::{Body, to_bytes};
 use axum::extract::{DefaultBodyLimit, Path, Request, State};
-use axum::http::{HeaderValue, StatusCode, header};
+use axum::http::{StatusCode, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post, put};
 use serde_json::{Value, json};
 
 pub use errors::{ApiError, ApiResult, ErrorCode};
+pub use inject::Rule as TroubleRule;
 pub use messages::MAX_FILE_BYTES;
 
 use super::body::{self, BadBody, Incoming};
@@ -31,15 +35,6 @@ use super::{BOT_TOKEN, Shared, gateway};
 /// Requests larger than this are refused before parsing; Discord's own per-file limit
 /// (10 MiB for bots without boosts) is checked by the message handlers.
 const MAX_REQUEST_BYTES: usize = 64 * 1024 * 1024;
-
-/// A 429 the test asked for: the next request matching `method` and `route` (a spec path
-/// template such as `/channels/{channel_id}/messages`) is refused with `retry_after`.
-#[derive(Debug, Clone)]
-pub struct RateLimitRule {
-    pub method: String,
-    pub route: String,
-    pub retry_after: f64,
-}
 
 pub fn router(shared: Arc<Shared>) -> Router {
     let api = Router::new()
@@ -138,6 +133,7 @@ async fn inspect(State(shared): State<Arc<Shared>>, request: Request, next: Next
             .collect(),
         status: 0,
         error_code: None,
+        dropped: false,
         at: shared.started.elapsed(),
     };
     let index = shared.with(|w| {
@@ -145,25 +141,41 @@ async fn inspect(State(shared): State<Arc<Shared>>, request: Request, next: Next
         w.rest_log.len() - 1
     });
 
-    let response = match screen(&shared, &parts, &method, &path, parsed) {
-        Err(refusal) => *refusal,
-        Ok(incoming) => {
-            let mut request = Request::from_parts(parts, Body::from(bytes));
-            request.extensions_mut().insert(incoming);
-            next.run(request).await
-        }
+    let trouble = inject::take(&shared, &method, &path);
+    let response = match trouble {
+        Some(trouble) if !trouble.after_applying() => trouble.response(),
+        _ => match screen(&shared, &parts, &method, &path, parsed) {
+            Err(refusal) => *refusal,
+            Ok(incoming) => {
+                let mut request = Request::from_parts(parts, Body::from(bytes));
+                request.extensions_mut().insert(incoming);
+                next.run(request).await
+            }
+        },
     };
-    let status = response.status().as_u16();
+    // Applied (or refused) as usual, but the answer is lost on the way back.
+    let response = match trouble {
+        Some(trouble) if trouble.after_applying() => trouble.response(),
+        _ => response,
+    };
+    let dropped = response.extensions().get::<inject::Dropped>().is_some();
+    let status = if dropped {
+        0
+    } else {
+        response.status().as_u16()
+    };
     let code = response.extensions().get::<ErrorCode>().map(|c| c.0);
     shared.with(|w| {
-        w.rest_log[index].status = status;
-        w.rest_log[index].error_code = code;
+        let entry = &mut w.rest_log[index];
+        entry.status = status;
+        entry.error_code = code;
+        entry.dropped = dropped;
     });
     response
 }
 
-/// Everything that may refuse a request before its handler: a requested 429, a bad token,
-/// an unreadable body, a body that breaks the spec.
+/// Everything that may refuse a request before its handler: a bad token, an unreadable body,
+/// a body that breaks the spec.
 fn screen(
     shared: &Shared,
     parts: &axum::http::request::Parts,
@@ -172,9 +184,6 @@ fn screen(
     parsed: Result<Incoming, BadBody>,
 ) -> Result<Incoming, Box<Response>> {
     let spec = ApiSpec::get();
-    if let Some(rule) = take_rate_limit(shared, method, path, spec) {
-        return Err(Box::new(rate_limited(&rule)));
-    }
     // Interaction callbacks and webhooks are authorised by the token in their path; the
     // gateway URL is public.
     let token_in_path =
@@ -256,45 +265,6 @@ fn errors_by_field(errors: &[super::schema::SchemaError]) -> Value {
         }
     }
     root
-}
-
-fn take_rate_limit(
-    shared: &Shared,
-    method: &str,
-    path: &str,
-    spec: &ApiSpec,
-) -> Option<RateLimitRule> {
-    let template = spec.match_path(path);
-    let mut rules = shared.rate_limits.lock().unwrap_or_else(|p| p.into_inner());
-    let position = rules.iter().position(|r| {
-        r.method.eq_ignore_ascii_case(method)
-            && (Some(r.route.as_str()) == template || r.route == path)
-    })?;
-    Some(rules.remove(position))
-}
-
-/// A 429 as Discord sends it: the body's `retry_after` in seconds (fractional), the
-/// `Retry-After` header rounded up, and the bucket headers.
-fn rate_limited(rule: &RateLimitRule) -> Response {
-    let body = json!({"message": "You are being rate limited.", "retry_after": rule.retry_after, "global": false});
-    let mut response = (StatusCode::TOO_MANY_REQUESTS, axum::Json(body)).into_response();
-    let headers = response.headers_mut();
-    let ceil = rule.retry_after.ceil().max(1.0) as u64;
-    let pairs = [
-        ("retry-after", ceil.to_string()),
-        ("x-ratelimit-limit", "5".into()),
-        ("x-ratelimit-remaining", "0".into()),
-        (
-            "x-ratelimit-reset-after",
-            format!("{:.3}", rule.retry_after),
-        ),
-        ("x-ratelimit-bucket", "fake-bucket".into()),
-        ("x-ratelimit-scope", "user".into()),
-    ];
-    for (name, value) in pairs {
-        headers.insert(name, HeaderValue::from_str(&value).expect("ascii header"));
-    }
-    response
 }
 
 /// The 404 fallback: recorded as a fault, so a test notices the bot called something the
