@@ -9,5 +9,7 @@ mod commands;
 mod components;
 mod direct_messages;
 mod protocol;
+mod raw;
 mod safety;
 mod spec;
+mod trouble;
