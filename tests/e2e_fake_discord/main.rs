@@ -5,6 +5,7 @@
 mod fake_discord;
 
 mod bot;
+mod channels;
 mod commands;
 mod components;
 mod direct_messages;
