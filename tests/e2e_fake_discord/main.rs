@@ -9,6 +9,7 @@ mod channels;
 mod commands;
 mod components;
 mod direct_messages;
+mod mentions;
 mod permissions;
 mod protocol;
 mod raw;
