@@ -13,6 +13,7 @@ mod mentions;
 mod permissions;
 mod protocol;
 mod raw;
+mod restart;
 mod safety;
 mod spec;
 mod trouble;
