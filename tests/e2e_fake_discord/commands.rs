@@ -168,3 +168,19 @@ async fn a_second_initial_response_is_refused() {
     })
     .await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_posted_picture_downloads_and_decodes() {
+    let fake = FakeDiscord::start().await;
+    let _bot = bot::start(&fake).await;
+    let alice = fake.add_member("alice");
+
+    let ix = fake.slash(alice, fake.general(), "board", &[]).await;
+    let reply = fake.reply(&ix).await;
+    let [png] = reply.png_attachments()[..] else {
+        panic!("one PNG expected: {:?}", reply.attachments)
+    };
+    assert_eq!(png.png_size(), Some((1, 1)));
+    let picture = image::load_from_memory(&fake.download(&png.url).await).expect("a PNG");
+    assert_eq!((picture.width(), picture.height()), (1, 1));
+}

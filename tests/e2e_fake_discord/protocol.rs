@@ -256,3 +256,23 @@ async fn messages_can_be_edited_and_deleted_over_rest() {
     let gone = channel.message(&http, sent.id).await.unwrap_err();
     assert_eq!(crate::bot::discord_code(&gone), Some(10008));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn wait_messages_returns_the_first_matching_live_messages_oldest_first() {
+    let fake = FakeDiscord::start().await;
+    let http = fake.bot_http();
+    let channel = fake.general();
+    let mut sent = Vec::new();
+    for text in ["move 1", "chat", "move 2", "move 3"] {
+        sent.push(channel.say(&http, text).await.unwrap().id);
+    }
+    let is_move = |m: &crate::fake_discord::Message| m.content.starts_with("move");
+    let moves = fake.wait_messages(channel, 2, is_move).await;
+    let texts: Vec<&str> = moves.iter().map(|m| m.content.as_str()).collect();
+    assert_eq!(texts, ["move 1", "move 2"]);
+
+    channel.delete_message(&http, sent[0]).await.unwrap();
+    let moves = fake.wait_messages(channel, 2, is_move).await;
+    let texts: Vec<&str> = moves.iter().map(|m| m.content.as_str()).collect();
+    assert_eq!(texts, ["move 2", "move 3"]);
+}
