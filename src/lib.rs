@@ -5,6 +5,7 @@
 
 pub mod ai;
 pub mod cli;
+pub mod discord;
 pub mod engine;
 pub mod game;
 pub mod guide;

@@ -20,7 +20,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Run the Discord bot (the default).
+    /// Run the Discord bot (the default): DISCORD_TOKEN and the other settings come from
+    /// .env or the environment (see .env.example).
     Run,
     /// Play a local game in the terminal (hot-seat and/or bots), saved in a SQLite file.
     Play {
@@ -121,13 +122,7 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command.unwrap_or(Command::Run) {
-        Command::Run => {
-            eprintln!(
-                "jackal: the Discord bot is not built yet. The rules engine is: try \
-                 `jackal check tests/scenarios`."
-            );
-            ExitCode::from(1)
-        }
+        Command::Run => run_bot(),
         Command::Play {
             db,
             size,
@@ -231,6 +226,42 @@ fn main() -> ExitCode {
                     ExitCode::from(1)
                 }
             }
+        }
+    }
+}
+
+/// `jackal run`: the bot, configured from `.env` and the environment, until Ctrl-C or SIGTERM.
+/// A failure to start is one line saying what to do, and a non-zero exit code.
+fn run_bot() -> ExitCode {
+    let config = match jackal::discord::Config::from_env() {
+        Ok(config) => config,
+        Err(e) => {
+            eprintln!("jackal: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    // RUST_LOG chooses what is logged (e.g. RUST_LOG=jackal=debug); by default the bot's
+    // own information and everyone's warnings.
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn,jackal=info"));
+    tracing_subscriber::fmt().with_env_filter(filter).init();
+    let runtime = match tokio::runtime::Runtime::new() {
+        Ok(runtime) => runtime,
+        Err(e) => {
+            eprintln!("jackal: cannot start the async runtime: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    let launch = jackal::discord::Launch {
+        config,
+        clock: std::sync::Arc::new(jackal::game::SystemClock),
+        client: None,
+    };
+    match runtime.block_on(jackal::discord::run(launch)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("jackal: {e}");
+            ExitCode::from(1)
         }
     }
 }

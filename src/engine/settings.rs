@@ -217,4 +217,58 @@ impl Settings {
         }
         Ok(())
     }
+
+    /// One setting's value as [`Settings::set`] reads it (`None` for an unknown id): what the
+    /// lobby shows and what a settings menu offers back.
+    pub fn get(&self, id: &str) -> Option<String> {
+        let on_off = |b: bool| if b { "on" } else { "off" }.to_string();
+        Some(match id {
+            "board_size" => self.board_size.to_string(),
+            "players" => self.players.to_string(),
+            "tile_pack" => self.tile_pack.to_string(),
+            "plane_seats" => match self.plane_seats {
+                PlaneSeats::Two => "two",
+                PlaneSeats::One => "one",
+                PlaneSeats::Chosen => "chosen",
+            }
+            .to_string(),
+            "retreat_distance" => match self.retreat_distance {
+                RetreatDistance::King => "king",
+                RetreatDistance::Taxicab => "taxicab",
+                RetreatDistance::Euclid => "euclid",
+            }
+            .to_string(),
+            "restriction_kills" => on_off(self.restriction_kills),
+            "missionary_blocks_attack" => on_off(self.missionary_blocks_attack),
+            "cannonball_kills" => on_off(self.cannonball_kills),
+            "fortress_vs_cannonball" => on_off(self.fortress_vs_cannonball),
+            "cannonball_spares_fog" => on_off(self.cannonball_spares_fog),
+            "no_wasted_rum" => on_off(self.no_wasted_rum),
+            "no_trapped_rum" => on_off(self.no_trapped_rum),
+            "boardgame_caves" => on_off(self.boardgame_caves),
+            "destroying_ships" => on_off(self.destroying_ships),
+            "friendly_fire" => on_off(self.friendly_fire),
+            "stall_rounds" => self.stall_rounds.to_string(),
+            _ => return None,
+        })
+    }
+}
+
+#[cfg(test)]
+mod get_tests {
+    use super::*;
+
+    /// `get` gives back what `set` reads, for every setting.
+    #[test]
+    fn every_setting_reads_back() {
+        let mut s = Settings::default();
+        for id in SETTING_IDS {
+            let value = s.get(id).unwrap_or_else(|| panic!("no value for {id}"));
+            let before = s.clone();
+            s.set(id, &value)
+                .unwrap_or_else(|e| panic!("{id} = {value}: {e}"));
+            assert_eq!(s, before, "{id}");
+        }
+        assert_eq!(s.get("nonsense"), None);
+    }
 }

@@ -134,6 +134,27 @@ impl GameConfig {
         Ok(())
     }
 
+    /// One setting's value as [`GameConfig::set`] reads it (`None` for an unknown id).
+    pub fn get(&self, id: &str) -> Option<String> {
+        Some(match id {
+            "turn_time" => format_duration(self.turn_seconds),
+            "reminder" if self.reminder_seconds == 0 => "off".into(),
+            "reminder" => format_duration(self.reminder_seconds),
+            "timeout" => match self.timeout {
+                TimeoutPolicy::Bot => "bot",
+                TimeoutPolicy::Resign => "resign",
+            }
+            .into(),
+            "max_missed" => self.max_missed.to_string(),
+            _ => return self.rules.get(id),
+        })
+    }
+
+    /// Every setting id, the engine's first.
+    pub fn ids() -> impl Iterator<Item = &'static str> {
+        SETTING_IDS.into_iter().chain(SERVICE_SETTING_IDS)
+    }
+
     /// Checks the whole configuration, including that a game can be dealt with these rules.
     pub fn validate(&self) -> Result<(), String> {
         if self.reminder_seconds >= self.turn_seconds {
@@ -186,6 +207,20 @@ mod tests {
         c.set("board_size", "9").unwrap();
         c.set("players", "4").unwrap();
         assert_eq!(c.team_count(), 4);
+    }
+
+    /// `get` gives back what `set` reads, for every setting.
+    #[test]
+    fn every_setting_reads_back() {
+        let mut c = GameConfig::default();
+        c.set("reminder", "off").unwrap();
+        for id in GameConfig::ids() {
+            let value = c.get(id).unwrap_or_else(|| panic!("no value for {id}"));
+            let before = c.clone();
+            c.set(id, &value)
+                .unwrap_or_else(|e| panic!("{id} = {value}: {e}"));
+            assert_eq!(c, before, "{id}");
+        }
     }
 
     /// A mistyped setting or tile names what would have been right.

@@ -25,14 +25,15 @@ pub struct PostMaterial {
 }
 
 impl GameService {
-    /// Unsent outbox rows whose backoff has passed, oldest first. A row that cannot be read
-    /// (damaged, or written by a newer version) is closed as given up and logged, so that it
-    /// does not block the rows behind it.
+    /// Every unsent outbox row, oldest first, each with the time it may be sent (a row of a
+    /// game waits for the game's earlier rows, so the sender needs them all to keep a game's
+    /// posts in order). A row that cannot be read (damaged, or written by a newer version)
+    /// is closed as given up and logged, so that it does not block the rows behind it.
     pub fn pending_messages(&self) -> Result<Vec<Queued>> {
         let now = self.now();
         let conn = self.store.conn()?;
         let mut out = Vec::new();
-        for row in store::pending_outbox(&conn, now)? {
+        for row in store::pending_outbox(&conn, i64::MAX)? {
             match Queued::from_row(&row) {
                 Ok(queued) => out.push(queued),
                 Err(why) => {
@@ -48,6 +49,20 @@ impl GameService {
     pub fn next_message_due(&self) -> Result<Option<i64>> {
         let conn = self.store.conn()?;
         Ok(store::next_outbox_due(&conn)?)
+    }
+
+    /// The service's clock, for the sender's and the scheduler's sleeps.
+    pub fn now_ms(&self) -> i64 {
+        self.now()
+    }
+
+    /// The deadline of the game's current turn, if a person is on turn.
+    pub fn deadline_of(&self, id: GameId) -> Result<Option<i64>> {
+        let conn = self.store.conn()?;
+        Ok(store::game_timers(&conn, id)?
+            .into_iter()
+            .find(|t| t.kind == store::TimerKind::Deadline && t.fired_at.is_none())
+            .map(|t| t.due_at))
     }
 
     /// The row was delivered. `false` if it was already marked (by an earlier attempt).

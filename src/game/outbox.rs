@@ -133,6 +133,8 @@ pub struct Queued {
     /// Failed sends so far.
     pub attempts: u32,
     pub created_at: i64,
+    /// Not to be sent before this time (a backoff after a failure).
+    pub not_before: i64,
 }
 
 impl Queued {
@@ -148,6 +150,7 @@ impl Queued {
             message,
             attempts: row.attempts,
             created_at: row.created_at,
+            not_before: row.next_at,
         })
     }
 }

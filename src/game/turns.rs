@@ -41,6 +41,7 @@ pub struct Accepted {
     pub game_id: GameId,
     pub ply: u32,
     pub team: u8,
+    pub action: Action,
     pub notation: String,
     pub events: Vec<Event>,
     /// A choice the same player must answer before the turn passes.
@@ -304,6 +305,7 @@ impl GameService {
             game_id: id,
             ply,
             team,
+            action,
             notation,
             events,
             pending,

@@ -1,3 +1,241 @@
-# The bot's own words (replies, posts, buttons). Filled in as the bot grows.
+# The bot's own words: lobby, posts, the move picker, replies, refusals.
+# Mentions (<@…>), channel links (<#…>) and timestamps (<t:…:R>) arrive ready in variables.
 
 bot-name = Jackal
+bot-player = 🤖 bot
+player-unknown = a player
+seat-free = (free)
+
+## Durations and lists
+
+duration-days = { $count ->
+    [one] 1 day
+   *[other] { $count } days
+}
+duration-hours = { $count ->
+    [one] 1 hour
+   *[other] { $count } hours
+}
+duration-minutes = { $count ->
+    [one] 1 minute
+   *[other] { $count } minutes
+}
+duration-seconds = { $count ->
+    [one] 1 second
+   *[other] { $count } seconds
+}
+more-lines = …and { $count ->
+    [one] 1 more line
+   *[other] { $count } more lines
+}
+
+## Settings
+
+setting-board_size = Board
+setting-players = Players
+setting-tile_pack = Tiles
+setting-plane_seats = Plane seats
+setting-retreat_distance = Retreat distance
+setting-restriction_kills = Restrictions kill
+setting-missionary_blocks_attack = Missionary blocks attacks
+setting-cannonball_kills = Cannonballs kill
+setting-fortress_vs_cannonball = Fortresses stop cannonballs
+setting-cannonball_spares_fog = Cannonballs spare the fog
+setting-no_wasted_rum = No wasted rum
+setting-no_trapped_rum = No rum for the trapped
+setting-boardgame_caves = Caves as in the board game
+setting-destroying_ships = Ships can be destroyed
+setting-friendly_fire = Friendly fire
+setting-stall_rounds = Rounds without gold before the end
+setting-turn_time = Turn time
+setting-reminder = Reminder before the deadline
+setting-timeout = When time runs out
+setting-max_missed = Missed turns before a bot takes over
+
+value-on = on
+value-off = off
+value-board = { $n }×{ $n }
+value-players = { $n } players
+value-players-2x2 = 2 against 2
+value-pack-classic = classic
+value-pack-full = full (with the expansion)
+value-pack-custom = custom
+value-seats-two = two seats
+value-seats-one = one seat
+value-seats-chosen = chosen seat
+value-distance-king = king's moves
+value-distance-taxicab = steps along the grid
+value-distance-euclid = straight line
+value-timeout-bot = a bot plays the turn
+value-timeout-resign = the seat resigns
+
+settings-pick = Choose a setting to change
+settings-title = Settings of game #{ $game }: { $summary }
+settings-choose-value = Choose the new value of “{ $setting }”.
+settings-changed = Game #{ $game }: “{ $setting }” changed. Now: { $summary }
+settings-need-both = give both the setting and its new value (or neither, to see them all)
+
+## Lobby
+
+lobby-title = **Jackal #{ $game }** · a new game by { $owner }
+lobby-seats = **Seats**
+lobby-seat = { $seat }. { $who }
+lobby-sides = Teams 1 and 3 play together against teams 2 and 4.
+lobby-rules = Rules changed: { $rules }
+lobby-how = Press **Join** to take a seat. The owner can add bots, change the settings and start when every seat is taken.
+lobby-started = ▶️ The game has started { $place }.
+
+button-join = Join
+button-leave = Leave
+button-add-bot = Add bot
+button-settings = Settings
+button-start = Start
+button-cancel = Cancel
+button-my-moves = My moves
+button-back = Back
+button-play-anyway = Play it anyway
+button-resign = Yes, resign
+
+bot-level = Choose the bot's level.
+bot-added = A bot took a seat.
+
+## Public posts
+
+thread-name = Jackal #{ $game }: { $players }
+post-start = 🏴‍☠️ **Jackal #{ $game } begins!** { $players }
+post-how-to-play = Press **My moves** (or use `/jackal moves`) to see your board and play; `/jackal rules` explains every tile.
+post-move = **Jackal #{ $game } · move { $number }** · { $team }
+post-gold = Gold: { $scores }
+post-next = Next: { $team }{ $deadline }
+post-deadline = {" "}· deadline { $when }
+post-final-line = { $won ->
+    [yes] 🏆 { $team }: { $points ->
+        [one] 1 point
+       *[other] { $points } points
+    }
+   *[no] { $team }: { $points ->
+        [one] 1 point
+       *[other] { $points } points
+    }
+}
+post-reminder = ⏰ { $who }, it is your turn in Jackal #{ $game }: the deadline is { $when }.
+dm-reminder = ⏰ Your turn in Jackal #{ $game } { $place } ends { $when }.
+
+## The move picker
+
+picker-heading = **Your move** · Jackal #{ $game } · move { $number } { $mark }
+picker-deadline = Deadline: { $when }
+picker-choose-move = Choose your move.
+picker-choose-piece = Choose a piece.
+picker-choose-in = { $group }: choose.
+picker-piece-at = { $piece } · { $cell }
+picker-ship = Ship
+picker-boat = Boat on { $cell }
+picker-resurrect = Resurrection
+picker-rum = Rum
+picker-target = → { $cell } ({ $count } options)
+picker-run = { $first } … { $last }
+picker-fatal = ☠ **This move is fatal**: { $action }. Play it anyway?
+picker-played = ✅ Played: { $action }. The board is posted in the game's thread.
+picker-turn-over = This turn of Jackal #{ $game } (move { $number }) is over.
+
+## Replies
+
+board-caption = Jackal #{ $game } after { $number ->
+    [0] no moves (the start)
+    [one] 1 move
+   *[other] { $number } moves
+}
+games-title = **Your games**
+games-none = You are not in any game. Start one with `/jackal new`.
+games-line = #{ $game } { $place } · { $state }
+games-your-turn = **your turn**
+status-lobby = waiting in the lobby
+status-active = playing
+game-choice = #{ $game } ({ $status })
+history-title = **Jackal #{ $game }** · { $count ->
+    [one] 1 move
+   *[other] { $count } moves
+}
+history-empty = Nothing has been played in game #{ $game } yet.
+resign-confirm = Resign from Jackal #{ $game }? In a duel your opponent wins; in a bigger game a bot plays your seat on.
+resigned = You resigned from game #{ $game }.
+kicked = Seat { $seat } of game #{ $game } was freed.
+cancelled = Game #{ $game } was cancelled.
+language-set = I will speak to you in { $language }.
+language-server-set = This server's language is now { $language }.
+language-auto = your Discord language
+
+help-title = Jackal («Шакал») on Discord
+help-body =
+    Pirates land on a hidden island, open its tiles and carry gold back to their ship. Games run for days: you get a DM when it is your turn.
+    
+    • **Start**: `/jackal new` opens a lobby here; players press **Join**, the owner presses **Start**. A thread opens for the game.
+    • **Play**: press **My moves** under the board (or in your DM), or type `/jackal move 2 e5 coin`.
+    • **Look**: `/jackal board`, `/jackal history`, `/jackal games`, `/jackal rules arrow`.
+    • **Manage**: `/jackal settings`, `/jackal kick`, `/jackal cancel` (the game's owner or a server manager), `/jackal resign`.
+    • **Language**: `/jackal language`.
+
+## Refusals (always private; nothing was changed)
+
+err-unknown-game = There is no game #{ $game }.
+err-already-started = Game #{ $game } has already started.
+err-not-running = Game #{ $game } has not started yet.
+err-finished = Game #{ $game } is over.
+err-full = Every seat of game #{ $game } is taken.
+err-already-seated = You already have a seat in game #{ $game }.
+err-seat-taken = Seat { $seat } is taken.
+err-no-such-seat = This game has no seat { $seat }.
+err-seat-empty = Seat { $seat } is empty.
+err-already-bot = Seat { $seat } is already played by a bot.
+err-not-your-game = You are not playing in game #{ $game }.
+err-not-owner = Only the game's owner or a member with Manage Server can do that.
+err-not-your-turn = It is not your turn: team { $team } is to move.
+err-stale-view = That board is out of date: the game has moved on to move { $current }. Press **My moves** for the current one.
+err-stale-button = That button is from an older board: the game is at move { $current } now. Press **My moves** for the current one.
+err-already-played = That move was already played.
+err-illegal = That move is not allowed: { $why }.
+err-bad-setting = That setting cannot be used: { $why }.
+err-seats-empty = { $count ->
+    [one] Seat { $seats } is still empty
+   *[other] Seats { $seats } are still empty
+}: wait for players to join, or add bots.
+err-no-game-here = You have no game in this channel. Name one with the `game` option, or see `/jackal games`.
+err-which-game = You play several games here ({ $games }): name one with the `game` option.
+err-not-in-server = This command works in a server's channel, not in a DM.
+err-missing-permissions = I cannot run a game here: I am missing { $permissions } in this channel. A server manager can grant them in the channel's settings.
+err-not-yours = That button belongs to someone else.
+err-unknown-component = That button is no longer in use. Use `/jackal moves` or `/jackal games`.
+err-too-long = The `{ $option }` you gave is far too long.
+err-out-of-range = The `{ $option }` you gave is out of range (0 to { $max }).
+err-bad-option = One of the options you gave is not valid.
+err-no-topic = There is no rules topic “{ $topic }”. Try `/jackal rules` and pick one from the list.
+err-closing = Jackal is restarting; try again in a minute.
+err-internal = Something went wrong on my side; nothing was changed. Please try again.
+
+illegal-syntax = the move is not written in a form the game understands (e.g. `2 e5 coin`, `ship f1`)
+illegal-ambiguous = the move fits several actions; name the cell
+illegal-game-over = the game is over
+illegal-choice-pending = a choice is pending: answer it with a cell first
+illegal-no-choice-pending = there is no pending choice to answer
+illegal-bad-choice = that is not one of the options of the pending choice
+illegal-no-such-unit = your team has no living piece with that id
+illegal-unit-disabled = that piece is drunk, trapped or stuck and cannot move
+illegal-unreachable = that cell cannot be reached from where the piece stands
+illegal-enemy-vessel = a piece cannot step onto an enemy ship
+illegal-bad-cargo = that cargo is not there, or is more than the piece can carry
+illegal-enemy-fortress = an enemy holds that fortress
+illegal-enemy-missionary = an enemy missionary stands there
+illegal-cannot-attack = that piece cannot attack
+illegal-cargo-forbidden = cargo cannot go into the fog, a fortress, the jungle or onto enemies
+illegal-vessel-cannot-move = that ship cannot move there
+illegal-no-resurrection = no resurrection is possible
+illegal-rum-forbidden = rum cannot be served there now
+
+perm-view-channel = View Channel
+perm-send-messages = Send Messages
+perm-send-in-threads = Send Messages in Threads
+perm-create-threads = Create Public Threads
+perm-attach-files = Attach Files
+perm-embed-links = Embed Links
+perm-read-history = Read Message History

@@ -1,1 +1,110 @@
-# Slash commands: names, descriptions, options and choices (Discord localisations).
+# Slash commands (Discord's own localisations): a command X is `cmd-X` with `.description`,
+# `.<option>` and `.<option>-description`; a choice C of option O is `choice-O-C`.
+# Names: lowercase, no spaces, at most 32 characters; descriptions at most 100.
+
+cmd-jackal = jackal
+    .description = Jackal, the pirate board game
+
+cmd-new = new
+    .description = Start a new game in this channel
+    .players = players
+    .players-description = How many players (2x2: two teams of two)
+    .size = size
+    .size-description = The island's size
+    .pack = pack
+    .pack-description = Which tiles the island is made of
+    .turn_time = turn_time
+    .turn_time-description = Time for each turn
+    .timeout = timeout
+    .timeout-description = What happens when a turn's time runs out
+
+cmd-move = move
+    .description = Play a move, typed as in `2 e5 coin` or `ship f1`
+    .action = action
+    .action-description = Your move (start typing to see your moves in words)
+    .game = game
+    .game-description = Which game (default: yours in this channel)
+
+cmd-moves = moves
+    .description = Your board and your moves, in private
+    .game = game
+    .game-description = Which game (default: yours in this channel)
+
+cmd-board = board
+    .description = The board of a game, now or after any move
+    .ply = after
+    .ply-description = After this many moves (0: the start; default: now)
+    .game = game
+    .game-description = Which game (default: yours in this channel)
+
+cmd-games = games
+    .description = Your games: where they are, whose turn, until when
+
+cmd-history = history
+    .description = The moves of a game so far, in words
+    .game = game
+    .game-description = Which game (default: yours in this channel)
+
+cmd-resign = resign
+    .description = Resign from a game (asks first)
+    .game = game
+    .game-description = Which game (default: yours in this channel)
+
+cmd-rules = rules
+    .description = How the game works: every tile, piece and rule
+    .topic = topic
+    .topic-description = A tile, a piece or a rule (default: the overview)
+
+cmd-help = help
+    .description = What the bot can do, and how to play
+
+cmd-language = language
+    .description = The language the bot speaks to you (or to the whole server)
+    .language = language
+    .language-description = English, Russian, or your Discord language
+    .server = server
+    .server-description = For the whole server (needs Manage Server)
+
+cmd-kick = kick
+    .description = Remove a player (owner or server manager)
+    .seat = seat
+    .seat-description = The seat (team number) to free
+    .game = game
+    .game-description = Which game (default: the one in this channel)
+
+cmd-cancel = cancel
+    .description = Cancel a game (owner or server manager)
+    .game = game
+    .game-description = Which game (default: the one in this channel)
+
+cmd-settings = settings
+    .description = See or change a lobby's settings (owner or server manager)
+    .setting = setting
+    .setting-description = The setting to change (leave out to see them all)
+    .value = value
+    .value-description = Its new value
+    .game = game
+    .game-description = Which game (default: the one in this channel)
+
+choice-players-2 = 2 players
+choice-players-3 = 3 players
+choice-players-4 = 4 players
+choice-players-2x2 = 2 against 2
+choice-size-5 = 5×5 (a quick game)
+choice-size-7 = 7×7
+choice-size-9 = 9×9
+choice-size-11 = 11×11
+choice-size-13 = 13×13 (the board game)
+choice-pack-classic = classic
+choice-turn_time-1h = 1 hour
+choice-turn_time-6h = 6 hours
+choice-turn_time-12h = 12 hours
+choice-turn_time-1d = 1 day
+choice-turn_time-2d = 2 days
+choice-turn_time-3d = 3 days
+choice-turn_time-7d = 7 days
+choice-timeout-bot = a bot plays the turn
+choice-timeout-resign = the seat resigns
+choice-language-en = English
+choice-language-ru = Русский
+choice-language-auto = my Discord language

@@ -1,3 +1,257 @@
-# The bot's own words (replies, posts, buttons). Filled in as the bot grows.
+# Слова самого бота: лобби, публикации, выбор хода, ответы, отказы.
+# Упоминания (<@…>), ссылки на каналы (<#…>) и время (<t:…:R>) приходят в переменных готовыми.
 
-bot-name = Jackal
+bot-name = Шакал
+bot-player = 🤖 бот
+player-unknown = игрок
+seat-free = (свободно)
+
+## Сроки и списки
+
+duration-days = { $count ->
+    [one] { $count } день
+    [few] { $count } дня
+   *[many] { $count } дней
+}
+duration-hours = { $count ->
+    [one] { $count } час
+    [few] { $count } часа
+   *[many] { $count } часов
+}
+duration-minutes = { $count ->
+    [one] { $count } минута
+    [few] { $count } минуты
+   *[many] { $count } минут
+}
+duration-seconds = { $count ->
+    [one] { $count } секунда
+    [few] { $count } секунды
+   *[many] { $count } секунд
+}
+more-lines = …и ещё { $count ->
+    [one] { $count } строка
+    [few] { $count } строки
+   *[many] { $count } строк
+}
+
+## Настройки
+
+setting-board_size = Поле
+setting-players = Игроки
+setting-tile_pack = Клетки
+setting-plane_seats = Места в самолёте
+setting-retreat_distance = Расстояние отступления
+setting-restriction_kills = Нарушение запрета убивает
+setting-missionary_blocks_attack = Миссионер мешает нападать
+setting-cannonball_kills = Ядро убивает
+setting-fortress_vs_cannonball = Крепость защищает от ядра
+setting-cannonball_spares_fog = Ядро не трогает закрытые клетки
+setting-no_wasted_rum = Ром не пропадает зря
+setting-no_trapped_rum = Нет рома для пойманных
+setting-boardgame_caves = Пещеры как в настольной игре
+setting-destroying_ships = Корабли можно потопить
+setting-friendly_fire = Огонь по своим
+setting-stall_rounds = Кругов без золота до конца игры
+setting-turn_time = Время на ход
+setting-reminder = Напоминание до срока
+setting-timeout = Когда время вышло
+setting-max_missed = Пропусков до замены ботом
+
+value-on = вкл.
+value-off = выкл.
+value-board = { $n }×{ $n }
+value-players = { $n ->
+    [one] { $n } игрок
+    [few] { $n } игрока
+   *[many] { $n } игроков
+}
+value-players-2x2 = двое на двое
+value-pack-classic = классика
+value-pack-full = полный (с дополнением)
+value-pack-custom = свой набор
+value-seats-two = два места
+value-seats-one = одно место
+value-seats-chosen = выбранное место
+value-distance-king = ходом короля
+value-distance-taxicab = шагами по клеткам
+value-distance-euclid = по прямой
+value-timeout-bot = за игрока ходит бот
+value-timeout-resign = место сдаётся
+
+settings-pick = Выберите настройку
+settings-title = Настройки игры #{ $game }: { $summary }
+settings-choose-value = Выберите новое значение «{ $setting }».
+settings-changed = Игра #{ $game }: «{ $setting }» изменено. Теперь: { $summary }
+settings-need-both = укажите и настройку, и её новое значение (или ничего — чтобы увидеть все)
+
+## Лобби
+
+lobby-title = **Шакал #{ $game }** · новая игра, создал { $owner }
+lobby-seats = **Места**
+lobby-seat = { $seat }. { $who }
+lobby-sides = Команды 1 и 3 играют вместе против команд 2 и 4.
+lobby-rules = Изменённые правила: { $rules }
+lobby-how = Нажмите **Играть**, чтобы занять место. Создатель может добавить ботов, поменять настройки и начать, когда все места заняты.
+lobby-started = ▶️ Игра началась { $place }.
+
+button-join = Играть
+button-leave = Выйти
+button-add-bot = Добавить бота
+button-settings = Настройки
+button-start = Начать
+button-cancel = Отменить
+button-my-moves = Мои ходы
+button-back = Назад
+button-play-anyway = Всё равно сходить
+button-resign = Да, сдаться
+
+bot-level = Выберите уровень бота.
+bot-added = Бот занял место.
+
+## Публикации в игре
+
+thread-name = Шакал #{ $game }: { $players }
+post-start = 🏴‍☠️ **Шакал #{ $game } начинается!** { $players }
+post-how-to-play = Нажмите **Мои ходы** (или `/шакал ходы`), чтобы увидеть своё поле и сходить; `/шакал правила` объясняет каждую клетку.
+post-move = **Шакал #{ $game } · ход { $number }** · { $team }
+post-gold = Золото: { $scores }
+post-next = Ходит: { $team }{ $deadline }
+post-deadline = {" "}· срок { $when }
+post-final-line = { $won ->
+    [yes] 🏆 { $team }: { $points ->
+        [one] { $points } очко
+        [few] { $points } очка
+       *[many] { $points } очков
+    }
+   *[no] { $team }: { $points ->
+        [one] { $points } очко
+        [few] { $points } очка
+       *[many] { $points } очков
+    }
+}
+post-reminder = ⏰ { $who }, ваш ход в игре Шакал #{ $game }: срок { $when }.
+dm-reminder = ⏰ Ваш ход в игре Шакал #{ $game } { $place } заканчивается { $when }.
+
+## Выбор хода
+
+picker-heading = **Ваш ход** · Шакал #{ $game } · ход { $number } { $mark }
+picker-deadline = Срок: { $when }
+picker-choose-move = Выберите ход.
+picker-choose-piece = Выберите фигуру.
+picker-choose-in = { $group }: выберите.
+picker-piece-at = { $piece } · { $cell }
+picker-ship = Корабль
+picker-boat = Лодка на { $cell }
+picker-resurrect = Воскрешение
+picker-rum = Ром
+picker-target = → { $cell } ({ $count ->
+    [one] { $count } вариант
+    [few] { $count } варианта
+   *[many] { $count } вариантов
+})
+picker-run = { $first } … { $last }
+picker-fatal = ☠ **Этот ход смертелен**: { $action }. Всё равно сходить?
+picker-played = ✅ Сделан ход: { $action }. Поле опубликовано в ветке игры.
+picker-turn-over = Этот ход в игре Шакал #{ $game } (ход { $number }) уже сделан.
+
+## Ответы
+
+board-caption = Шакал #{ $game } после { $number ->
+    [0] начала игры
+    [one] { $number } хода
+   *[other] { $number } ходов
+}
+games-title = **Ваши игры**
+games-none = Вы не участвуете ни в одной игре. Начните новую: `/шакал новая`.
+games-line = #{ $game } { $place } · { $state }
+games-your-turn = **ваш ход**
+status-lobby = ждёт в лобби
+status-active = идёт
+game-choice = #{ $game } ({ $status })
+history-title = **Шакал #{ $game }** · { $count ->
+    [one] { $count } ход
+    [few] { $count } хода
+   *[many] { $count } ходов
+}
+history-empty = В игре #{ $game } ещё не было ходов.
+resign-confirm = Сдаться в игре Шакал #{ $game }? В дуэли победит соперник; в игре на троих или четверых за вас продолжит бот.
+resigned = Вы сдались в игре #{ $game }.
+kicked = Место { $seat } в игре #{ $game } освобождено.
+cancelled = Игра #{ $game } отменена.
+language-set = Буду говорить с вами: { $language }.
+language-server-set = Язык этого сервера теперь: { $language }.
+language-auto = язык вашего Discord
+
+help-title = Шакал в Discord
+help-body =
+    Пираты высаживаются на неизвестный остров, открывают клетки и везут золото на свой корабль. Партия идёт несколько дней: когда ваш ход, приходит личное сообщение.
+    
+    • **Начать**: `/шакал новая` открывает лобби; игроки нажимают **Играть**, создатель — **Начать**. Для игры откроется ветка.
+    • **Ходить**: кнопка **Мои ходы** под полем (или в личных сообщениях), либо `/шакал ход 2 e5 coin`.
+    • **Смотреть**: `/шакал доска`, `/шакал история`, `/шакал игры`, `/шакал правила`.
+    • **Управлять**: `/шакал настройки`, `/шакал убрать`, `/шакал отменить` (создатель игры или управляющий сервером), `/шакал сдаться`.
+    • **Язык**: `/шакал язык`.
+
+## Отказы (всегда видны только вам; ничего не изменилось)
+
+err-unknown-game = Игры #{ $game } нет.
+err-already-started = Игра #{ $game } уже началась.
+err-not-running = Игра #{ $game } ещё не началась.
+err-finished = Игра #{ $game } окончена.
+err-full = Все места в игре #{ $game } заняты.
+err-already-seated = У вас уже есть место в игре #{ $game }.
+err-seat-taken = Место { $seat } занято.
+err-no-such-seat = В этой игре нет места { $seat }.
+err-seat-empty = Место { $seat } свободно.
+err-already-bot = За место { $seat } уже играет бот.
+err-not-your-game = Вы не играете в игре #{ $game }.
+err-not-owner = Это может только создатель игры или участник с правом «Управлять сервером».
+err-not-your-turn = Сейчас не ваш ход: ходит команда { $team }.
+err-stale-view = Это поле устарело: игра уже на ходу { $current }. Нажмите **Мои ходы**, чтобы увидеть текущее.
+err-stale-button = Эта кнопка со старого поля: игра уже на ходу { $current }. Нажмите **Мои ходы**, чтобы увидеть текущее.
+err-already-played = Этот ход уже сделан.
+err-illegal = Так ходить нельзя: { $why }.
+err-bad-setting = Такую настройку нельзя: { $why }.
+err-seats-empty = { $count ->
+    [one] Место { $seats } ещё свободно
+   *[other] Места { $seats } ещё свободны
+}: подождите игроков или добавьте ботов.
+err-no-game-here = У вас нет игры в этом канале. Укажите её в параметре `игра` или посмотрите `/шакал игры`.
+err-which-game = Вы играете здесь в нескольких играх ({ $games }): укажите одну в параметре `игра`.
+err-not-in-server = Эта команда работает в канале сервера, а не в личных сообщениях.
+err-missing-permissions = Здесь я не могу вести игру: в этом канале у меня нет прав: { $permissions }. Управляющий сервером может выдать их в настройках канала.
+err-not-yours = Эта кнопка не ваша.
+err-unknown-component = Эта кнопка больше не работает. Воспользуйтесь `/шакал ходы` или `/шакал игры`.
+err-too-long = Значение `{ $option }` слишком длинное.
+err-out-of-range = Значение `{ $option }` вне допустимых пределов (от 0 до { $max }).
+err-bad-option = Одно из указанных значений не подходит.
+err-no-topic = Раздела правил «{ $topic }» нет. Наберите `/шакал правила` и выберите из списка.
+err-closing = Шакал перезапускается; попробуйте через минуту.
+err-internal = У меня что-то пошло не так; ничего не изменилось. Попробуйте ещё раз.
+
+illegal-syntax = ход записан непонятно для игры (например: `2 e5 coin`, `ship f1`)
+illegal-ambiguous = под запись подходит несколько ходов; укажите клетку
+illegal-game-over = игра окончена
+illegal-choice-pending = сначала закончите выбор: укажите клетку
+illegal-no-choice-pending = сейчас нечего выбирать
+illegal-bad-choice = такого варианта в этом выборе нет
+illegal-no-such-unit = у вашей команды нет живой фигуры с таким номером
+illegal-unit-disabled = эта фигура пьяна, в ловушке или застряла и не может ходить
+illegal-unreachable = до этой клетки фигуре не дойти
+illegal-enemy-vessel = на вражеский корабль ходить нельзя
+illegal-bad-cargo = такого груза там нет, или фигуре его не унести
+illegal-enemy-fortress = эту крепость занимает противник
+illegal-enemy-missionary = там стоит вражеский миссионер
+illegal-cannot-attack = эта фигура не может нападать
+illegal-cargo-forbidden = с грузом нельзя в туман, в крепость, в джунгли и на противника
+illegal-vessel-cannot-move = корабль туда не пройдёт
+illegal-no-resurrection = воскресить некого или негде
+illegal-rum-forbidden = здесь сейчас нельзя угостить ромом
+
+perm-view-channel = Просматривать канал
+perm-send-messages = Отправлять сообщения
+perm-send-in-threads = Отправлять сообщения в ветках
+perm-create-threads = Создавать публичные ветки
+perm-attach-files = Прикреплять файлы
+perm-embed-links = Встраивать ссылки
+perm-read-history = Читать историю сообщений

@@ -1,1 +1,110 @@
-# Slash commands: names, descriptions, options and choices (Discord localisations).
+# Команды (локализации самого Discord): команда X — `cmd-X` с `.description`, `.<параметр>`
+# и `.<параметр>-description`; вариант C параметра O — `choice-O-C`.
+# Имена: строчные, без пробелов, до 32 символов; описания до 100.
+
+cmd-jackal = шакал
+    .description = Шакал — настольная игра о пиратах
+
+cmd-new = новая
+    .description = Начать новую игру в этом канале
+    .players = игроки
+    .players-description = Сколько игроков (2x2 — две команды по двое)
+    .size = размер
+    .size-description = Размер острова
+    .pack = клетки
+    .pack-description = Из каких клеток составлен остров
+    .turn_time = время_хода
+    .turn_time-description = Время на каждый ход
+    .timeout = просрочка
+    .timeout-description = Что будет, если время хода вышло
+
+cmd-move = ход
+    .description = Сделать ход, записанный как `2 e5 coin` или `ship f1`
+    .action = действие
+    .action-description = Ваш ход (начните печатать — появятся ваши ходы словами)
+    .game = игра
+    .game-description = Какая игра (по умолчанию ваша в этом канале)
+
+cmd-moves = ходы
+    .description = Ваше поле и ваши ходы, видны только вам
+    .game = игра
+    .game-description = Какая игра (по умолчанию ваша в этом канале)
+
+cmd-board = доска
+    .description = Поле игры сейчас или после любого хода
+    .ply = после
+    .ply-description = После скольких ходов (0 — начало; по умолчанию сейчас)
+    .game = игра
+    .game-description = Какая игра (по умолчанию ваша в этом канале)
+
+cmd-games = игры
+    .description = Ваши игры: где они, чей ход и до какого времени
+
+cmd-history = история
+    .description = Ходы игры словами
+    .game = игра
+    .game-description = Какая игра (по умолчанию ваша в этом канале)
+
+cmd-resign = сдаться
+    .description = Сдаться в игре (с подтверждением)
+    .game = игра
+    .game-description = Какая игра (по умолчанию ваша в этом канале)
+
+cmd-rules = правила
+    .description = Как устроена игра: каждая клетка, фигура и правило
+    .topic = тема
+    .topic-description = Клетка, фигура или правило (по умолчанию — обзор)
+
+cmd-help = помощь
+    .description = Что умеет бот и как играть
+
+cmd-language = язык
+    .description = На каком языке бот говорит с вами (или со всем сервером)
+    .language = язык
+    .language-description = Английский, русский или язык вашего Discord
+    .server = для_сервера
+    .server-description = Для всего сервера (нужно право «Управлять сервером»)
+
+cmd-kick = убрать
+    .description = Убрать игрока (создатель игры или управляющий сервером)
+    .seat = место
+    .seat-description = Какое место (номер команды) освободить
+    .game = игра
+    .game-description = Какая игра (по умолчанию та, что в этом канале)
+
+cmd-cancel = отменить
+    .description = Отменить игру (создатель игры или управляющий сервером)
+    .game = игра
+    .game-description = Какая игра (по умолчанию та, что в этом канале)
+
+cmd-settings = настройки
+    .description = Посмотреть или изменить настройки лобби (создатель или управляющий)
+    .setting = настройка
+    .setting-description = Какую настройку изменить (пусто — показать все)
+    .value = значение
+    .value-description = Её новое значение
+    .game = игра
+    .game-description = Какая игра (по умолчанию та, что в этом канале)
+
+choice-players-2 = 2 игрока
+choice-players-3 = 3 игрока
+choice-players-4 = 4 игрока
+choice-players-2x2 = двое на двое
+choice-size-5 = 5×5 (быстрая игра)
+choice-size-7 = 7×7
+choice-size-9 = 9×9
+choice-size-11 = 11×11
+choice-size-13 = 13×13 (как в настольной игре)
+choice-pack-classic = классика
+choice-turn_time-1h = 1 час
+choice-turn_time-6h = 6 часов
+choice-turn_time-12h = 12 часов
+choice-turn_time-1d = 1 день
+choice-turn_time-2d = 2 дня
+choice-turn_time-3d = 3 дня
+choice-turn_time-7d = 7 дней
+choice-timeout-bot = за игрока ходит бот
+choice-timeout-resign = место сдаётся
+choice-language-en = English
+choice-language-ru = Русский
+choice-language-auto = язык моего Discord

@@ -1,0 +1,161 @@
+//! The `/jackal …` commands, by group: `lobby` (new), `play` (move, moves, resign), `info`
+//! (board, games, history, rules, help, language), `admin` (kick, cancel, settings). Each
+//! command maps its options to a service call and its result to a localised reply; the
+//! helpers here find the caller's game, their language and whether they manage the server.
+
+mod admin;
+mod info;
+mod lobby;
+mod play;
+
+use poise::CreateReply;
+use serenity::all::{AutocompleteChoice, CreateAutocompleteResponse, Permissions};
+
+use super::errors::BotError;
+use super::types::{Context, Data, Result};
+use crate::game::Actor;
+use crate::store::{GameId, GameStatus};
+use crate::words::Lang;
+
+/// Games, in Discord (the one top-level command; the rest are its subcommands).
+#[poise::command(
+    slash_command,
+    subcommands(
+        "lobby::new",
+        "play::move_",
+        "play::moves",
+        "info::board",
+        "info::games",
+        "info::history",
+        "play::resign",
+        "info::rules",
+        "info::help",
+        "info::language",
+        "admin::kick",
+        "admin::cancel",
+        "admin::settings"
+    ),
+    subcommand_required
+)]
+pub async fn jackal(_ctx: Context<'_>) -> Result<()> {
+    Ok(())
+}
+
+/// Every command, with its names and descriptions in English and Russian.
+pub fn all() -> Vec<poise::Command<Data, BotError>> {
+    let mut commands = vec![jackal()];
+    super::i18n::localise(&mut commands);
+    commands
+}
+
+/// Option values longer than this are refused before anything is looked up (nothing valid
+/// comes close: a move is under 40 characters).
+pub const OPTION_MAX: usize = 100;
+
+/// Refuses an absurdly long text option.
+pub fn check_length(option: &'static str, value: &str) -> Result<()> {
+    if value.chars().count() > OPTION_MAX {
+        return Err(BotError::TooLong { option });
+    }
+    Ok(())
+}
+
+/// The caller, with whether they may manage any game of this server (Manage Server).
+pub fn actor(ctx: Context<'_>) -> Actor {
+    let admin = match ctx {
+        poise::Context::Application(app) => app
+            .interaction
+            .member
+            .as_ref()
+            .and_then(|m| m.permissions)
+            .is_some_and(|p| p.contains(Permissions::MANAGE_GUILD)),
+        poise::Context::Prefix(_) => false,
+    };
+    Actor {
+        user: ctx.author().id.get(),
+        admin,
+    }
+}
+
+/// The language to answer the caller in.
+pub async fn lang(ctx: Context<'_>) -> Lang {
+    ctx.data()
+        .lang_for(
+            ctx.author().id.get(),
+            ctx.guild_id().map(|g| g.get()),
+            ctx.locale(),
+        )
+        .await
+}
+
+/// A private answer.
+pub async fn say(ctx: Context<'_>, text: String) -> Result<()> {
+    ctx.send(CreateReply::default().content(text).ephemeral(true))
+        .await?;
+    Ok(())
+}
+
+/// The game a command is about: the `game` option if given, else the caller's one game in
+/// this channel or thread (with `any_here`, also a game here the caller does not play in,
+/// for admins).
+pub async fn which_game(ctx: Context<'_>, option: Option<i64>, any_here: bool) -> Result<GameId> {
+    if let Some(id) = option {
+        if id <= 0 {
+            return Err(BotError::Service(crate::game::ServiceError::UnknownGame(
+                id,
+            )));
+        }
+        return Ok(id);
+    }
+    let user = ctx.author().id.get();
+    let channel = ctx.channel_id().get();
+    let (mine, all) = ctx
+        .data()
+        .call(move |s| {
+            let here = s.games_here(channel)?;
+            let mut mine = Vec::new();
+            for row in &here {
+                if s.load(row.id)?.seat_of(user).is_some() {
+                    mine.push(row.id);
+                }
+            }
+            Ok((mine, here.into_iter().map(|r| r.id).collect::<Vec<_>>()))
+        })
+        .await?;
+    match (mine.as_slice(), all.as_slice()) {
+        ([one], _) => Ok(*one),
+        ([], [one]) if any_here => Ok(*one),
+        ([], _) => Err(BotError::NoGameHere),
+        (many, _) => Err(BotError::WhichGame(many.to_vec())),
+    }
+}
+
+/// Autocomplete of the `game` option: the caller's open games, newest first.
+pub async fn complete_game(ctx: Context<'_>, partial: &str) -> CreateAutocompleteResponse {
+    CreateAutocompleteResponse::new().set_choices(complete_game_choices(ctx, partial).await)
+}
+
+async fn complete_game_choices(ctx: Context<'_>, partial: &str) -> Vec<AutocompleteChoice> {
+    let user = ctx.author().id.get();
+    let lang = lang(ctx).await;
+    let Ok(games) = ctx.data().call(move |s| s.my_games(user, false)).await else {
+        return Vec::new();
+    };
+    let typed = partial.trim().trim_start_matches('#');
+    games
+        .into_iter()
+        .rev()
+        .filter(|g| typed.is_empty() || g.id.to_string().starts_with(typed))
+        .take(25)
+        .map(|g| {
+            let status = match g.status {
+                GameStatus::Lobby => crate::tr!(lang, "status-lobby"),
+                _ => crate::tr!(lang, "status-active"),
+            };
+            AutocompleteChoice::new(
+                crate::tr!(lang, "game-choice", game = g.id, status = status),
+                g.id,
+            )
+        })
+        .collect()
+}

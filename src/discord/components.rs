@@ -1,0 +1,374 @@
+//! Buttons and menus: one router over the typed [`CustomId`]. Every handler answers within
+//! Discord's three seconds by acknowledging first (the message is then edited in place, or a
+//! private reply follows), and every refusal is a private message that changes nothing.
+
+use serenity::all::{
+    ComponentInteraction, ComponentInteractionDataKind, Context as SerenityContext,
+    CreateAttachment, CreateInteractionResponse, CreateInteractionResponseFollowup,
+    CreateInteractionResponseMessage, EditAttachments, EditInteractionResponse, Permissions,
+};
+
+use super::errors::BotError;
+use super::ids::{CustomId, LobbyButton};
+use super::turn::{self, PickerMessage, Pressed};
+use super::types::{Data, Result};
+use super::views::{lobby, settings};
+use super::{lobby_sync, picker};
+use crate::ai::BotLevel;
+use crate::game::{Actor, ServiceError};
+use crate::store::GameStatus;
+use crate::tr;
+use crate::words::Lang;
+
+/// One component interaction: who, where, in which language, and whether it was answered.
+struct Press<'a> {
+    ctx: &'a SerenityContext,
+    c: &'a ComponentInteraction,
+    data: &'a Data,
+    lang: Lang,
+    actor: Actor,
+    /// An initial response was sent (errors then go in a followup).
+    answered: bool,
+}
+
+/// Handles a component interaction from start to end; failures are told to the user.
+pub async fn handle(ctx: &SerenityContext, c: &ComponentInteraction, data: &Data) {
+    let user = c.user.id.get();
+    let lang = data
+        .lang_for(user, c.guild_id.map(|g| g.get()), Some(&c.locale))
+        .await;
+    let admin = c
+        .member
+        .as_ref()
+        .and_then(|m| m.permissions)
+        .is_some_and(|p| p.contains(Permissions::MANAGE_GUILD));
+    let mut press = Press {
+        ctx,
+        c,
+        data,
+        lang,
+        actor: Actor { user, admin },
+        answered: false,
+    };
+    let result = match CustomId::parse(&c.data.custom_id) {
+        Ok(id) => route(&mut press, id).await,
+        Err(_) => Err(BotError::UnknownComponent),
+    };
+    if let Err(error) = result {
+        if !error.is_refusal() {
+            tracing::error!(custom_id = %c.data.custom_id, %error, "a component failed");
+        }
+        press.refuse(&error).await;
+    }
+}
+
+impl Press<'_> {
+    /// Acknowledges: the message will be edited (Discord's "deferred update").
+    async fn acknowledge(&mut self) -> Result<()> {
+        self.c
+            .create_response(self.ctx, CreateInteractionResponse::Acknowledge)
+            .await?;
+        self.answered = true;
+        Ok(())
+    }
+
+    /// Starts a private reply to fill in later (Discord shows "thinking…").
+    async fn defer_private(&mut self) -> Result<()> {
+        let pending = CreateInteractionResponseMessage::new().ephemeral(true);
+        self.c
+            .create_response(self.ctx, CreateInteractionResponse::Defer(pending))
+            .await?;
+        self.answered = true;
+        Ok(())
+    }
+
+    /// A private message now, as the whole answer.
+    async fn reply_private(&mut self, message: CreateInteractionResponseMessage) -> Result<()> {
+        self.c
+            .create_response(
+                self.ctx,
+                CreateInteractionResponse::Message(message.ephemeral(true)),
+            )
+            .await?;
+        self.answered = true;
+        Ok(())
+    }
+
+    /// Edits the message the component is on (after `acknowledge`), keeping its picture
+    /// unless a new one is given.
+    async fn edit(&self, message: PickerMessage) -> Result<()> {
+        let attachments = match message.png {
+            Some(png) => EditAttachments::new().add(CreateAttachment::bytes(png, "board.png")),
+            None => EditAttachments::keep_all(&self.c.message),
+        };
+        let edit = EditInteractionResponse::new()
+            .content(message.content)
+            .components(message.components)
+            .attachments(attachments);
+        self.c.edit_response(self.ctx, edit).await?;
+        Ok(())
+    }
+
+    /// Tells the user why not, privately.
+    async fn refuse(&mut self, error: &BotError) {
+        let text = error.user_text(self.lang);
+        let sent = if self.answered {
+            let followup = CreateInteractionResponseFollowup::new()
+                .content(text)
+                .ephemeral(true);
+            self.c.create_followup(self.ctx, followup).await.map(|_| ())
+        } else {
+            let message = CreateInteractionResponseMessage::new()
+                .content(text)
+                .ephemeral(true);
+            self.c
+                .create_response(self.ctx, CreateInteractionResponse::Message(message))
+                .await
+        };
+        if let Err(e) = sent {
+            tracing::warn!(error = %e, "could not tell a user why their press was refused");
+        }
+    }
+
+    /// The value chosen in a select menu.
+    fn chosen(&self) -> Result<String> {
+        match &self.c.data.kind {
+            ComponentInteractionDataKind::StringSelect { values } => {
+                values.first().cloned().ok_or(BotError::UnknownComponent)
+            }
+            _ => Err(BotError::UnknownComponent),
+        }
+    }
+}
+
+async fn route(p: &mut Press<'_>, id: CustomId) -> Result<()> {
+    match id {
+        CustomId::Lobby { game, button } => lobby_button(p, game, button).await,
+        CustomId::BotLevel { game } => {
+            let level = BotLevel::parse(&p.chosen()?).ok_or(BotError::UnknownComponent)?;
+            p.acknowledge().await?;
+            add_bot(p, game, level).await?;
+            lobby_sync::refresh(p.data, game).await;
+            p.edit(text_only(tr!(p.lang, "bot-added"))).await
+        }
+        CustomId::SettingPick { game } => {
+            let setting = p.chosen()?;
+            let loaded = p.data.call(move |s| s.load(game)).await?;
+            let rows = vec![
+                settings::value_menu(game, &loaded.config, p.lang, &setting),
+                settings::pick_menu(game, &loaded.config, p.lang),
+            ];
+            let message = CreateInteractionResponseMessage::new()
+                .content(tr!(
+                    p.lang,
+                    "settings-choose-value",
+                    setting = settings::name(p.lang, &setting)
+                ))
+                .components(rows);
+            p.c.create_response(p.ctx, CreateInteractionResponse::UpdateMessage(message))
+                .await?;
+            Ok(())
+        }
+        CustomId::SettingValue { game, setting } => {
+            let value = p.chosen()?;
+            p.acknowledge().await?;
+            let who = p.actor;
+            let name = settings::name(p.lang, &setting);
+            let config = p
+                .data
+                .change(move |s| s.configure(who, game, &setting, &value))
+                .await?;
+            lobby_sync::refresh(p.data, game).await;
+            let text = tr!(
+                p.lang,
+                "settings-changed",
+                game = game,
+                setting = name,
+                summary = settings::summary(&config, p.lang)
+            );
+            let edit = EditInteractionResponse::new()
+                .content(text)
+                .components(vec![settings::pick_menu(game, &config, p.lang)]);
+            p.c.edit_response(p.ctx, edit).await?;
+            Ok(())
+        }
+        CustomId::MyMoves { game } => {
+            p.defer_private().await?;
+            let (loaded, state) = turn::players_turn(p.data, p.actor.user, game).await?;
+            let deadline = p.data.call(move |s| s.deadline_of(game)).await?;
+            let message = turn::first_menu(p.data, &loaded, &state, p.lang, deadline).await?;
+            p.edit(message).await
+        }
+        CustomId::Pick { game, ply, path } => {
+            let (loaded, state) = current(p, game, ply).await?;
+            let index: usize = p
+                .chosen()?
+                .parse()
+                .map_err(|_| BotError::UnknownComponent)?;
+            let menu = picker::menu(&state, p.lang, &path).ok_or(BotError::UnknownComponent)?;
+            let entry = menu.entries.get(index).ok_or(BotError::UnknownComponent)?;
+            match &entry.kind {
+                picker::EntryKind::Group(i) => {
+                    p.acknowledge().await?;
+                    let mut deeper = path.clone();
+                    deeper.push(*i);
+                    p.edit(turn::menu_at(&loaded, &state, p.lang, &deeper)?)
+                        .await
+                }
+                picker::EntryKind::Action { notation, .. } => {
+                    let notation = notation.clone();
+                    play(p, &loaded, &state, &notation, false).await
+                }
+            }
+        }
+        CustomId::PickRoot { game, ply } => {
+            let (loaded, state) = current(p, game, ply).await?;
+            p.acknowledge().await?;
+            p.edit(turn::menu_at(&loaded, &state, p.lang, &[])?).await
+        }
+        CustomId::Play {
+            game,
+            ply,
+            action,
+            confirmed,
+        } => {
+            let (loaded, state) = current(p, game, ply).await?;
+            play(p, &loaded, &state, &action, confirmed).await
+        }
+        CustomId::Resign { game } => {
+            p.acknowledge().await?;
+            let who = p.actor;
+            p.data.change(move |s| s.resign(who, game)).await?;
+            p.edit(text_only(tr!(p.lang, "resigned", game = game)))
+                .await
+        }
+    }
+}
+
+/// A message of text alone (its components go; its picture stays).
+fn text_only(content: String) -> PickerMessage {
+    PickerMessage {
+        content,
+        components: Vec::new(),
+        png: None,
+    }
+}
+
+/// The game at the position a picker component was drawn for, with the presser on turn.
+async fn current(
+    p: &Press<'_>,
+    game: crate::store::GameId,
+    ply: u32,
+) -> Result<(crate::game::Loaded, crate::engine::Game)> {
+    let (loaded, state) = turn::players_turn(p.data, p.actor.user, game).await?;
+    if state.ply() != ply {
+        return Err(BotError::StaleButton {
+            game,
+            current: state.ply(),
+        });
+    }
+    Ok((loaded, state))
+}
+
+/// Plays (or asks to confirm) an action pressed in the picker.
+async fn play(
+    p: &mut Press<'_>,
+    loaded: &crate::game::Loaded,
+    state: &crate::engine::Game,
+    notation: &str,
+    confirmed: bool,
+) -> Result<()> {
+    p.acknowledge().await?;
+    let user = p.actor.user;
+    match turn::press(p.data, user, loaded, state, p.lang, notation, confirmed).await? {
+        Pressed::Confirm(message) => p.edit(message).await,
+        Pressed::Played(accepted) => {
+            let message = turn::after_move(p.data, user, &accepted, p.lang).await?;
+            p.edit(message).await
+        }
+    }
+}
+
+async fn lobby_button(
+    p: &mut Press<'_>,
+    game: crate::store::GameId,
+    button: LobbyButton,
+) -> Result<()> {
+    let who = p.actor;
+    match button {
+        LobbyButton::Settings => {
+            let loaded = p.data.call(move |s| s.load(game)).await?;
+            if !(who.admin || who.user == loaded.row.owner_id) {
+                return Err(BotError::NotOwner);
+            }
+            if loaded.row.status != GameStatus::Lobby {
+                return Err(ServiceError::AlreadyStarted(game).into());
+            }
+            let message = CreateInteractionResponseMessage::new()
+                .content(tr!(
+                    p.lang,
+                    "settings-title",
+                    game = game,
+                    summary = settings::summary(&loaded.config, p.lang)
+                ))
+                .components(vec![settings::pick_menu(game, &loaded.config, p.lang)]);
+            return p.reply_private(message).await;
+        }
+        LobbyButton::AddBot if BotLevel::ALL.len() > 1 => {
+            let options = BotLevel::ALL
+                .iter()
+                .map(|l| serenity::all::CreateSelectMenuOption::new(l.name(), l.name()))
+                .collect();
+            let menu = serenity::all::CreateSelectMenu::new(
+                CustomId::BotLevel { game }.encode(),
+                serenity::all::CreateSelectMenuKind::String { options },
+            );
+            let message = CreateInteractionResponseMessage::new()
+                .content(tr!(p.lang, "bot-level"))
+                .components(vec![serenity::all::CreateActionRow::SelectMenu(menu)]);
+            return p.reply_private(message).await;
+        }
+        _ => {}
+    }
+    p.acknowledge().await?;
+    match button {
+        LobbyButton::Join => {
+            p.data.change(move |s| s.join(who, game, None)).await?;
+        }
+        LobbyButton::Leave => {
+            p.data.change(move |s| s.leave(who, game)).await?;
+        }
+        LobbyButton::AddBot => add_bot(p, game, BotLevel::ALL[0]).await?,
+        LobbyButton::Start => {
+            p.data.change(move |s| s.start(who, game)).await?;
+        }
+        LobbyButton::Cancel => {
+            p.data.change(move |s| s.cancel(who, game)).await?;
+        }
+        LobbyButton::Settings => {}
+    }
+    let loaded = p.data.call(move |s| s.load(game)).await?;
+    let lang = Lang::parse(&loaded.row.language).unwrap_or_default();
+    let (content, components) = lobby::view(&loaded, lang);
+    let edit = EditInteractionResponse::new()
+        .content(content)
+        .components(components)
+        .allowed_mentions(serenity::all::CreateAllowedMentions::new());
+    p.c.edit_response(p.ctx, edit).await?;
+    Ok(())
+}
+
+/// Seats a bot of `level` on the lobby's first free seat.
+async fn add_bot(p: &Press<'_>, game: crate::store::GameId, level: BotLevel) -> Result<()> {
+    let who = p.actor;
+    p.data
+        .change(move |s| {
+            let loaded = s.load(game)?;
+            let seat = *loaded
+                .free_seats()
+                .first()
+                .ok_or(ServiceError::Full(game))?;
+            s.add_bot(who, game, seat, level)
+        })
+        .await
+}

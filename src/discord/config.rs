@@ -1,0 +1,154 @@
+//! The bot's configuration: the environment, with `.env` read first (dotenvy). Each key is
+//! documented in `.env.example`; a bad value is refused at start with one clear line.
+
+use std::path::PathBuf;
+
+use crate::store::Durability;
+
+/// What the bot runs with.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Config {
+    pub token: String,
+    pub database: PathBuf,
+    pub durability: Durability,
+    /// Register the commands in this server at once (global commands can take a while to
+    /// appear everywhere).
+    pub dev_guild: Option<u64>,
+    /// The base URL of a Discord-compatible server (a self-hosted Spacebar, a test fake):
+    /// REST and the gateway go there only.
+    pub api_url: Option<String>,
+}
+
+/// Why the configuration cannot be used; each says what to do.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum ConfigError {
+    #[error(
+        "DISCORD_TOKEN is not set: put your bot's token in .env (DISCORD_TOKEN=…), from the \
+         Discord developer portal → your application → Bot → Reset Token"
+    )]
+    MissingToken,
+    #[error("DB_DURABILITY must be `full` or `normal`, not `{0}`")]
+    BadDurability(String),
+    #[error("DEV_GUILD_ID must be a server id (a number such as 123456789012345678), not `{0}`")]
+    BadGuild(String),
+    #[error(
+        "DISCORD_API_URL must be an http:// or https:// base URL such as http://127.0.0.1:3001, \
+         not `{0}`"
+    )]
+    BadApiUrl(String),
+}
+
+impl Config {
+    /// Reads `.env` (if there is one) into the environment, then the configuration.
+    pub fn from_env() -> Result<Config, ConfigError> {
+        // A missing .env is fine: the environment may hold everything.
+        let _ = dotenvy::dotenv();
+        Config::from_vars(|key| std::env::var(key).ok())
+    }
+
+    /// The configuration from a source of variables (the environment, or a test's map).
+    /// Empty values count as unset, as `.env.example`'s blank lines are.
+    pub fn from_vars(var: impl Fn(&str) -> Option<String>) -> Result<Config, ConfigError> {
+        let get = |key: &str| {
+            var(key)
+                .map(|v| v.trim().to_string())
+                .filter(|v| !v.is_empty())
+        };
+        let token = get("DISCORD_TOKEN").ok_or(ConfigError::MissingToken)?;
+        let database =
+            get("DATABASE_PATH").map_or_else(|| PathBuf::from("jackal.db"), PathBuf::from);
+        let durability = match get("DB_DURABILITY") {
+            None => Durability::Full,
+            Some(v) => Durability::parse(&v).ok_or(ConfigError::BadDurability(v))?,
+        };
+        let dev_guild = match get("DEV_GUILD_ID") {
+            None => None,
+            Some(v) => Some(
+                v.parse::<u64>()
+                    .ok()
+                    .filter(|id| *id > 0)
+                    .ok_or(ConfigError::BadGuild(v))?,
+            ),
+        };
+        let api_url = match get("DISCORD_API_URL") {
+            None => None,
+            Some(v) if v.starts_with("http://") || v.starts_with("https://") => {
+                Some(v.trim_end_matches('/').to_string())
+            }
+            Some(v) => return Err(ConfigError::BadApiUrl(v)),
+        };
+        Ok(Config {
+            token,
+            database,
+            durability,
+            dev_guild,
+            api_url,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    fn from(pairs: &[(&str, &str)]) -> Result<Config, ConfigError> {
+        let map: HashMap<String, String> = pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        Config::from_vars(|k| map.get(k).cloned())
+    }
+
+    #[test]
+    fn only_the_token_is_needed() {
+        let c = from(&[("DISCORD_TOKEN", "abc")]).unwrap();
+        assert_eq!(c.token, "abc");
+        assert_eq!(c.database, PathBuf::from("jackal.db"));
+        assert_eq!(c.durability, Durability::Full);
+        assert_eq!((c.dev_guild, c.api_url), (None, None));
+    }
+
+    #[test]
+    fn every_key_is_read() {
+        let c = from(&[
+            ("DISCORD_TOKEN", " abc "),
+            ("DATABASE_PATH", "/var/lib/jackal/games.db"),
+            ("DB_DURABILITY", "Normal"),
+            ("DEV_GUILD_ID", "123456789012345678"),
+            ("DISCORD_API_URL", "http://127.0.0.1:3001/"),
+        ])
+        .unwrap();
+        assert_eq!(c.token, "abc");
+        assert_eq!(c.database, PathBuf::from("/var/lib/jackal/games.db"));
+        assert_eq!(c.durability, Durability::Normal);
+        assert_eq!(c.dev_guild, Some(123456789012345678));
+        assert_eq!(c.api_url.as_deref(), Some("http://127.0.0.1:3001"));
+    }
+
+    #[test]
+    fn bad_values_say_what_to_do() {
+        assert_eq!(from(&[]), Err(ConfigError::MissingToken));
+        assert_eq!(
+            from(&[("DISCORD_TOKEN", "  ")]),
+            Err(ConfigError::MissingToken)
+        );
+        let bad = |k: &str, v: &str| from(&[("DISCORD_TOKEN", "t"), (k, v)]).unwrap_err();
+        assert!(
+            bad("DB_DURABILITY", "fast")
+                .to_string()
+                .contains("`full` or `normal`")
+        );
+        assert!(matches!(
+            bad("DEV_GUILD_ID", "my server"),
+            ConfigError::BadGuild(_)
+        ));
+        assert!(matches!(bad("DEV_GUILD_ID", "0"), ConfigError::BadGuild(_)));
+        assert!(matches!(
+            bad("DISCORD_API_URL", "localhost:3001"),
+            ConfigError::BadApiUrl(_)
+        ));
+        // Empty lines of .env.example are "not set".
+        assert!(from(&[("DISCORD_TOKEN", "t"), ("DEV_GUILD_ID", "")]).is_ok());
+    }
+}

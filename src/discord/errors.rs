@@ -1,0 +1,226 @@
+//! Why the bot could not do what a user asked, and how that is told to them: one enum, one
+//! mapping to localised text (DESIGN §10). Every refusal is answered ephemerally and changes
+//! nothing.
+
+use crate::engine::ErrorKind;
+use crate::game::ServiceError;
+use crate::store::GameId;
+use crate::tr;
+use crate::words::Lang;
+
+/// A permission the bot needs in a channel, by its Discord bit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Permission {
+    ViewChannel,
+    SendMessages,
+    SendMessagesInThreads,
+    CreatePublicThreads,
+    AttachFiles,
+    EmbedLinks,
+    ReadMessageHistory,
+}
+
+impl Permission {
+    /// Everything the bot asks for when it is invited.
+    pub const ALL: [Permission; 7] = [
+        Permission::ViewChannel,
+        Permission::SendMessages,
+        Permission::SendMessagesInThreads,
+        Permission::CreatePublicThreads,
+        Permission::AttachFiles,
+        Permission::EmbedLinks,
+        Permission::ReadMessageHistory,
+    ];
+
+    pub fn bit(self) -> u64 {
+        match self {
+            Permission::ViewChannel => 1 << 10,
+            Permission::SendMessages => 1 << 11,
+            Permission::EmbedLinks => 1 << 14,
+            Permission::AttachFiles => 1 << 15,
+            Permission::ReadMessageHistory => 1 << 16,
+            Permission::CreatePublicThreads => 1 << 35,
+            Permission::SendMessagesInThreads => 1 << 38,
+        }
+    }
+
+    fn message_id(self) -> &'static str {
+        match self {
+            Permission::ViewChannel => "perm-view-channel",
+            Permission::SendMessages => "perm-send-messages",
+            Permission::SendMessagesInThreads => "perm-send-in-threads",
+            Permission::CreatePublicThreads => "perm-create-threads",
+            Permission::AttachFiles => "perm-attach-files",
+            Permission::EmbedLinks => "perm-embed-links",
+            Permission::ReadMessageHistory => "perm-read-history",
+        }
+    }
+
+    /// The permission's name as Discord's settings show it, in `lang`.
+    pub fn name(self, lang: Lang) -> String {
+        tr!(lang, self.message_id())
+    }
+}
+
+/// Everything that can go wrong in an interaction.
+#[derive(Debug, thiserror::Error)]
+pub enum BotError {
+    /// The game service refused (nothing was changed).
+    #[error(transparent)]
+    Service(#[from] ServiceError),
+    /// No game of the caller's in this channel or thread.
+    #[error("no game here")]
+    NoGameHere,
+    /// Several games here: the user must name one.
+    #[error("several games here: {0:?}")]
+    WhichGame(Vec<GameId>),
+    /// A server-only command used in a DM.
+    #[error("needs a server")]
+    NotInServer,
+    /// The bot lacks permissions in this channel.
+    #[error("missing permissions: {0:?}")]
+    MissingPermissions(Vec<Permission>),
+    /// Only the game's owner or a Manage Server member may do this.
+    #[error("not allowed")]
+    NotOwner,
+    /// A button from an older board: the game is at `current` plies now.
+    #[error("stale button (the game is at ply {current})")]
+    StaleButton { game: GameId, current: u32 },
+    /// Someone else's button (a stranger pressing a player's component).
+    #[error("not your button")]
+    NotYours,
+    /// A component id this version does not know.
+    #[error("unknown component")]
+    UnknownComponent,
+    /// An option value longer than anything valid.
+    #[error("option `{option}` is too long")]
+    TooLong { option: &'static str },
+    /// An option value out of range.
+    #[error("option `{option}` is out of range")]
+    OutOfRange { option: &'static str, max: u32 },
+    /// An unknown rules topic.
+    #[error("no rules topic `{0}`")]
+    NoSuchTopic(String),
+    /// The bot is shutting down and takes no new actions.
+    #[error("shutting down")]
+    Closing,
+    /// Discord refused or failed a call (boxed: serenity's error is large, and every
+    /// handler's result carries this type).
+    #[error("Discord: {0}")]
+    Discord(Box<serenity::Error>),
+    /// A defect or an unexpected failure (logged; the user gets a generic apology).
+    #[error("internal: {0}")]
+    Internal(String),
+}
+
+impl From<serenity::Error> for BotError {
+    fn from(e: serenity::Error) -> BotError {
+        BotError::Discord(Box::new(e))
+    }
+}
+
+impl BotError {
+    /// Is this the user's doing (answered plainly) rather than a failure (logged as one)?
+    pub fn is_refusal(&self) -> bool {
+        !matches!(
+            self,
+            BotError::Discord(_)
+                | BotError::Internal(_)
+                | BotError::Service(ServiceError::Store(_))
+        )
+    }
+
+    /// What the user reads.
+    pub fn user_text(&self, lang: Lang) -> String {
+        match self {
+            BotError::Service(e) => service_text(e, lang),
+            BotError::NoGameHere => tr!(lang, "err-no-game-here"),
+            BotError::WhichGame(ids) => {
+                let list: Vec<String> = ids.iter().map(|id| format!("#{id}")).collect();
+                tr!(lang, "err-which-game", games = list.join(", "))
+            }
+            BotError::NotInServer => tr!(lang, "err-not-in-server"),
+            BotError::MissingPermissions(perms) => {
+                let names: Vec<String> = perms.iter().map(|p| p.name(lang)).collect();
+                tr!(
+                    lang,
+                    "err-missing-permissions",
+                    permissions = names.join(", ")
+                )
+            }
+            BotError::NotOwner => tr!(lang, "err-not-owner"),
+            BotError::StaleButton { current, .. } => {
+                tr!(lang, "err-stale-button", current = current + 1)
+            }
+            BotError::NotYours => tr!(lang, "err-not-yours"),
+            BotError::UnknownComponent => tr!(lang, "err-unknown-component"),
+            BotError::TooLong { option } => tr!(lang, "err-too-long", option = *option),
+            BotError::OutOfRange { option, max } => {
+                tr!(lang, "err-out-of-range", option = *option, max = *max)
+            }
+            BotError::NoSuchTopic(topic) => tr!(lang, "err-no-topic", topic = topic.clone()),
+            BotError::Closing => tr!(lang, "err-closing"),
+            BotError::Discord(_) | BotError::Internal(_) => tr!(lang, "err-internal"),
+        }
+    }
+}
+
+/// The service's refusals in words.
+fn service_text(e: &ServiceError, lang: Lang) -> String {
+    match e {
+        ServiceError::UnknownGame(id) => tr!(lang, "err-unknown-game", game = *id),
+        ServiceError::AlreadyStarted(id) => tr!(lang, "err-already-started", game = *id),
+        ServiceError::NotRunning(id) => tr!(lang, "err-not-running", game = *id),
+        ServiceError::Finished(id) => tr!(lang, "err-finished", game = *id),
+        ServiceError::Full(id) => tr!(lang, "err-full", game = *id),
+        ServiceError::AlreadySeated(id) => tr!(lang, "err-already-seated", game = *id),
+        ServiceError::SeatTaken(seat) => tr!(lang, "err-seat-taken", seat = *seat),
+        ServiceError::NoSuchSeat(seat) => tr!(lang, "err-no-such-seat", seat = *seat),
+        ServiceError::SeatEmpty(seat) => tr!(lang, "err-seat-empty", seat = *seat),
+        ServiceError::AlreadyBot(seat) => tr!(lang, "err-already-bot", seat = *seat),
+        ServiceError::NotYourGame(id) => tr!(lang, "err-not-your-game", game = *id),
+        ServiceError::NotOwner => tr!(lang, "err-not-owner"),
+        ServiceError::NotYourTurn { team } => tr!(lang, "err-not-your-turn", team = *team),
+        ServiceError::StaleView { current } => tr!(lang, "err-stale-view", current = current + 1),
+        ServiceError::AlreadyPlayed => tr!(lang, "err-already-played"),
+        ServiceError::Illegal(kind) => tr!(lang, "err-illegal", why = illegal_text(*kind, lang)),
+        ServiceError::BadSetting(why) => tr!(lang, "err-bad-setting", why = why.clone()),
+        ServiceError::SeatsEmpty(seats) => {
+            let list: Vec<String> = seats.iter().map(u8::to_string).collect();
+            tr!(
+                lang,
+                "err-seats-empty",
+                seats = list.join(", "),
+                count = seats.len()
+            )
+        }
+        ServiceError::NoRandomness(_) | ServiceError::BadExport(_) | ServiceError::Store(_) => {
+            tr!(lang, "err-internal")
+        }
+    }
+}
+
+/// Why a move is not legal, in words (the engine's error kinds, RULES R-ERR).
+pub fn illegal_text(kind: ErrorKind, lang: Lang) -> String {
+    let id = match kind {
+        ErrorKind::Syntax => "illegal-syntax",
+        ErrorKind::Ambiguous => "illegal-ambiguous",
+        ErrorKind::GameOver => "illegal-game-over",
+        ErrorKind::ChoicePending => "illegal-choice-pending",
+        ErrorKind::NoChoicePending => "illegal-no-choice-pending",
+        ErrorKind::BadChoice => "illegal-bad-choice",
+        ErrorKind::NoSuchUnit => "illegal-no-such-unit",
+        ErrorKind::UnitDisabled => "illegal-unit-disabled",
+        ErrorKind::Unreachable => "illegal-unreachable",
+        ErrorKind::EnemyVessel => "illegal-enemy-vessel",
+        ErrorKind::BadCargo => "illegal-bad-cargo",
+        ErrorKind::EnemyFortress => "illegal-enemy-fortress",
+        ErrorKind::EnemyMissionary => "illegal-enemy-missionary",
+        ErrorKind::CannotAttack => "illegal-cannot-attack",
+        ErrorKind::CargoForbidden => "illegal-cargo-forbidden",
+        ErrorKind::VesselCannotMove => "illegal-vessel-cannot-move",
+        ErrorKind::NoResurrection => "illegal-no-resurrection",
+        ErrorKind::RumForbidden => "illegal-rum-forbidden",
+    };
+    tr!(lang, id)
+}

@@ -1,0 +1,298 @@
+//! Component custom ids: one typed value, encoded into Discord's 100-character `custom_id`
+//! and parsed back when a button is pressed or a menu used. Every id carries the game, and
+//! every id that acts on a position carries the ply it was drawn at, so a press on an old
+//! board is recognised and refused kindly instead of playing into a newer position.
+//!
+//! Form: `jk1:<tag>:<game>[:<field>…]`. A version prefix lets a later release read (or
+//! politely refuse) the buttons of older messages still sitting in channels and DMs.
+
+use crate::store::GameId;
+
+const PREFIX: &str = "jk1";
+/// Discord's limit for `custom_id`.
+pub const MAX_LEN: usize = 100;
+
+/// A lobby button.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LobbyButton {
+    Join,
+    Leave,
+    AddBot,
+    Settings,
+    Start,
+    Cancel,
+}
+
+impl LobbyButton {
+    pub const ALL: [LobbyButton; 6] = [
+        LobbyButton::Join,
+        LobbyButton::Leave,
+        LobbyButton::AddBot,
+        LobbyButton::Settings,
+        LobbyButton::Start,
+        LobbyButton::Cancel,
+    ];
+
+    fn word(self) -> &'static str {
+        match self {
+            LobbyButton::Join => "join",
+            LobbyButton::Leave => "leave",
+            LobbyButton::AddBot => "bot",
+            LobbyButton::Settings => "settings",
+            LobbyButton::Start => "start",
+            LobbyButton::Cancel => "cancel",
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CustomId {
+    /// A button of the lobby message.
+    Lobby { game: GameId, button: LobbyButton },
+    /// The menu of bot levels (when there is more than one).
+    BotLevel { game: GameId },
+    /// The settings panel's menu of settings.
+    SettingPick { game: GameId },
+    /// The settings panel's menu of values for one setting.
+    SettingValue { game: GameId, setting: String },
+    /// "My moves" under a board post: the presser's moves, in private.
+    MyMoves { game: GameId },
+    /// A menu of the move picker: `path` is the groups chosen so far from the root.
+    Pick {
+        game: GameId,
+        ply: u32,
+        path: Vec<u8>,
+    },
+    /// Back to the picker's first menu.
+    PickRoot { game: GameId, ply: u32 },
+    /// Play this action (notation). A fatal one asks first (`confirmed` false), then plays
+    /// when pressed again from the confirmation (`confirmed` true).
+    Play {
+        game: GameId,
+        ply: u32,
+        action: String,
+        confirmed: bool,
+    },
+    /// The confirmation of `/jackal resign`.
+    Resign { game: GameId },
+}
+
+/// A custom id that is not ours, from an older version, or damaged.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown component id `{0}`")]
+pub struct UnknownId(pub String);
+
+impl CustomId {
+    /// The game the component belongs to.
+    pub fn game(&self) -> GameId {
+        match self {
+            CustomId::Lobby { game, .. }
+            | CustomId::BotLevel { game }
+            | CustomId::SettingPick { game }
+            | CustomId::SettingValue { game, .. }
+            | CustomId::MyMoves { game }
+            | CustomId::Pick { game, .. }
+            | CustomId::PickRoot { game, .. }
+            | CustomId::Play { game, .. }
+            | CustomId::Resign { game } => *game,
+        }
+    }
+
+    /// The text for Discord. Panics in debug builds if it is too long: ids are built from
+    /// game numbers, plies, short paths, setting ids and move notation, all short by
+    /// construction; `tests::the_longest_ids_fit` holds the bound.
+    pub fn encode(&self) -> String {
+        let text = match self {
+            CustomId::Lobby { game, button } => format!("{PREFIX}:lobby:{game}:{}", button.word()),
+            CustomId::BotLevel { game } => format!("{PREFIX}:botlevel:{game}"),
+            CustomId::SettingPick { game } => format!("{PREFIX}:setting:{game}"),
+            CustomId::SettingValue { game, setting } => {
+                format!("{PREFIX}:value:{game}:{setting}")
+            }
+            CustomId::MyMoves { game } => format!("{PREFIX}:moves:{game}"),
+            CustomId::Pick { game, ply, path } => {
+                let path: Vec<String> = path.iter().map(u8::to_string).collect();
+                format!("{PREFIX}:pick:{game}:{ply}:{}", path.join("."))
+            }
+            CustomId::PickRoot { game, ply } => format!("{PREFIX}:root:{game}:{ply}"),
+            CustomId::Play {
+                game,
+                ply,
+                action,
+                confirmed,
+            } => {
+                let tag = if *confirmed { "sure" } else { "play" };
+                format!("{PREFIX}:{tag}:{game}:{ply}:{action}")
+            }
+            CustomId::Resign { game } => format!("{PREFIX}:resign:{game}"),
+        };
+        debug_assert!(text.len() <= MAX_LEN, "custom id too long: {text}");
+        text
+    }
+
+    pub fn parse(text: &str) -> Result<CustomId, UnknownId> {
+        let unknown = || UnknownId(text.chars().take(MAX_LEN).collect());
+        let mut parts = text.splitn(5, ':');
+        if parts.next() != Some(PREFIX) {
+            return Err(unknown());
+        }
+        let tag = parts.next().ok_or_else(unknown)?;
+        let game: GameId = parts
+            .next()
+            .and_then(|g| g.parse().ok())
+            .filter(|g| *g > 0)
+            .ok_or_else(unknown)?;
+        let rest: Vec<&str> = parts.collect();
+        let ply = |i: usize| -> Result<u32, UnknownId> {
+            rest.get(i).and_then(|p| p.parse().ok()).ok_or_else(unknown)
+        };
+        let id = match (tag, rest.as_slice()) {
+            ("lobby", [word]) => CustomId::Lobby {
+                game,
+                button: LobbyButton::ALL
+                    .into_iter()
+                    .find(|b| b.word() == *word)
+                    .ok_or_else(unknown)?,
+            },
+            ("botlevel", []) => CustomId::BotLevel { game },
+            ("setting", []) => CustomId::SettingPick { game },
+            ("value", [setting]) if valid_setting_word(setting) => CustomId::SettingValue {
+                game,
+                setting: setting.to_string(),
+            },
+            ("moves", []) => CustomId::MyMoves { game },
+            ("pick", [_, path]) => CustomId::Pick {
+                game,
+                ply: ply(0)?,
+                path: if path.is_empty() {
+                    Vec::new()
+                } else {
+                    path.split('.')
+                        .map(|i| i.parse().map_err(|_| unknown()))
+                        .collect::<Result<_, _>>()?
+                },
+            },
+            ("root", [_]) => CustomId::PickRoot { game, ply: ply(0)? },
+            ("play" | "sure", [_, action]) if !action.is_empty() => CustomId::Play {
+                game,
+                ply: ply(0)?,
+                action: action.to_string(),
+                confirmed: tag == "sure",
+            },
+            ("resign", []) => CustomId::Resign { game },
+            _ => return Err(unknown()),
+        };
+        Ok(id)
+    }
+}
+
+/// Setting ids are lowercase words with underscores.
+fn valid_setting_word(text: &str) -> bool {
+    !text.is_empty()
+        && text.len() <= 40
+        && text.bytes().all(|b| b.is_ascii_lowercase() || b == b'_')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn all_kinds() -> Vec<CustomId> {
+        let game = 123_456_789;
+        let mut ids: Vec<CustomId> = LobbyButton::ALL
+            .into_iter()
+            .map(|button| CustomId::Lobby { game, button })
+            .collect();
+        ids.extend([
+            CustomId::BotLevel { game },
+            CustomId::SettingPick { game },
+            CustomId::SettingValue {
+                game,
+                setting: "missionary_blocks_attack".into(),
+            },
+            CustomId::MyMoves { game },
+            CustomId::Pick {
+                game,
+                ply: 4_000,
+                path: vec![],
+            },
+            CustomId::Pick {
+                game,
+                ply: 4_000,
+                path: vec![24, 3],
+            },
+            CustomId::PickRoot { game, ply: 7 },
+            CustomId::Play {
+                game,
+                ply: 12,
+                action: "2 e5 cart coin bar".into(),
+                confirmed: false,
+            },
+            CustomId::Play {
+                game,
+                ply: 12,
+                action: "g1 drop".into(),
+                confirmed: true,
+            },
+            CustomId::Resign { game },
+        ]);
+        ids
+    }
+
+    #[test]
+    fn every_id_round_trips() {
+        for id in all_kinds() {
+            let text = id.encode();
+            assert_eq!(CustomId::parse(&text), Ok(id.clone()), "{text}");
+            assert_eq!(id.game(), 123_456_789);
+        }
+    }
+
+    /// The longest values each field can take still fit Discord's limit.
+    #[test]
+    fn the_longest_ids_fit() {
+        let game = i64::MAX;
+        let ply = u32::MAX;
+        // The longest canonical notation: a unit move with a full load and the longest cells.
+        let action = "b m13 cart coin coin bar ball boat".to_string();
+        for id in [
+            CustomId::Play {
+                game,
+                ply,
+                action,
+                confirmed: true,
+            },
+            CustomId::Pick {
+                game,
+                ply,
+                path: vec![255, 255, 255],
+            },
+            CustomId::SettingValue {
+                game,
+                setting: "missionary_blocks_attack".into(),
+            },
+        ] {
+            assert!(id.encode().len() <= MAX_LEN, "{}", id.encode());
+        }
+    }
+
+    #[test]
+    fn foreign_and_damaged_ids_are_refused() {
+        for text in [
+            "",
+            "roll",
+            "jk0:lobby:1:join",
+            "jk1:lobby:1:dance",
+            "jk1:lobby:x:join",
+            "jk1:lobby:0:join",
+            "jk1:lobby:-5:join",
+            "jk1:pick:1:2:a.b",
+            "jk1:pick:1::",
+            "jk1:play:1:2:",
+            "jk1:value:1:DROP TABLE",
+            "jk1:resign:1:extra",
+        ] {
+            assert!(CustomId::parse(text).is_err(), "{text}");
+        }
+    }
+}

@@ -1,0 +1,29 @@
+//! Keeps a game's lobby message in step with the game after a change made elsewhere (a
+//! command, the settings panel, the start, the end). A change made with one of the lobby's
+//! own buttons updates the message in its interaction's answer instead.
+
+use super::types::Data;
+use super::views::lobby;
+use crate::store::GameId;
+use crate::words::Lang;
+
+/// Redraws the lobby message of `game`, if it has one. Failures are logged, not raised: the
+/// change itself is committed, and the message is only its picture.
+pub async fn refresh(data: &Data, game: GameId) {
+    let Ok(loaded) = data.call(move |s| s.load(game)).await else {
+        return;
+    };
+    let (Some(channel), Some(message)) = (loaded.row.channel_id, loaded.row.lobby_message_id)
+    else {
+        return;
+    };
+    let lang = Lang::parse(&loaded.row.language).unwrap_or_default();
+    let (content, components) = lobby::view(&loaded, lang);
+    if let Err(e) = data
+        .rest
+        .edit(channel, message, &content, &components)
+        .await
+    {
+        tracing::warn!(game, error = %e, "could not update the lobby message");
+    }
+}

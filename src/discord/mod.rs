@@ -1,0 +1,369 @@
+//! The Discord bot: slash commands, buttons and menus, board posts, DMs and reminders, on
+//! top of the game service (DESIGN §10). This module is the only one that knows poise,
+//! serenity or tokio, and it reaches the store only through the game service.
+//!
+//! [`start`] opens the database, checks the token, registers the commands, connects to the
+//! gateway and starts the two background tasks: the outbox sender ([`outbox`]) and the
+//! timer scheduler ([`scheduler`]). Both look for work at once, so messages and deadlines
+//! left from before a restart are handled first. [`RunningBot::stop`] stops taking
+//! interactions, lets what is in flight finish, and returns.
+
+pub mod commands;
+mod components;
+pub mod config;
+pub mod errors;
+pub mod i18n;
+pub mod ids;
+mod lobby_sync;
+pub mod outbox;
+pub mod picker;
+pub mod rest;
+pub mod scheduler;
+mod turn;
+pub mod types;
+pub mod views;
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use serenity::all::{FullEvent, GatewayIntents, GuildId, HttpBuilder, Interaction};
+use tokio::sync::watch;
+
+pub use config::{Config, ConfigError};
+use errors::{BotError, Permission};
+use rest::Rest;
+use types::Data;
+
+use crate::game::{Clock, GameService};
+use crate::store::Store;
+
+/// Everything the bot needs to start.
+pub struct Launch {
+    pub config: Config,
+    /// The service's clock (tests use a manual one and never wait for real time).
+    pub clock: Arc<dyn Clock>,
+    /// The HTTP client (tests pass one that cannot reach the internet); default: a new one.
+    pub client: Option<reqwest::Client>,
+}
+
+/// Why the bot could not start: one line saying what to do.
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    #[error("{0}")]
+    Config(#[from] ConfigError),
+    #[error(
+        "cannot open the database {path}: {why} (check DATABASE_PATH in .env and that the \
+         folder exists and is writable)"
+    )]
+    Database { path: String, why: String },
+    #[error(
+        "Discord rejected the token (401 Unauthorized): check DISCORD_TOKEN in .env; the \
+         developer portal → your application → Bot → Reset Token gives a new one"
+    )]
+    TokenRejected,
+    #[error("cannot reach Discord at {url}: {why}")]
+    Unreachable { url: String, why: String },
+    #[error("Discord refused to start the bot: {0}")]
+    Discord(String),
+}
+
+/// A started bot.
+pub struct RunningBot {
+    /// The link that adds the bot to a server, with the permissions it needs.
+    pub invite_url: String,
+    data: Data,
+    stop: watch::Sender<bool>,
+    shards: Arc<serenity::all::ShardManager>,
+    tasks: tokio::task::JoinSet<()>,
+}
+
+/// Every permission the bot asks for, as Discord's bit field.
+pub fn permissions() -> u64 {
+    Permission::ALL
+        .iter()
+        .map(|p| p.bit())
+        .fold(0, |a, b| a | b)
+}
+
+/// The link that invites the bot: both scopes it needs, the permissions of
+/// [`Permission::ALL`], and nothing privileged.
+pub fn invite_url(application: u64) -> String {
+    format!(
+        "https://discord.com/oauth2/authorize?client_id={application}&scope=bot%20applications.commands&permissions={}",
+        permissions()
+    )
+}
+
+impl RunningBot {
+    /// Tells the sender and the scheduler to look for work now (tests call this after moving
+    /// their manual clock).
+    pub fn wake(&self) {
+        self.data.wake();
+    }
+
+    /// The game service the bot runs on.
+    pub fn service(&self) -> &GameService {
+        &self.data.service
+    }
+
+    /// Stops: no new interactions or game actions are taken, what is in flight finishes,
+    /// the gateway is closed.
+    pub async fn stop(mut self) {
+        self.data.closing.store(true, Ordering::SeqCst);
+        let _ = self.stop.send(true);
+        // Background tasks finish their current delivery or firing, then return.
+        let drain = async { while self.tasks.join_next().await.is_some() {} };
+        if tokio::time::timeout(Duration::from_secs(20), drain)
+            .await
+            .is_err()
+        {
+            tracing::warn!("background tasks did not finish in time");
+        }
+        self.data.wait_idle(Duration::from_secs(10)).await;
+        self.shards.shutdown_all().await;
+    }
+
+    /// Stops at once, as a crash would (for tests of what survives one).
+    pub fn abort(mut self) {
+        self.tasks.abort_all();
+    }
+}
+
+/// Starts the bot; returns once it is connecting. See [`RunningBot::stop`].
+pub async fn start(launch: Launch) -> Result<RunningBot, StartError> {
+    let config = launch.config;
+    let store = Store::open_with(&config.database, config.durability).map_err(|e| {
+        StartError::Database {
+            path: config.database.display().to_string(),
+            why: e.to_string(),
+        }
+    })?;
+    let service = Arc::new(GameService::new(Arc::new(store), launch.clock));
+    let client = launch.client.unwrap_or_default();
+    let mut builder = HttpBuilder::new(&config.token).client(client.clone());
+    if let Some(url) = &config.api_url {
+        // serenity's own rate limiter would talk to discord.com whatever the base URL; with
+        // another server the bot reads its rate limits itself (see `rest`).
+        builder = builder.proxy(url.clone()).ratelimiter_disabled(true);
+    }
+    let http = builder.build();
+    let api = config
+        .api_url
+        .clone()
+        .unwrap_or_else(|| "https://discord.com".into());
+    let app = match http.get_current_application_info().await {
+        Ok(app) => app,
+        Err(e) => return Err(classify_start_error(e, &api)),
+    };
+    http.set_application_id(app.id);
+    let rest = Arc::new(Rest::new(client, &config.token, config.api_url.clone()));
+    let closing = Arc::new(AtomicBool::new(false));
+    let data = Data::new(service, rest, closing);
+
+    let setup_data = data.clone();
+    let dev_guild = config.dev_guild;
+    let options = poise::FrameworkOptions {
+        commands: commands::all(),
+        on_error: |error| Box::pin(on_error(error)),
+        event_handler: |framework, event| {
+            Box::pin(on_event(
+                framework.serenity_context,
+                event,
+                framework.user_data,
+            ))
+        },
+        command_check: Some(|ctx| {
+            Box::pin(async move { Ok(!ctx.data().closing.load(Ordering::SeqCst)) })
+        }),
+        initialize_owners: false,
+        ..Default::default()
+    };
+    let framework = poise::Framework::builder()
+        .options(options)
+        .setup(move |ctx, ready, framework| {
+            Box::pin(async move {
+                let commands = &framework.options().commands;
+                match dev_guild {
+                    Some(guild) => {
+                        poise::builtins::register_in_guild(ctx, commands, GuildId::new(guild))
+                            .await?
+                    }
+                    None => poise::builtins::register_globally(ctx, commands).await?,
+                }
+                tracing::info!(user = %ready.user.name, guilds = ready.guilds.len(), "connected");
+                Ok(setup_data)
+            })
+        })
+        .build();
+    let mut client = serenity::all::ClientBuilder::new_with_http(http, GatewayIntents::GUILDS)
+        .framework(framework)
+        .await
+        .map_err(|e| StartError::Discord(e.to_string()))?;
+    let shards = Arc::clone(&client.shard_manager);
+    let (stop, stopped) = watch::channel(false);
+    let mut tasks = tokio::task::JoinSet::new();
+    tasks.spawn(outbox::run(data.clone(), stopped.clone()));
+    tasks.spawn(scheduler::run(data.clone(), stopped));
+    tokio::spawn(async move {
+        if let Err(e) = client.start().await {
+            tracing::error!(error = %e, "the gateway connection ended");
+        }
+    });
+    Ok(RunningBot {
+        invite_url: invite_url(app.id.get()),
+        data,
+        stop,
+        shards,
+        tasks,
+    })
+}
+
+/// A failed first call to Discord, in words.
+fn classify_start_error(e: serenity::Error, url: &str) -> StartError {
+    match &e {
+        serenity::Error::Http(serenity::all::HttpError::UnsuccessfulRequest(r))
+            if r.status_code.as_u16() == 401 =>
+        {
+            StartError::TokenRejected
+        }
+        serenity::Error::Http(serenity::all::HttpError::Request(_)) => StartError::Unreachable {
+            url: url.to_string(),
+            why: e.to_string(),
+        },
+        _ => StartError::Discord(e.to_string()),
+    }
+}
+
+/// Runs the bot until Ctrl-C or SIGTERM, then stops it cleanly.
+pub async fn run(launch: Launch) -> Result<(), StartError> {
+    let bot = start(launch).await?;
+    println!("Invite the bot to a server with: {}", bot.invite_url);
+    println!("Jackal is running; stop it with Ctrl-C.");
+    shutdown_signal().await;
+    println!("Stopping: finishing what is in flight…");
+    bot.stop().await;
+    Ok(())
+}
+
+async fn shutdown_signal() {
+    #[cfg(unix)]
+    {
+        let mut term =
+            match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+                Ok(term) => term,
+                Err(_) => {
+                    let _ = tokio::signal::ctrl_c().await;
+                    return;
+                }
+            };
+        tokio::select! {
+            _ = tokio::signal::ctrl_c() => {}
+            _ = term.recv() => {}
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
+    }
+}
+
+/// Gateway events besides commands: buttons and menus, and deleted threads.
+async fn on_event(
+    ctx: &serenity::all::Context,
+    event: &FullEvent,
+    data: &Data,
+) -> Result<(), BotError> {
+    match event {
+        FullEvent::InteractionCreate {
+            interaction: Interaction::Component(c),
+        } => {
+            if data.closing.load(Ordering::SeqCst) {
+                return Ok(());
+            }
+            components::handle(ctx, c, data).await;
+        }
+        FullEvent::ThreadDelete { thread, .. } => archive_games_in(data, thread.id.get()).await,
+        FullEvent::ChannelDelete { channel, .. } => archive_games_in(data, channel.id.get()).await,
+        _ => {}
+    }
+    Ok(())
+}
+
+/// The games played in a deleted channel or thread are archived where they stood.
+async fn archive_games_in(data: &Data, channel: u64) {
+    let archived = data
+        .call(move |s| {
+            let mut n = 0;
+            for game in s.games_played_in(channel)? {
+                if s.thread_deleted(game)? {
+                    n += 1;
+                }
+            }
+            Ok(n)
+        })
+        .await;
+    match archived {
+        Ok(0) => {}
+        Ok(n) => {
+            tracing::info!(
+                channel,
+                games = n,
+                "games archived: their thread was deleted"
+            );
+            data.wake();
+        }
+        Err(e) => {
+            tracing::error!(channel, error = %e, "could not archive a deleted thread's games")
+        }
+    }
+}
+
+/// The one error handler: every refusal becomes a private, localised answer.
+async fn on_error(error: poise::FrameworkError<'_, Data, BotError>) {
+    use poise::FrameworkError as F;
+    let (ctx, problem) = match error {
+        F::Command { error, ctx, .. } => {
+            if !error.is_refusal() {
+                tracing::error!(command = %ctx.command().qualified_name, %error, "a command failed");
+            }
+            (ctx, error)
+        }
+        F::ArgumentParse {
+            ctx, input, error, ..
+        } => {
+            tracing::debug!(?input, %error, "an option could not be read");
+            (
+                ctx,
+                BotError::OutOfRange {
+                    option: "?",
+                    max: 0,
+                },
+            )
+        }
+        F::GuildOnly { ctx, .. } => (ctx, BotError::NotInServer),
+        F::CommandCheckFailed { ctx, .. } => (ctx, BotError::Closing),
+        other => {
+            if let Err(e) = poise::builtins::on_error(other).await {
+                tracing::error!(error = %e, "the error handler failed");
+            }
+            return;
+        }
+    };
+    let lang = ctx
+        .data()
+        .lang_for(
+            ctx.author().id.get(),
+            ctx.guild_id().map(|g| g.get()),
+            ctx.locale(),
+        )
+        .await;
+    let text = match &problem {
+        BotError::OutOfRange { option: "?", .. } => crate::tr!(lang, "err-bad-option"),
+        other => other.user_text(lang),
+    };
+    let reply = poise::CreateReply::default().content(text).ephemeral(true);
+    if let Err(e) = ctx.send(reply).await {
+        tracing::warn!(error = %e, "could not tell a user why their command was refused");
+    }
+}

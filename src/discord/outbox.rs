@@ -1,0 +1,572 @@
+//! The outbox sender: delivers the rows the game service wrote with each change (board
+//! posts, "your turn" DMs, reminders, notices, endings), each once, after its commit.
+//!
+//! - Rows of one game go in order, one game's rows at a time; different games' rows go side
+//!   by side (a slow render in one game does not hold up the others).
+//! - A 429 waits its `retry_after`; a 5xx or a lost connection is retried with backoff; a
+//!   refusal that will not change (403, 404) is given up on with the reason logged, and a
+//!   deleted thread archives its game.
+//! - Channel messages carry a `nonce` with `enforce_nonce`: if the bot dies after Discord
+//!   created a message but before the row was marked sent, the resend after the restart
+//!   gets the same message back instead of posting a second one.
+
+use std::collections::HashSet;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use tokio::sync::watch;
+
+use super::rest::{NewMessage, Posted, RestError};
+use super::turn;
+use super::types::Data;
+use super::views::lobby;
+use super::views::picker::{self as picker_view};
+use super::views::post::{self, Post};
+use crate::game::{GameEnd, Loaded, OutboxMessage, Queued, Target};
+use crate::render::{self, RenderOptions};
+use crate::store::{GameId, GameStatus};
+use crate::tr;
+use crate::words::Lang;
+
+/// How long the sender sleeps at most before looking again (it is woken after every
+/// commit; this bounds the cost of a missed wake-up).
+const IDLE: Duration = Duration::from_secs(30);
+/// 429s shorter than this are waited out at once; longer ones go back to the queue.
+const WAIT_IN_PLACE: Duration = Duration::from_secs(10);
+/// Quick retries of a 5xx before the row goes back to the queue with a longer backoff.
+const QUICK_RETRIES: [Duration; 2] = [Duration::from_millis(250), Duration::from_secs(1)];
+
+/// What became of a row.
+enum Outcome {
+    Delivered,
+    /// Nothing to send any more (the turn it was about is over): closed as sent.
+    Moot,
+}
+
+/// Why a row was not delivered.
+enum Failure {
+    /// Try again later.
+    Retry { after: Duration, why: String },
+    /// It can never be delivered.
+    GiveUp(String),
+}
+
+impl From<crate::discord::errors::BotError> for Failure {
+    fn from(e: crate::discord::errors::BotError) -> Failure {
+        Failure::Retry {
+            after: Duration::from_secs(5),
+            why: e.to_string(),
+        }
+    }
+}
+
+type Delivery = std::result::Result<Outcome, Failure>;
+
+/// Runs until `stop` turns true, then finishes what is in flight.
+pub async fn run(data: Data, mut stop: watch::Receiver<bool>) {
+    let busy: Arc<Mutex<HashSet<GameId>>> = Arc::default();
+    let mut workers = tokio::task::JoinSet::new();
+    loop {
+        if *stop.borrow() {
+            break;
+        }
+        let mut next_due: Option<i64> = None;
+        match data.call(|s| Ok((s.pending_messages()?, s.now_ms()))).await {
+            Ok((rows, now)) => {
+                for (game, rows) in by_game(rows) {
+                    if busy.lock().map(|b| b.contains(&game)).unwrap_or(true) {
+                        continue;
+                    }
+                    if rows[0].not_before > now {
+                        next_due = Some(
+                            next_due.map_or(rows[0].not_before, |d| d.min(rows[0].not_before)),
+                        );
+                        continue;
+                    }
+                    if let Ok(mut b) = busy.lock() {
+                        b.insert(game);
+                    }
+                    let (data, busy) = (data.clone(), Arc::clone(&busy));
+                    workers.spawn(async move {
+                        send_in_order(&data, rows).await;
+                        if let Ok(mut b) = busy.lock() {
+                            b.remove(&game);
+                        }
+                        // The game's later rows, written meanwhile, are for the next pass.
+                        data.wake_outbox.notify_one();
+                    });
+                }
+            }
+            Err(e) => tracing::error!(error = %e, "the outbox could not be read"),
+        }
+        let sleep = match next_due {
+            Some(due) => {
+                let now = data.service.now_ms();
+                Duration::from_millis(due.saturating_sub(now).max(0) as u64).min(IDLE)
+            }
+            None => IDLE,
+        };
+        tokio::select! {
+            _ = data.wake_outbox.notified() => {}
+            _ = tokio::time::sleep(sleep) => {}
+            _ = stop.changed() => {}
+            Some(_) = workers.join_next(), if !workers.is_empty() => {}
+        }
+        // Reap finished workers without waiting.
+        while workers.try_join_next().is_some() {}
+    }
+    // Stopping: what is in flight finishes; nothing new starts.
+    while workers.join_next().await.is_some() {}
+}
+
+/// The rows grouped by game, each group in order.
+fn by_game(rows: Vec<Queued>) -> Vec<(GameId, Vec<Queued>)> {
+    let mut groups: Vec<(GameId, Vec<Queued>)> = Vec::new();
+    for row in rows {
+        let game = row.message.game_id();
+        match groups.iter_mut().find(|(g, _)| *g == game) {
+            Some((_, list)) => list.push(row),
+            None => groups.push((game, vec![row])),
+        }
+    }
+    groups
+}
+
+/// Sends a game's rows in order, stopping at the first that must wait.
+async fn send_in_order(data: &Data, rows: Vec<Queued>) {
+    let now = data.service.now_ms();
+    for row in rows {
+        if row.not_before > now {
+            break;
+        }
+        let id = row.id;
+        match deliver_with_retries(data, &row).await {
+            Ok(_) => {
+                if let Err(e) = data.call(move |s| s.message_sent(id)).await {
+                    tracing::error!(row = id, error = %e, "a sent message could not be marked");
+                    break;
+                }
+            }
+            Err(Failure::Retry { after, why }) => {
+                tracing::warn!(row = id, %why, ?after, "a message will be retried");
+                let ms = after.as_millis() as i64;
+                let _ = data.call(move |s| s.message_failed(id, &why, ms)).await;
+                break;
+            }
+            Err(Failure::GiveUp(why)) => {
+                tracing::warn!(row = id, %why, "a message was given up on");
+                let _ = data.call(move |s| s.message_given_up(id, &why)).await;
+            }
+        }
+    }
+}
+
+/// Delivers a row, waiting out short rate limits and retrying a failing Discord briefly.
+async fn deliver_with_retries(data: &Data, row: &Queued) -> Delivery {
+    let mut quick = QUICK_RETRIES.iter();
+    loop {
+        match deliver(data, row).await {
+            Err(Failure::Retry { after, why }) => {
+                let wait = match quick.next() {
+                    Some(_) if after <= WAIT_IN_PLACE => after,
+                    _ => {
+                        // Back to the queue, with a backoff that grows with the attempts.
+                        let backoff = Duration::from_secs(2u64.saturating_pow(row.attempts.min(8)));
+                        return Err(Failure::Retry {
+                            after: after.max(backoff),
+                            why,
+                        });
+                    }
+                };
+                tokio::time::sleep(wait).await;
+            }
+            other => return other,
+        }
+    }
+}
+
+/// What a failed REST call means for the row.
+fn failure(e: RestError) -> Failure {
+    match e {
+        RestError::RateLimited { retry_after } => Failure::Retry {
+            after: retry_after,
+            why: "429".into(),
+        },
+        RestError::Unavailable(why) => Failure::Retry {
+            after: QUICK_RETRIES[0],
+            why,
+        },
+        other => Failure::GiveUp(other.to_string()),
+    }
+}
+
+/// The language of a game's public posts.
+fn game_lang(loaded: &Loaded) -> Lang {
+    Lang::parse(&loaded.row.language).unwrap_or_default()
+}
+
+/// A nonce for a row: unique to the row in this database (ids alone could repeat in a new
+/// database file within Discord's de-duplication window).
+fn nonce(row: &Queued, part: u8) -> String {
+    format!(
+        "j{}-{}-{}",
+        row.id,
+        row.created_at.rem_euclid(1_000_000_000),
+        part
+    )
+}
+
+async fn deliver(data: &Data, row: &Queued) -> Delivery {
+    match &row.message {
+        OutboxMessage::GameStarted {
+            game_id,
+            deadline_ms,
+        } => game_started(data, row, *game_id, *deadline_ms).await,
+        OutboxMessage::BoardPost {
+            game_id,
+            first_ply,
+            ply,
+            deadline_ms,
+        } => {
+            let (game, first, last) = (*game_id, *first_ply, *ply);
+            let material = data
+                .call(move |s| s.post_material(game, first, last))
+                .await?;
+            let lang = game_lang(&material.loaded);
+            let message = post::board(&material, lang, *deadline_ms);
+            let events: Vec<_> = material
+                .steps
+                .iter()
+                .flat_map(|s| s.events.clone())
+                .collect();
+            let options = RenderOptions {
+                path: render::path_of(&events),
+                lang,
+                ..RenderOptions::default()
+            };
+            let png = turn::draw(data, material.position.clone(), options).await?;
+            let file = turn::board_file(game, last);
+            post_public(data, row, &material.loaded, message, Some((file, png))).await
+        }
+        OutboxMessage::YourTurn {
+            game_id,
+            ply,
+            team,
+            deadline_ms,
+        } => your_turn(data, row, *game_id, *ply, *team, *deadline_ms).await,
+        OutboxMessage::Reminder {
+            game_id,
+            ply,
+            team,
+            deadline_ms,
+        } => reminder(data, row, *game_id, *ply, *team, *deadline_ms).await,
+        OutboxMessage::TurnOver { game_id, ply } => turn_over(data, row, *game_id, *ply).await,
+        OutboxMessage::GameOver { game_id, end } => game_over(data, row, *game_id, end).await,
+        OutboxMessage::Notice { game_id, notice } => {
+            let game = *game_id;
+            let loaded = data.call(move |s| s.load(game)).await?;
+            let message = post::notice(&loaded, notice, game_lang(&loaded));
+            post_public(data, row, &loaded, message, None).await
+        }
+    }
+}
+
+/// Posts in the row's public target (the game's thread or channel).
+async fn post_public(
+    data: &Data,
+    row: &Queued,
+    loaded: &Loaded,
+    post: Post,
+    image: Option<(String, Vec<u8>)>,
+) -> Delivery {
+    let channel = match row.target {
+        Target::Channel { id } => id,
+        Target::Game => match loaded.row.thread_id.or(loaded.row.channel_id) {
+            Some(place) => place,
+            // A local game has no public place.
+            None => return Ok(Outcome::Moot),
+        },
+        Target::User { id } => {
+            return Err(Failure::GiveUp(format!(
+                "a public post addressed to user {id}"
+            )));
+        }
+    };
+    let message = NewMessage {
+        content: post.content,
+        ping: post.ping,
+        components: post.components,
+        image,
+        nonce: Some(nonce(row, 0)),
+    };
+    match data.rest.post(channel, &message).await {
+        Ok(_) => Ok(Outcome::Delivered),
+        Err(e) if e.code() == Some(10003) && row.target == Target::Game => {
+            // The game's thread (or channel) is gone: archive the game where it stood.
+            let game = loaded.row.id;
+            let archived = data.call(move |s| s.thread_deleted(game)).await?;
+            if archived {
+                data.wake();
+            }
+            Err(Failure::GiveUp(format!(
+                "channel {channel} no longer exists"
+            )))
+        }
+        Err(e) => Err(failure(e)),
+    }
+}
+
+/// The start: opens the game's thread (once), marks the lobby started, posts the board.
+async fn game_started(data: &Data, row: &Queued, game: GameId, deadline: Option<i64>) -> Delivery {
+    let mut loaded = data.call(move |s| s.load(game)).await?;
+    let Some(channel) = loaded.row.channel_id else {
+        return Ok(Outcome::Moot);
+    };
+    if loaded.row.thread_id.is_none() {
+        let thread = open_thread(data, &loaded, channel).await?;
+        data.call(move |s| s.set_thread(game, thread)).await?;
+        loaded.row.thread_id = Some(thread);
+    }
+    let lang = game_lang(&loaded);
+    if let Some(message) = loaded.row.lobby_message_id {
+        let (content, components) = lobby::view(&loaded, lang);
+        if let Err(e) = data
+            .rest
+            .edit(channel, message, &content, &components)
+            .await
+        {
+            tracing::warn!(game, error = %e, "could not mark the lobby message started");
+        }
+    }
+    let material = data.call(move |s| s.post_material(game, 0, 0)).await?;
+    let message = post::start(&material, lang, deadline);
+    let options = RenderOptions {
+        lang,
+        ..RenderOptions::default()
+    };
+    let png = turn::draw(data, material.position.clone(), options).await?;
+    let image = Some((turn::board_file(game, 0), png));
+    post_public(data, row, &loaded, message, image).await
+}
+
+/// The game's thread: on the lobby message (a second attempt finds the first thread, whose
+/// id is the message's), or without one; the channel itself where threads cannot be made.
+async fn open_thread(
+    data: &Data,
+    loaded: &Loaded,
+    channel: u64,
+) -> std::result::Result<u64, Failure> {
+    let name = thread_name(data, loaded).await;
+    let made = match loaded.row.lobby_message_id {
+        Some(message) => match data.rest.thread_from_message(channel, message, &name).await {
+            Err(e) if e.code() == Some(160004) => Ok(message),
+            other => other,
+        },
+        None => data.rest.thread(channel, &name).await,
+    };
+    match made {
+        Ok(thread) => Ok(thread),
+        Err(e) if e.is_transient() => Err(failure(e)),
+        Err(e) => {
+            // No thread here (missing permissions, a channel type without threads): the game
+            // is played in the channel itself.
+            tracing::info!(game = loaded.row.id, error = %e, "no thread; playing in the channel");
+            Ok(channel)
+        }
+    }
+}
+
+/// "Jackal #12: alice, bob".
+async fn thread_name(data: &Data, loaded: &Loaded) -> String {
+    let lang = game_lang(loaded);
+    let mut names = Vec::new();
+    for seat in &loaded.seats {
+        let name = match seat.user_id {
+            Some(user) => data
+                .rest
+                .user_name(user)
+                .await
+                .unwrap_or_else(|_| tr!(lang, "player-unknown")),
+            None => tr!(lang, "bot-player"),
+        };
+        names.push(name);
+    }
+    let name = tr!(
+        lang,
+        "thread-name",
+        game = loaded.row.id,
+        players = names.join(", ")
+    );
+    crate::discord::picker::clip(&name, 100)
+}
+
+/// The private "your turn": the board and the picker, by DM. A user whose DMs are closed is
+/// remembered (the thread's post pings them and carries "My moves").
+async fn your_turn(
+    data: &Data,
+    row: &Queued,
+    game: GameId,
+    ply: u32,
+    team: u8,
+    deadline: Option<i64>,
+) -> Delivery {
+    let Target::User { id: user } = row.target else {
+        return Err(Failure::GiveUp("a DM without a user".into()));
+    };
+    let loaded = data.call(move |s| s.load(game)).await?;
+    let Some(state) = loaded.game.clone() else {
+        return Ok(Outcome::Moot);
+    };
+    let still_on_turn = loaded.row.status == GameStatus::Active
+        && state.ply() == ply
+        && loaded.seat(team).and_then(|s| s.user_id) == Some(user);
+    if !still_on_turn {
+        return Ok(Outcome::Moot);
+    }
+    let lang = match data.user_lang(user).await {
+        Some(l) => l,
+        None => game_lang(&loaded),
+    };
+    let message = turn::first_menu(data, &loaded, &state, lang, deadline).await?;
+    let dm = data.rest.dm_channel(user).await.map_err(failure)?;
+    let new = NewMessage {
+        content: message.content,
+        ping: Vec::new(),
+        components: message.components,
+        image: message.png.map(|png| (turn::board_file(game, ply), png)),
+        nonce: Some(nonce(row, 0)),
+    };
+    match data.rest.post(dm, &new).await {
+        Ok(Posted { channel, message }) => {
+            data.call(move |s| {
+                s.set_dms_open(user, true)?;
+                s.prompt_sent(game, user, ply, channel, message)
+            })
+            .await?;
+            Ok(Outcome::Delivered)
+        }
+        Err(e) if e.code() == Some(50007) => {
+            data.call(move |s| s.set_dms_open(user, false)).await?;
+            Ok(Outcome::Moot)
+        }
+        Err(e) => Err(failure(e)),
+    }
+}
+
+/// A reminder: by DM, or in the thread with a ping where DMs are closed.
+async fn reminder(
+    data: &Data,
+    row: &Queued,
+    game: GameId,
+    ply: u32,
+    team: u8,
+    deadline: i64,
+) -> Delivery {
+    let Target::User { id: user } = row.target else {
+        return Err(Failure::GiveUp("a reminder without a user".into()));
+    };
+    let loaded = data.call(move |s| s.load(game)).await?;
+    let on_turn = loaded.row.status == GameStatus::Active
+        && loaded.row.ply == ply
+        && loaded.seat(team).and_then(|s| s.user_id) == Some(user);
+    if !on_turn {
+        return Ok(Outcome::Moot);
+    }
+    let prefs = data.call(move |s| s.user_prefs(user)).await?;
+    if prefs.dms {
+        let lang = match data.user_lang(user).await {
+            Some(l) => l,
+            None => game_lang(&loaded),
+        };
+        let message = post::reminder_dm(&loaded, deadline, lang);
+        let dm = data.rest.dm_channel(user).await.map_err(failure)?;
+        let new = NewMessage {
+            content: message.content,
+            components: message.components,
+            nonce: Some(nonce(row, 0)),
+            ..NewMessage::default()
+        };
+        match data.rest.post(dm, &new).await {
+            Ok(_) => return Ok(Outcome::Delivered),
+            Err(e) if e.code() == Some(50007) => {
+                data.call(move |s| s.set_dms_open(user, false)).await?;
+            }
+            Err(e) => return Err(failure(e)),
+        }
+    }
+    let message = post::reminder(&loaded, team, deadline, game_lang(&loaded));
+    let public = Queued {
+        target: Target::Game,
+        ..row.clone()
+    };
+    post_public(data, &public, &loaded, message, None).await
+}
+
+/// The turn a prompt asked to play is over: its buttons go.
+async fn turn_over(data: &Data, row: &Queued, game: GameId, ply: u32) -> Delivery {
+    let Target::User { id: user } = row.target else {
+        return Ok(Outcome::Moot);
+    };
+    let Some(prompt) = data.call(move |s| s.prompt_of(game, user, ply)).await? else {
+        return Ok(Outcome::Moot);
+    };
+    let lang = match data.user_lang(user).await {
+        Some(l) => l,
+        None => {
+            let loaded = data.call(move |s| s.load(game)).await?;
+            game_lang(&loaded)
+        }
+    };
+    let text = picker_view::turn_over(lang, game, prompt.ply);
+    match data
+        .rest
+        .edit(prompt.channel_id, prompt.message_id, &text, &[])
+        .await
+    {
+        Ok(()) => {}
+        // The DM was deleted or cannot be reached: nothing is left to retire.
+        Err(e) if !e.is_transient() => {
+            tracing::info!(game, user, error = %e, "a prompt could not be retired");
+        }
+        Err(e) => return Err(failure(e)),
+    }
+    data.call(move |s| s.prompt_retired(&prompt)).await?;
+    Ok(Outcome::Delivered)
+}
+
+/// The end: the result and the final board in the thread (a lobby that never started only
+/// has its lobby message updated).
+async fn game_over(data: &Data, row: &Queued, game: GameId, end: &GameEnd) -> Delivery {
+    let loaded = data.call(move |s| s.load(game)).await?;
+    let lang = game_lang(&loaded);
+    if let (Some(channel), Some(message)) = (loaded.row.channel_id, loaded.row.lobby_message_id)
+        && loaded.row.started_at.is_none()
+    {
+        let (content, components) = lobby::view(&loaded, lang);
+        return match data
+            .rest
+            .edit(channel, message, &content, &components)
+            .await
+        {
+            Ok(()) => Ok(Outcome::Delivered),
+            Err(e) if e.is_transient() => Err(failure(e)),
+            Err(e) => Err(Failure::GiveUp(e.to_string())),
+        };
+    }
+    let message = post::over(&loaded, loaded.game.as_ref(), end, lang);
+    let image = match &loaded.game {
+        Some(state) if end.is_result() => {
+            let ply = state.ply();
+            let events = data.call(move |s| s.move_events(game, ply)).await?;
+            let options = RenderOptions {
+                path: render::path_of(&events),
+                lang,
+                ..RenderOptions::default()
+            };
+            let png = turn::draw(data, state.clone(), options).await?;
+            Some((turn::board_file(game, ply), png))
+        }
+        _ => None,
+    };
+    post_public(data, row, &loaded, message, image).await
+}

@@ -1,0 +1,170 @@
+//! A player's turn, shared by `/jackal moves`, "My moves", the "your turn" DM, the picker's
+//! menus and `/jackal move`: drawing the private board, building the picker's message, and
+//! playing an action.
+
+use std::sync::Arc;
+
+use serenity::all::CreateActionRow;
+
+use super::errors::BotError;
+use super::picker;
+use super::types::{Data, Result};
+use super::views::picker::{self as view, At};
+use crate::engine::Game;
+use crate::game::{Accepted, Loaded, ServiceError};
+use crate::render::{self, RenderOptions};
+use crate::store::{GameId, UserId};
+use crate::words::{Lang, narrate};
+
+/// A picker message: text, components, and (for a new message) the private board.
+pub struct PickerMessage {
+    pub content: String,
+    pub components: Vec<CreateActionRow>,
+    pub png: Option<Vec<u8>>,
+}
+
+/// The name of the board picture file.
+pub fn board_file(game: GameId, ply: u32) -> String {
+    format!("jackal-{game}-{ply}.png")
+}
+
+/// Draws a position off the async threads (at most as many at once as there are cores).
+pub async fn draw(data: &Data, game: Game, options: RenderOptions) -> Result<Vec<u8>> {
+    let _slot = Arc::clone(&data.render_slots)
+        .acquire_owned()
+        .await
+        .map_err(|e| BotError::Internal(e.to_string()))?;
+    tokio::task::spawn_blocking(move || render::render(&game, &options))
+        .await
+        .map_err(|e| BotError::Internal(format!("rendering panicked: {e}")))
+}
+
+/// The game and the user's seat on turn in it, or why there is none.
+pub async fn players_turn(data: &Data, user: UserId, game: GameId) -> Result<(Loaded, Game)> {
+    let loaded = data.call(move |s| s.load(game)).await?;
+    let state = match (&loaded.game, loaded.row.status) {
+        (Some(state), crate::store::GameStatus::Active) => state.clone(),
+        (_, crate::store::GameStatus::Lobby) => return Err(ServiceError::NotRunning(game).into()),
+        _ => return Err(ServiceError::Finished(game).into()),
+    };
+    if loaded.seat_of(user).is_none() {
+        return Err(ServiceError::NotYourGame(game).into());
+    }
+    let team = state.controller();
+    if loaded.seat(team).and_then(|s| s.user_id) != Some(user) {
+        return Err(ServiceError::NotYourTurn { team }.into());
+    }
+    Ok((loaded, state))
+}
+
+/// Where the picker is for a position.
+fn at(loaded: &Loaded, game: &Game, deadline_ms: Option<i64>) -> At {
+    At {
+        game: loaded.row.id,
+        ply: game.ply(),
+        team: game.controller(),
+        deadline_ms,
+    }
+}
+
+/// The picker's first menu for the player on turn, with their board (their targets
+/// highlighted, the last move outlined).
+pub async fn first_menu(
+    data: &Data,
+    loaded: &Loaded,
+    game: &Game,
+    lang: Lang,
+    deadline_ms: Option<i64>,
+) -> Result<PickerMessage> {
+    let id = loaded.row.id;
+    let ply = game.ply();
+    let events = data.call(move |s| s.move_events(id, ply)).await?;
+    let options = RenderOptions {
+        highlights: picker::targets(game),
+        path: render::path_of(&events),
+        lang,
+    };
+    let png = draw(data, game.clone(), options).await?;
+    let menu = picker::menu(game, lang, &[]).ok_or(BotError::UnknownComponent)?;
+    let (content, components) = view::view(lang, &at(loaded, game, deadline_ms), &menu);
+    Ok(PickerMessage {
+        content,
+        components,
+        png: Some(png),
+    })
+}
+
+/// The menu at `path` (the board stays as it is).
+pub fn menu_at(loaded: &Loaded, game: &Game, lang: Lang, path: &[u8]) -> Result<PickerMessage> {
+    let menu = picker::menu(game, lang, path).ok_or(BotError::UnknownComponent)?;
+    let (content, components) = view::view(lang, &at(loaded, game, None), &menu);
+    Ok(PickerMessage {
+        content,
+        components,
+        png: None,
+    })
+}
+
+/// What pressing an action does: a fatal one asks first.
+pub enum Pressed {
+    Confirm(PickerMessage),
+    Played(Accepted),
+}
+
+/// Plays `notation` for `user` answering the board at `ply`, unless it is fatal and not yet
+/// confirmed.
+pub async fn press(
+    data: &Data,
+    user: UserId,
+    loaded: &Loaded,
+    game: &Game,
+    lang: Lang,
+    notation: &str,
+    confirmed: bool,
+) -> Result<Pressed> {
+    if !confirmed && let Some(legal) = picker::find(game, notation).filter(|l| l.fatal) {
+        let label = narrate::action(lang, &legal.action);
+        let (content, components) = view::confirm(
+            lang,
+            &at(loaded, game, None),
+            &game.notation(&legal.action),
+            &label,
+        );
+        return Ok(Pressed::Confirm(PickerMessage {
+            content,
+            components,
+            png: None,
+        }));
+    }
+    let id = loaded.row.id;
+    let ply = game.ply();
+    let text = notation.to_string();
+    let accepted = data.change(move |s| s.act(user, id, ply, &text)).await?;
+    Ok(Pressed::Played(accepted))
+}
+
+/// After a move by `user`: the next choice of the same move (with the board redrawn), or
+/// what was played.
+pub async fn after_move(
+    data: &Data,
+    user: UserId,
+    accepted: &Accepted,
+    lang: Lang,
+) -> Result<PickerMessage> {
+    if accepted.pending.is_some() {
+        let (loaded, game) = players_turn(data, user, accepted.game_id).await?;
+        return first_menu(data, &loaded, &game, lang, None).await;
+    }
+    let words = narrate::action(lang, &accepted.action);
+    let at = At {
+        game: accepted.game_id,
+        ply: accepted.ply - 1,
+        team: accepted.team,
+        deadline_ms: None,
+    };
+    Ok(PickerMessage {
+        content: view::played(lang, &at, &words),
+        components: Vec::new(),
+        png: None,
+    })
+}

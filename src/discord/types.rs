@@ -1,0 +1,196 @@
+//! The bot's shared state and the types every handler names: defined once.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use tokio::sync::{Notify, Semaphore};
+
+use super::errors::BotError;
+use super::rest::Rest;
+use crate::game::GameService;
+use crate::words::Lang;
+
+pub type Context<'a> = poise::Context<'a, Data, BotError>;
+pub type Result<T> = std::result::Result<T, BotError>;
+
+/// What every command, component handler and background task shares (cheap to clone: the
+/// sender and the scheduler hold clones).
+#[derive(Clone)]
+pub struct Data {
+    pub service: Arc<GameService>,
+    /// The outbox sender and the timer scheduler sleep until told there is work: after every
+    /// commit, because a new deadline can be earlier than the one they sleep on.
+    pub wake_outbox: Arc<Notify>,
+    pub wake_timers: Arc<Notify>,
+    /// Rendering runs on the blocking pool; at most this many pictures at once, so a burst of
+    /// moves cannot queue up hundreds of renders ahead of the interactions.
+    pub render_slots: Arc<Semaphore>,
+    /// REST calls whose failures the bot handles itself (the outbox sender's).
+    pub rest: Arc<Rest>,
+    /// Set when the bot is stopping: no new game actions are taken.
+    pub closing: Arc<AtomicBool>,
+    /// Service calls in progress, and a signal when none is left (a stop waits for them).
+    in_flight: Arc<AtomicUsize>,
+    idle: Arc<Notify>,
+    /// Users' and servers' chosen languages, read through (a preference changes rarely and
+    /// is read on every interaction).
+    languages: Arc<Mutex<HashMap<Chooser, Option<Lang>>>>,
+}
+
+/// Who chose a language.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Chooser {
+    User(u64),
+    Guild(u64),
+}
+
+impl Data {
+    pub fn new(service: Arc<GameService>, rest: Arc<Rest>, closing: Arc<AtomicBool>) -> Data {
+        let renders = std::thread::available_parallelism().map_or(2, |n| n.get());
+        Data {
+            service,
+            wake_outbox: Arc::new(Notify::new()),
+            wake_timers: Arc::new(Notify::new()),
+            render_slots: Arc::new(Semaphore::new(renders)),
+            rest,
+            closing,
+            in_flight: Arc::new(AtomicUsize::new(0)),
+            idle: Arc::new(Notify::new()),
+            languages: Arc::new(Mutex::new(HashMap::new())),
+        }
+    }
+
+    /// Runs a service call on the blocking pool (SQLite waits for the disk) and maps its
+    /// refusal.
+    pub async fn call<T, F>(&self, f: F) -> Result<T>
+    where
+        T: Send + 'static,
+        F: FnOnce(&GameService) -> crate::game::Result<T> + Send + 'static,
+    {
+        let service = Arc::clone(&self.service);
+        self.in_flight.fetch_add(1, Ordering::SeqCst);
+        // Counted down even if the caller's future is dropped: the blocking call runs on.
+        let (in_flight, idle) = (Arc::clone(&self.in_flight), Arc::clone(&self.idle));
+        let result = tokio::task::spawn_blocking(move || {
+            let out = f(&service);
+            if in_flight.fetch_sub(1, Ordering::SeqCst) == 1 {
+                idle.notify_waiters();
+            }
+            out
+        })
+        .await;
+        result
+            .map_err(|e| BotError::Internal(format!("a service call panicked: {e}")))?
+            .map_err(BotError::from)
+    }
+
+    /// Waits until no service call is in progress (at most `limit`).
+    pub async fn wait_idle(&self, limit: Duration) {
+        let deadline = tokio::time::Instant::now() + limit;
+        while self.in_flight.load(Ordering::SeqCst) > 0 {
+            let notified = self.idle.notified();
+            if self.in_flight.load(Ordering::SeqCst) == 0 {
+                break;
+            }
+            if tokio::time::timeout_at(deadline, notified).await.is_err() {
+                tracing::warn!("stopping with service calls still in progress");
+                break;
+            }
+        }
+    }
+
+    /// As [`Data::call`], for a call that changes a game: refused while the bot is stopping,
+    /// and followed by waking the sender and the scheduler.
+    pub async fn change<T, F>(&self, f: F) -> Result<T>
+    where
+        T: Send + 'static,
+        F: FnOnce(&GameService) -> crate::game::Result<T> + Send + 'static,
+    {
+        if self.closing.load(Ordering::SeqCst) {
+            return Err(BotError::Closing);
+        }
+        let result = self.call(f).await;
+        self.wake();
+        result
+    }
+
+    /// Tells the sender and the scheduler to look for work.
+    pub fn wake(&self) {
+        self.wake_outbox.notify_one();
+        self.wake_timers.notify_one();
+    }
+
+    /// The language to answer `user` in, privately: their own choice, else their server's,
+    /// else their Discord client's, else English.
+    pub async fn lang_for(&self, user: u64, guild: Option<u64>, locale: Option<&str>) -> Lang {
+        if let Some(lang) = self.chosen(Chooser::User(user)).await {
+            return lang;
+        }
+        if let Some(guild) = guild
+            && let Some(lang) = self.chosen(Chooser::Guild(guild)).await
+        {
+            return lang;
+        }
+        locale.and_then(Lang::parse).unwrap_or_default()
+    }
+
+    /// A server's language, if it chose one.
+    pub async fn guild_lang(&self, guild: u64) -> Option<Lang> {
+        self.chosen(Chooser::Guild(guild)).await
+    }
+
+    /// A user's own choice, if any.
+    pub async fn user_lang(&self, user: u64) -> Option<Lang> {
+        self.chosen(Chooser::User(user)).await
+    }
+
+    async fn chosen(&self, who: Chooser) -> Option<Lang> {
+        if let Some(known) = self
+            .languages
+            .lock()
+            .ok()
+            .and_then(|m| m.get(&who).copied())
+        {
+            return known;
+        }
+        let stored = match who {
+            Chooser::User(user) => self
+                .call(move |s| Ok(s.user_prefs(user)?.language))
+                .await
+                .ok()
+                .flatten(),
+            Chooser::Guild(guild) => self
+                .call(move |s| s.guild_language(guild))
+                .await
+                .ok()
+                .flatten(),
+        };
+        let lang = stored.as_deref().and_then(Lang::parse);
+        if let Ok(mut map) = self.languages.lock() {
+            map.insert(who, lang);
+        }
+        lang
+    }
+
+    /// Sets (or clears) a user's language.
+    pub async fn set_user_lang(&self, user: u64, lang: Option<Lang>) -> Result<()> {
+        self.call(move |s| s.set_user_language(user, lang.map(Lang::code)))
+            .await?;
+        if let Ok(mut map) = self.languages.lock() {
+            map.insert(Chooser::User(user), lang);
+        }
+        Ok(())
+    }
+
+    /// Sets (or clears) a server's language.
+    pub async fn set_guild_lang(&self, guild: u64, lang: Option<Lang>) -> Result<()> {
+        self.call(move |s| s.set_guild_language(guild, lang.map(Lang::code)))
+            .await?;
+        if let Ok(mut map) = self.languages.lock() {
+            map.insert(Chooser::Guild(guild), lang);
+        }
+        Ok(())
+    }
+}

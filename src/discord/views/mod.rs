@@ -1,0 +1,126 @@
+//! What the bot's messages say and which components they carry: pure functions from game
+//! values to text and component builders, in the reader's language. Sending them is the
+//! handlers' and the sender's job.
+
+pub mod lobby;
+pub mod picker;
+pub mod post;
+pub mod settings;
+
+use serenity::all::{ButtonStyle, CreateActionRow, CreateButton};
+
+use super::ids::CustomId;
+use crate::game::Loaded;
+use crate::store::GameId;
+use crate::tr;
+use crate::words::Lang;
+use crate::words::narrate::Teams;
+
+/// Discord's limit on a message's text.
+pub const CONTENT_MAX: usize = 2000;
+
+/// Each team's mark in text, after its colour and token shape on the board (team 1 orange
+/// circles, team 2 blue squares, team 3 green, team 4 purple).
+pub fn team_mark(team: u8) -> &'static str {
+    match team {
+        1 => "🟠",
+        2 => "🟦",
+        3 => "🟩",
+        _ => "🟪",
+    }
+}
+
+/// How a game's teams are named in its messages: mark and player (a mention, which Discord
+/// shows as the name) or bot.
+pub struct GameTeams<'a> {
+    pub loaded: &'a Loaded,
+    pub lang: Lang,
+}
+
+impl Teams for GameTeams<'_> {
+    fn name(&self, team: u8) -> String {
+        let who = match self.loaded.seat(team) {
+            Some(seat) => match seat.user_id {
+                Some(user) => format!("<@{user}>"),
+                None => tr!(self.lang, "bot-player"),
+            },
+            None => tr!(self.lang, "seat-free"),
+        };
+        format!("{} {who}", team_mark(team))
+    }
+}
+
+/// A duration in words: "1 day", "12 hours", "90 minutes".
+pub fn duration(lang: Lang, seconds: u32) -> String {
+    match seconds {
+        s if s >= 86_400 && s % 86_400 == 0 => tr!(lang, "duration-days", count = s / 86_400),
+        s if s >= 3_600 && s % 3_600 == 0 => tr!(lang, "duration-hours", count = s / 3_600),
+        s if s >= 60 && s % 60 == 0 => tr!(lang, "duration-minutes", count = s / 60),
+        s => tr!(lang, "duration-seconds", count = s),
+    }
+}
+
+/// A moment as Discord shows it to each reader in their own time: "in 5 hours".
+pub fn relative_time(ms: i64) -> String {
+    format!("<t:{}:R>", ms.div_euclid(1000))
+}
+
+/// Text cut to fit a message, whole lines first, with a note of how many lines were left out.
+pub fn fit_lines(lang: Lang, head: &str, lines: &[String], tail: &str) -> String {
+    let budget = CONTENT_MAX.saturating_sub(head.chars().count() + tail.chars().count() + 80);
+    let mut body = String::new();
+    let mut shown = 0;
+    for line in lines {
+        if body.chars().count() + line.chars().count() + 3 > budget {
+            break;
+        }
+        body.push_str("• ");
+        body.push_str(line);
+        body.push('\n');
+        shown += 1;
+    }
+    if shown < lines.len() {
+        body.push_str(&tr!(lang, "more-lines", count = lines.len() - shown));
+        body.push('\n');
+    }
+    format!("{head}{body}{tail}")
+}
+
+/// The "My moves" button under a board post.
+pub fn my_moves_row(lang: Lang, game: GameId) -> CreateActionRow {
+    CreateActionRow::Buttons(vec![
+        CreateButton::new(CustomId::MyMoves { game }.encode())
+            .label(tr!(lang, "button-my-moves"))
+            .style(ButtonStyle::Primary),
+    ])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations_in_words() {
+        assert_eq!(duration(Lang::En, 86_400), "1 day");
+        assert_eq!(duration(Lang::En, 2 * 3_600), "2 hours");
+        assert_eq!(duration(Lang::Ru, 2 * 86_400), "2 дня");
+        assert_eq!(duration(Lang::Ru, 5 * 3_600), "5 часов");
+        assert_eq!(duration(Lang::Ru, 90 * 60), "90 минут");
+    }
+
+    #[test]
+    fn long_narration_fits_a_message() {
+        let lines: Vec<String> = (0..500)
+            .map(|i| format!("line {i} of a long chain"))
+            .collect();
+        let text = fit_lines(Lang::En, "head\n", &lines, "tail");
+        assert!(text.chars().count() <= CONTENT_MAX);
+        assert!(text.starts_with("head\n• line 0") && text.ends_with("tail"));
+        assert!(text.contains("more"), "{text}");
+    }
+
+    #[test]
+    fn relative_times() {
+        assert_eq!(relative_time(1_700_000_000_999), "<t:1700000000:R>");
+    }
+}

@@ -1,0 +1,176 @@
+//! The public posts of a game in its thread: the start, each completed move (what happened,
+//! the gold, whose turn it is and until when), notices, and the end.
+
+use serenity::all::CreateActionRow;
+
+use super::{GameTeams, fit_lines, my_moves_row, relative_time, team_mark};
+use crate::engine::Game;
+use crate::game::{GameEnd, Loaded, Notice, PostMaterial};
+use crate::tr;
+use crate::words::Lang;
+use crate::words::narrate::{self, Teams};
+
+/// A post's text, who it may ping, and its buttons.
+#[derive(Clone, Debug, Default)]
+pub struct Post {
+    pub content: String,
+    pub ping: Vec<u64>,
+    pub components: Vec<CreateActionRow>,
+}
+
+/// "Gold: 🟠 @alice 3 · 🟦 @bob 1".
+fn scores(loaded: &Loaded, game: &Game, lang: Lang) -> String {
+    let teams = GameTeams { loaded, lang };
+    let parts: Vec<String> = game
+        .teams()
+        .map(|t| format!("{} {}", teams.name(t), game.score(t)))
+        .collect();
+    tr!(lang, "post-gold", scores = parts.join(" · "))
+}
+
+/// Whose turn it is (pinging them) and the deadline, or nothing when the game is over.
+fn next_turn(
+    loaded: &Loaded,
+    game: &Game,
+    lang: Lang,
+    deadline: Option<i64>,
+) -> (String, Vec<u64>) {
+    if game.is_over() {
+        return (String::new(), Vec::new());
+    }
+    let team = game.controller();
+    let teams = GameTeams { loaded, lang };
+    let user = loaded.seat(team).and_then(|s| s.user_id);
+    let when = deadline
+        .map(|d| tr!(lang, "post-deadline", when = relative_time(d)))
+        .unwrap_or_default();
+    let text = tr!(lang, "post-next", team = teams.name(team), deadline = when);
+    (text, user.into_iter().collect())
+}
+
+/// The post for a completed move: plies `first_ply..=ply`.
+pub fn board(material: &PostMaterial, lang: Lang, deadline: Option<i64>) -> Post {
+    let loaded = &material.loaded;
+    let game = &material.position;
+    let teams = GameTeams { loaded, lang };
+    let mover = material.steps.first().map_or(0, |s| s.row.team);
+    let head = tr!(
+        lang,
+        "post-move",
+        game = loaded.row.id,
+        number = game.ply(),
+        team = teams.name(mover)
+    );
+    let mut lines = Vec::new();
+    for step in &material.steps {
+        let action = serde_json::from_str(&step.row.action)
+            .map(|a| narrate::action(lang, &a))
+            .unwrap_or_else(|_| step.row.notation.clone());
+        lines.push(format!("**{action}**"));
+        lines.extend(narrate::events(lang, &teams, &step.events));
+    }
+    let (next, ping) = next_turn(loaded, game, lang, deadline);
+    let tail = format!("{}\n{next}", scores(loaded, game, lang));
+    let content = fit_lines(lang, &format!("{head}\n"), &lines, &tail);
+    let components = if game.is_over() {
+        Vec::new()
+    } else {
+        vec![my_moves_row(lang, loaded.row.id)]
+    };
+    Post {
+        content,
+        ping,
+        components,
+    }
+}
+
+/// The first post of a game: who plays, and who moves first.
+pub fn start(material: &PostMaterial, lang: Lang, deadline: Option<i64>) -> Post {
+    let loaded = &material.loaded;
+    let game = &material.position;
+    let teams = GameTeams { loaded, lang };
+    let players: Vec<String> = game.teams().map(|t| teams.name(t)).collect();
+    let mut content = tr!(
+        lang,
+        "post-start",
+        game = loaded.row.id,
+        players = players.join(" · ")
+    );
+    content.push('\n');
+    content.push_str(&super::settings::summary(&loaded.config, lang));
+    let (next, ping) = next_turn(loaded, game, lang, deadline);
+    content.push('\n');
+    content.push_str(&next);
+    content.push('\n');
+    content.push_str(&tr!(lang, "post-how-to-play"));
+    Post {
+        content,
+        ping,
+        components: vec![my_moves_row(lang, loaded.row.id)],
+    }
+}
+
+/// The end: the result, and a line per team.
+pub fn over(loaded: &Loaded, game: Option<&Game>, end: &GameEnd, lang: Lang) -> Post {
+    let teams = GameTeams { loaded, lang };
+    let mut content = format!("🏁 {}", narrate::ending(lang, &teams, end));
+    if let Some(game) = game.filter(|_| end.is_result()) {
+        for team in game.teams() {
+            let won = end.winners().contains(&team);
+            content.push('\n');
+            content.push_str(&tr!(
+                lang,
+                "post-final-line",
+                team = teams.name(team),
+                points = game.score(team),
+                won = if won { "yes" } else { "no" }
+            ));
+        }
+    }
+    Post {
+        content,
+        ..Post::default()
+    }
+}
+
+/// A notice about a seat.
+pub fn notice(loaded: &Loaded, notice: &Notice, lang: Lang) -> Post {
+    let teams = GameTeams { loaded, lang };
+    Post {
+        content: format!("ℹ️ {}", narrate::notice(lang, &teams, notice)),
+        ..Post::default()
+    }
+}
+
+/// A reminder posted in the thread for a player whose DMs are closed.
+pub fn reminder(loaded: &Loaded, team: u8, deadline: i64, lang: Lang) -> Post {
+    let user = loaded.seat(team).and_then(|s| s.user_id);
+    let who = user.map_or_else(|| team_mark(team).to_string(), |u| format!("<@{u}>"));
+    Post {
+        content: tr!(
+            lang,
+            "post-reminder",
+            who = who,
+            game = loaded.row.id,
+            when = relative_time(deadline)
+        ),
+        ping: user.into_iter().collect(),
+        components: vec![my_moves_row(lang, loaded.row.id)],
+    }
+}
+
+/// The private reminder.
+pub fn reminder_dm(loaded: &Loaded, deadline: i64, lang: Lang) -> Post {
+    let place = loaded.row.thread_id.or(loaded.row.channel_id);
+    Post {
+        content: tr!(
+            lang,
+            "dm-reminder",
+            game = loaded.row.id,
+            when = relative_time(deadline),
+            place = place.map(|p| format!("<#{p}>")).unwrap_or_default()
+        ),
+        ping: Vec::new(),
+        components: vec![my_moves_row(lang, loaded.row.id)],
+    }
+}
