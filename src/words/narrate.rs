@@ -224,9 +224,11 @@ pub fn events(lang: Lang, teams: &dyn Teams, events: &[Event]) -> Vec<String> {
                 )
             }
             Event::TurnSkipped { team } => tr!(lang, "ev-skipped", team = teams.name(*team)),
-            Event::GameOver(o) => outcome(lang, teams, o),
-            Event::ChoiceRequired { kind } => tr!(lang, choice_id(*kind)),
-            Event::PutDown { .. }
+            // The end and a pending choice are told where they matter (the result post, the
+            // picker), not among what happened.
+            Event::GameOver(_)
+            | Event::ChoiceRequired { .. }
+            | Event::PutDown { .. }
             | Event::Stowed { .. }
             | Event::Sobered { .. }
             | Event::PlaneSpent { .. }

@@ -137,7 +137,7 @@ picker-target = → { $cell } ({ $count } options)
 picker-run = { $first } … { $last }
 picker-fatal = ☠ **This move is fatal**: { $action }. Play it anyway?
 picker-played = ✅ Played: { $action }. The board is posted in the game's thread.
-picker-turn-over = This turn of Jackal #{ $game } (move { $number }) is over.
+picker-turn-over = ✅ Your turn in Jackal #{ $game } (move { $number }) is over.
 
 ## Replies
 

@@ -152,7 +152,7 @@ picker-target = → { $cell } ({ $count ->
 picker-run = { $first } … { $last }
 picker-fatal = ☠ **Этот ход смертелен**: { $action }. Всё равно сходить?
 picker-played = ✅ Сделан ход: { $action }. Поле опубликовано в ветке игры.
-picker-turn-over = Этот ход в игре Шакал #{ $game } (ход { $number }) уже сделан.
+picker-turn-over = ✅ Ваш ход в игре Шакал #{ $game } (ход { $number }) завершён.
 
 ## Ответы
 

@@ -4,7 +4,7 @@
 use serenity::all::CreateActionRow;
 
 use super::{GameTeams, fit_lines, my_moves_row, relative_time, team_mark};
-use crate::engine::Game;
+use crate::engine::{Action, Event, Game, Motion};
 use crate::game::{GameEnd, Loaded, Notice, PostMaterial};
 use crate::tr;
 use crate::words::Lang;
@@ -63,11 +63,11 @@ pub fn board(material: &PostMaterial, lang: Lang, deadline: Option<i64>) -> Post
     );
     let mut lines = Vec::new();
     for step in &material.steps {
-        let action = serde_json::from_str(&step.row.action)
-            .map(|a| narrate::action(lang, &a))
-            .unwrap_or_else(|_| step.row.notation.clone());
-        lines.push(format!("**{action}**"));
-        lines.extend(narrate::events(lang, &teams, &step.events));
+        let action: Option<Action> = serde_json::from_str(&step.row.action).ok();
+        let words = action.map_or_else(|| step.row.notation.clone(), |a| narrate::action(lang, &a));
+        lines.push(format!("**{words}**"));
+        let events = without_the_step_itself(action.as_ref(), &step.events);
+        lines.extend(narrate::events(lang, &teams, events));
     }
     let (next, ping) = next_turn(loaded, game, lang, deadline);
     let tail = format!("{}\n{next}", scores(loaded, game, lang));
@@ -81,6 +81,23 @@ pub fn board(material: &PostMaterial, lang: Lang, deadline: Option<i64>) -> Post
         content,
         ping,
         components,
+    }
+}
+
+/// A move's events after the plain step its action already names ("Pirate 1 → c2" needs no
+/// "Pirate 1 moved to c2" under it); everything after it (what the step led to) stays.
+fn without_the_step_itself<'a>(action: Option<&Action>, events: &'a [Event]) -> &'a [Event] {
+    let target = match action {
+        Some(Action::Move { to, .. } | Action::Choose { cell: to, .. }) => *to,
+        _ => return events,
+    };
+    match events.first() {
+        Some(Event::Moved {
+            to,
+            motion: Motion::Step(_),
+            ..
+        }) if *to == target => &events[1..],
+        _ => events,
     }
 }
 

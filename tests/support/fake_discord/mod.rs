@@ -41,6 +41,7 @@ pub use interact::{InteractionHandle, OptionValue};
 #[allow(unused_imports)]
 pub use log::{Direction, Fault, GatewayLogEntry, RestLogEntry};
 pub use net::guarded_reqwest_client;
+#[allow(unused_imports)]
 pub use schema::vendored_dir as vendored_spec_dir;
 #[allow(unused_imports)]
 pub use world::{

@@ -51,6 +51,21 @@ pub async fn open_dm(
     checked::<PrivateChannel>(&shared, "DM channel", json)
 }
 
+/// A user, as `GET /users/{id}` shows any user to a bot (the bot's own with `@me`).
+pub async fn get_user(State(shared): State<Arc<Shared>>, Path(user): Path<String>) -> ApiResult {
+    let json = shared.read(|w| {
+        let id = if user == "@me" {
+            Some(w.bot)
+        } else {
+            user.parse().ok().map(UserId::new)
+        };
+        id.and_then(|id| w.user(id))
+            .map(|u| u.to_json())
+            .ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, 10013, "Unknown User"))
+    })?;
+    checked::<serenity::all::User>(&shared, "user", json)
+}
+
 pub async fn get_channel(State(shared): State<Arc<Shared>>, Path(channel): Path<u64>) -> ApiResult {
     let channel = ChannelId::new(channel);
     let (json, is_dm) = shared.read(|w| {

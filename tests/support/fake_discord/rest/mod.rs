@@ -61,6 +61,7 @@ pub fn router(shared: Arc<Shared>) -> Router {
                 .delete(interactions::delete_webhook_message),
         )
         .route("/users/@me/channels", post(channels::open_dm))
+        .route("/users/{user}", get(channels::get_user))
         .route("/channels/{channel}", get(channels::get_channel))
         .route(
             "/channels/{channel}/messages",

@@ -1,0 +1,11 @@
+//! End-to-end tests of the bot (`src/discord/`) against the fake Discord: whole games played
+//! through slash commands, autocomplete, buttons and menus, with the posts, pictures and DMs
+//! a player would see, and the stored game checked against its own action log.
+//! Run only these with `cargo test --test discord_bot`.
+
+#[path = "../support/fake_discord/mod.rs"]
+mod fake_discord;
+
+mod harness;
+mod play;
+mod whole_game;
