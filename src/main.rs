@@ -242,8 +242,12 @@ fn run_bot() -> ExitCode {
     };
     // RUST_LOG chooses what is logged (e.g. RUST_LOG=jackal=debug); by default the bot's
     // own information and everyone's warnings.
-    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn,jackal=info"));
+    // (An empty RUST_LOG, as .env.example has it, counts as unset.)
+    let filter = std::env::var("RUST_LOG")
+        .ok()
+        .filter(|v| !v.trim().is_empty())
+        .and_then(|v| tracing_subscriber::EnvFilter::try_new(v).ok())
+        .unwrap_or_else(|| tracing_subscriber::EnvFilter::new("warn,jackal=info"));
     tracing_subscriber::fmt().with_env_filter(filter).init();
     let runtime = match tokio::runtime::Runtime::new() {
         Ok(runtime) => runtime,
