@@ -153,20 +153,21 @@ async fn route(p: &mut Press<'_>, id: CustomId) -> Result<()> {
         }
         CustomId::SettingPick { game } => {
             let setting = p.chosen()?;
+            p.acknowledge().await?;
             let loaded = p.data.call(move |s| s.load(game)).await?;
             let rows = vec![
                 settings::value_menu(game, &loaded.config, p.lang, &setting),
                 settings::pick_menu(game, &loaded.config, p.lang),
             ];
-            let message = CreateInteractionResponseMessage::new()
-                .content(tr!(
-                    p.lang,
-                    "settings-choose-value",
-                    setting = settings::name(p.lang, &setting)
-                ))
+            let content = tr!(
+                p.lang,
+                "settings-choose-value",
+                setting = settings::name(p.lang, &setting)
+            );
+            let edit = EditInteractionResponse::new()
+                .content(content)
                 .components(rows);
-            p.c.create_response(p.ctx, CreateInteractionResponse::UpdateMessage(message))
-                .await?;
+            p.c.edit_response(p.ctx, edit).await?;
             Ok(())
         }
         CustomId::SettingValue { game, setting } => {
@@ -200,20 +201,16 @@ async fn route(p: &mut Press<'_>, id: CustomId) -> Result<()> {
             p.edit(message).await
         }
         CustomId::Pick { game, ply, path } => {
+            let index: usize = p.chosen()?.parse().map_err(|_| BotError::UnknownComponent)?;
+            p.acknowledge().await?;
             let (loaded, state) = current(p, game, ply).await?;
-            let index: usize = p
-                .chosen()?
-                .parse()
-                .map_err(|_| BotError::UnknownComponent)?;
             let menu = picker::menu(&state, p.lang, &path).ok_or(BotError::UnknownComponent)?;
             let entry = menu.entries.get(index).ok_or(BotError::UnknownComponent)?;
             match &entry.kind {
                 picker::EntryKind::Group(i) => {
-                    p.acknowledge().await?;
                     let mut deeper = path.clone();
                     deeper.push(*i);
-                    p.edit(turn::menu_at(&loaded, &state, p.lang, &deeper)?)
-                        .await
+                    p.edit(turn::menu_at(&loaded, &state, p.lang, &deeper)?).await
                 }
                 picker::EntryKind::Action { notation, .. } => {
                     let notation = notation.clone();
@@ -222,8 +219,8 @@ async fn route(p: &mut Press<'_>, id: CustomId) -> Result<()> {
             }
         }
         CustomId::PickRoot { game, ply } => {
-            let (loaded, state) = current(p, game, ply).await?;
             p.acknowledge().await?;
+            let (loaded, state) = current(p, game, ply).await?;
             p.edit(turn::menu_at(&loaded, &state, p.lang, &[])?).await
         }
         CustomId::Play {
@@ -232,6 +229,7 @@ async fn route(p: &mut Press<'_>, id: CustomId) -> Result<()> {
             action,
             confirmed,
         } => {
+            p.acknowledge().await?;
             let (loaded, state) = current(p, game, ply).await?;
             play(p, &loaded, &state, &action, confirmed).await
         }
@@ -239,8 +237,7 @@ async fn route(p: &mut Press<'_>, id: CustomId) -> Result<()> {
             p.acknowledge().await?;
             let who = p.actor;
             p.data.change(move |s| s.resign(who, game)).await?;
-            p.edit(text_only(tr!(p.lang, "resigned", game = game)))
-                .await
+            p.edit(text_only(tr!(p.lang, "resigned", game = game))).await
         }
     }
 }
@@ -254,20 +251,21 @@ fn text_only(content: String) -> PickerMessage {
     }
 }
 
-/// The game at the position a picker component was drawn for, with the presser on turn.
+/// The game at the position a picker component was drawn for, with the presser on turn. An
+/// older position is refused as stale before anything else (whoever is on turn now).
 async fn current(
     p: &Press<'_>,
     game: crate::store::GameId,
     ply: u32,
 ) -> Result<(crate::game::Loaded, crate::engine::Game)> {
-    let (loaded, state) = turn::players_turn(p.data, p.actor.user, game).await?;
-    if state.ply() != ply {
+    let now = p.data.call(move |s| s.load(game)).await?;
+    if let Some(state) = now.game.as_ref().filter(|g| g.ply() != ply) {
         return Err(BotError::StaleButton {
             game,
             current: state.ply(),
         });
     }
-    Ok((loaded, state))
+    turn::players_turn(p.data, p.actor.user, game).await
 }
 
 /// Plays (or asks to confirm) an action pressed in the picker.
@@ -278,7 +276,6 @@ async fn play(
     notation: &str,
     confirmed: bool,
 ) -> Result<()> {
-    p.acknowledge().await?;
     let user = p.actor.user;
     match turn::press(p.data, user, loaded, state, p.lang, notation, confirmed).await? {
         Pressed::Confirm(message) => p.edit(message).await,
@@ -297,6 +294,7 @@ async fn lobby_button(
     let who = p.actor;
     match button {
         LobbyButton::Settings => {
+            p.defer_private().await?;
             let loaded = p.data.call(move |s| s.load(game)).await?;
             if !(who.admin || who.user == loaded.row.owner_id) {
                 return Err(BotError::NotOwner);
@@ -304,7 +302,7 @@ async fn lobby_button(
             if loaded.row.status != GameStatus::Lobby {
                 return Err(ServiceError::AlreadyStarted(game).into());
             }
-            let message = CreateInteractionResponseMessage::new()
+            let edit = EditInteractionResponse::new()
                 .content(tr!(
                     p.lang,
                     "settings-title",
@@ -312,7 +310,8 @@ async fn lobby_button(
                     summary = settings::summary(&loaded.config, p.lang)
                 ))
                 .components(vec![settings::pick_menu(game, &loaded.config, p.lang)]);
-            return p.reply_private(message).await;
+            p.c.edit_response(p.ctx, edit).await?;
+            return Ok(());
         }
         LobbyButton::AddBot if BotLevel::ALL.len() > 1 => {
             let options = BotLevel::ALL

@@ -278,9 +278,8 @@ async fn on_event(
         FullEvent::InteractionCreate {
             interaction: Interaction::Component(c),
         } => {
-            if data.closing.load(Ordering::SeqCst) {
-                return Ok(());
-            }
+            // While stopping, presses are still answered: reads work, and a change is
+            // refused with "restarting, try again in a minute" (`Data::change`).
             components::handle(ctx, c, data).await;
         }
         FullEvent::ThreadDelete { thread, .. } => archive_games_in(data, thread.id.get()).await,

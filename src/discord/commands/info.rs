@@ -28,9 +28,9 @@ pub async fn board(
     #[autocomplete = "complete_game"]
     game: Option<i64>,
 ) -> Result<()> {
+    ctx.defer_ephemeral().await?;
     let lang = lang(ctx).await;
     let id = which_game(ctx, game, true).await?;
-    ctx.defer_ephemeral().await?;
     let loaded = ctx.data().call(move |s| s.load(id)).await?;
     let Some(current) = loaded.game.as_ref().map(|g| g.ply()) else {
         return Err(crate::game::ServiceError::NotRunning(id).into());
@@ -68,6 +68,7 @@ pub async fn board(
 /// Your games: where they are, whose turn, until when
 #[poise::command(slash_command)]
 pub async fn games(ctx: Context<'_>) -> Result<()> {
+    ctx.defer_ephemeral().await?;
     let lang = lang(ctx).await;
     let user = ctx.author().id.get();
     let rows = ctx
@@ -132,6 +133,7 @@ pub async fn history(
     #[autocomplete = "complete_game"]
     game: Option<i64>,
 ) -> Result<()> {
+    ctx.defer_ephemeral().await?;
     let lang = lang(ctx).await;
     let id = which_game(ctx, game, true).await?;
     let (loaded, history) = ctx

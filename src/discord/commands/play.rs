@@ -89,10 +89,10 @@ pub async fn move_(
     game: Option<i64>,
 ) -> Result<()> {
     check_length("action", &action)?;
+    ctx.defer_ephemeral().await?;
     let lang = lang(ctx).await;
     let user = ctx.author().id.get();
     let id = which_game(ctx, game, false).await?;
-    ctx.defer_ephemeral().await?;
     let (loaded, state) = turn::players_turn(ctx.data(), user, id).await?;
     let message = match turn::press(
         ctx.data(),
@@ -119,10 +119,10 @@ pub async fn moves(
     #[autocomplete = "complete_game"]
     game: Option<i64>,
 ) -> Result<()> {
+    ctx.defer_ephemeral().await?;
     let lang = lang(ctx).await;
     let user = ctx.author().id.get();
     let id = which_game(ctx, game, false).await?;
-    ctx.defer_ephemeral().await?;
     let (loaded, state) = turn::players_turn(ctx.data(), user, id).await?;
     let deadline = ctx.data().call(move |s| s.deadline_of(id)).await?;
     let message = turn::first_menu(ctx.data(), &loaded, &state, lang, deadline).await?;
