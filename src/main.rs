@@ -249,19 +249,12 @@ fn run_bot() -> ExitCode {
         .and_then(|v| tracing_subscriber::EnvFilter::try_new(v).ok())
         .unwrap_or_else(|| tracing_subscriber::EnvFilter::new("warn,jackal=info"));
     tracing_subscriber::fmt().with_env_filter(filter).init();
-    let runtime = match tokio::runtime::Runtime::new() {
-        Ok(runtime) => runtime,
-        Err(e) => {
-            eprintln!("jackal: cannot start the async runtime: {e}");
-            return ExitCode::from(1);
-        }
-    };
     let launch = jackal::discord::Launch {
         config,
         clock: std::sync::Arc::new(jackal::game::SystemClock),
         client: None,
     };
-    match runtime.block_on(jackal::discord::run(launch)) {
+    match jackal::discord::run_blocking(launch) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("jackal: {e}");

@@ -16,7 +16,7 @@ use super::views::{lobby, settings};
 use super::{lobby_sync, picker};
 use crate::ai::BotLevel;
 use crate::game::{Actor, ServiceError};
-use crate::store::GameStatus;
+use crate::game::GameStatus;
 use crate::tr;
 use crate::words::Lang;
 
@@ -255,7 +255,7 @@ fn text_only(content: String) -> PickerMessage {
 /// older position is refused as stale before anything else (whoever is on turn now).
 async fn current(
     p: &Press<'_>,
-    game: crate::store::GameId,
+    game: crate::game::GameId,
     ply: u32,
 ) -> Result<(crate::game::Loaded, crate::engine::Game)> {
     let now = p.data.call(move |s| s.load(game)).await?;
@@ -288,7 +288,7 @@ async fn play(
 
 async fn lobby_button(
     p: &mut Press<'_>,
-    game: crate::store::GameId,
+    game: crate::game::GameId,
     button: LobbyButton,
 ) -> Result<()> {
     let who = p.actor;
@@ -358,7 +358,7 @@ async fn lobby_button(
 }
 
 /// Seats a bot of `level` on the lobby's first free seat.
-async fn add_bot(p: &Press<'_>, game: crate::store::GameId, level: BotLevel) -> Result<()> {
+async fn add_bot(p: &Press<'_>, game: crate::game::GameId, level: BotLevel) -> Result<()> {
     let who = p.actor;
     p.data
         .change(move |s| {

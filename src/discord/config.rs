@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use crate::store::Durability;
+use crate::game::Durability;
 
 /// What the bot runs with.
 #[derive(Clone, Debug, PartialEq, Eq)]

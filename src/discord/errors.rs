@@ -4,7 +4,7 @@
 
 use crate::engine::ErrorKind;
 use crate::game::ServiceError;
-use crate::store::GameId;
+use crate::game::GameId;
 use crate::tr;
 use crate::words::Lang;
 

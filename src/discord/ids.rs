@@ -6,7 +6,7 @@
 //! Form: `jk1:<tag>:<game>[:<field>…]`. A version prefix lets a later release read (or
 //! politely refuse) the buttons of older messages still sitting in channels and DMs.
 
-use crate::store::GameId;
+use crate::game::GameId;
 
 const PREFIX: &str = "jk1";
 /// Discord's limit for `custom_id`.

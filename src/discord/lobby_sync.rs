@@ -4,7 +4,7 @@
 
 use super::types::Data;
 use super::views::lobby;
-use crate::store::GameId;
+use crate::game::GameId;
 use crate::words::Lang;
 
 /// Redraws the lobby message of `game`, if it has one. Failures are logged, not raised: the

@@ -36,7 +36,6 @@ use rest::Rest;
 use types::Data;
 
 use crate::game::{Clock, GameService};
-use crate::store::Store;
 
 /// Everything the bot needs to start.
 pub struct Launch {
@@ -133,13 +132,12 @@ impl RunningBot {
 /// Starts the bot; returns once it is connecting. See [`RunningBot::stop`].
 pub async fn start(launch: Launch) -> Result<RunningBot, StartError> {
     let config = launch.config;
-    let store = Store::open_with(&config.database, config.durability).map_err(|e| {
-        StartError::Database {
+    let service = GameService::open(&config.database, config.durability, launch.clock)
+        .map_err(|e| StartError::Database {
             path: config.database.display().to_string(),
             why: e.to_string(),
-        }
-    })?;
-    let service = Arc::new(GameService::new(Arc::new(store), launch.clock));
+        })?;
+    let service = Arc::new(service);
     let client = launch.client.unwrap_or_default();
     let mut builder = HttpBuilder::new(&config.token).client(client.clone());
     if let Some(url) = &config.api_url {
@@ -233,6 +231,13 @@ fn classify_start_error(e: serenity::Error, url: &str) -> StartError {
         },
         _ => StartError::Discord(e.to_string()),
     }
+}
+
+/// Runs the bot on a new tokio runtime until Ctrl-C or SIGTERM (for `jackal run`).
+pub fn run_blocking(launch: Launch) -> Result<(), StartError> {
+    let runtime = tokio::runtime::Runtime::new()
+        .map_err(|e| StartError::Discord(format!("cannot start the async runtime: {e}")))?;
+    runtime.block_on(run(launch))
 }
 
 /// Runs the bot until Ctrl-C or SIGTERM, then stops it cleanly.

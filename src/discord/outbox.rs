@@ -24,7 +24,7 @@ use super::views::picker::{self as picker_view};
 use super::views::post::{self, Post};
 use crate::game::{GameEnd, Loaded, OutboxMessage, Queued, Target};
 use crate::render::{self, RenderOptions};
-use crate::store::{GameId, GameStatus};
+use crate::game::{GameId, GameStatus};
 use crate::tr;
 use crate::words::Lang;
 
@@ -281,6 +281,14 @@ async fn post_public(
 ) -> Delivery {
     let channel = match row.target {
         Target::Channel { id } => id,
+        // A game archived because its thread was deleted now "lives" in the thread's
+        // channel only to say so there: what it had yet to post in the thread is dropped.
+        Target::Game
+            if loaded.end() == Some(GameEnd::ThreadDeleted)
+                && !matches!(row.message, OutboxMessage::GameOver { .. }) =>
+        {
+            return Ok(Outcome::Moot);
+        }
         Target::Game => match loaded.row.thread_id.or(loaded.row.channel_id) {
             Some(place) => place,
             // A local game has no public place.

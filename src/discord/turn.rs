@@ -13,7 +13,7 @@ use super::views::picker::{self as view, At};
 use crate::engine::Game;
 use crate::game::{Accepted, Loaded, ServiceError};
 use crate::render::{self, RenderOptions};
-use crate::store::{GameId, UserId};
+use crate::game::{GameId, UserId};
 use crate::words::{Lang, narrate};
 
 /// A picker message: text, components, and (for a new message) the private board.
@@ -43,8 +43,8 @@ pub async fn draw(data: &Data, game: Game, options: RenderOptions) -> Result<Vec
 pub async fn players_turn(data: &Data, user: UserId, game: GameId) -> Result<(Loaded, Game)> {
     let loaded = data.call(move |s| s.load(game)).await?;
     let state = match (&loaded.game, loaded.row.status) {
-        (Some(state), crate::store::GameStatus::Active) => state.clone(),
-        (_, crate::store::GameStatus::Lobby) => return Err(ServiceError::NotRunning(game).into()),
+        (Some(state), crate::game::GameStatus::Active) => state.clone(),
+        (_, crate::game::GameStatus::Lobby) => return Err(ServiceError::NotRunning(game).into()),
         _ => return Err(ServiceError::Finished(game).into()),
     };
     if loaded.seat_of(user).is_none() {

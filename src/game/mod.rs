@@ -21,7 +21,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use crate::engine::{ErrorKind, Game};
-use crate::store::{self, GameId, GameRow, GameStatus, SeatRow, Store, StoreError, UserId};
+use crate::store::{self, GameRow, SeatRow, Store, StoreError};
 
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use config::{GameConfig, TimeoutPolicy};
@@ -31,6 +31,10 @@ pub use outbox::{Notice, OutboxMessage, Queued, Target};
 pub use timers::Fired;
 pub use transfer::ExportedGame;
 pub use turns::{Accepted, HistoryEntry, LegalMove, Next};
+
+// The store's values that callers of the service name (the Discord layer reaches the store
+// only through the service, so it takes them from here).
+pub use crate::store::{Durability, GameId, GameStatus, PromptRow, UserId, UserPrefs};
 
 /// Snapshots are written every this many plies, so loading replays fewer than this.
 pub const SNAPSHOT_EVERY: u32 = 25;
@@ -181,6 +185,16 @@ impl GameService {
             clock,
             states: Mutex::new(HashMap::new()),
         }
+    }
+
+    /// The service on the database file at `path` (created and migrated if need be).
+    pub fn open(
+        path: &std::path::Path,
+        durability: Durability,
+        clock: Arc<dyn Clock>,
+    ) -> Result<GameService> {
+        let store = Store::open_with(path, durability)?;
+        Ok(GameService::new(Arc::new(store), clock))
     }
 
     pub fn store(&self) -> &Store {

@@ -154,7 +154,7 @@ pub async fn settings(
                     summary = settings::summary(&loaded.config, lang)
                 ))
                 .ephemeral(true);
-            if loaded.row.status == crate::store::GameStatus::Lobby {
+            if loaded.row.status == crate::game::GameStatus::Lobby {
                 reply = reply.components(vec![settings::pick_menu(id, &loaded.config, lang)]);
             }
             ctx.send(reply).await?;

@@ -13,7 +13,7 @@ use crate::discord::types::{Context, Result};
 use crate::discord::views::{self, GameTeams, fit_lines, relative_time, team_mark};
 use crate::guide;
 use crate::render::{self, RenderOptions};
-use crate::store::GameStatus;
+use crate::game::GameStatus;
 use crate::tr;
 use crate::words::{Lang, narrate};
 

@@ -14,7 +14,7 @@ use serenity::all::{AutocompleteChoice, CreateAutocompleteResponse, Permissions}
 use super::errors::BotError;
 use super::types::{Context, Data, Result};
 use crate::game::Actor;
-use crate::store::{GameId, GameStatus};
+use crate::game::{GameId, GameStatus};
 use crate::words::Lang;
 
 /// Games, in Discord (the one top-level command; the rest are its subcommands).

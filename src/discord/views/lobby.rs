@@ -8,7 +8,7 @@ use super::settings::{self, summary};
 use super::{GameTeams, team_mark};
 use crate::discord::ids::{CustomId, LobbyButton};
 use crate::game::{GameEnd, Loaded};
-use crate::store::GameStatus;
+use crate::game::GameStatus;
 use crate::tr;
 use crate::words::narrate::Teams;
 use crate::words::{Lang, narrate};

@@ -11,7 +11,7 @@ use serenity::all::{ButtonStyle, CreateActionRow, CreateButton};
 
 use super::ids::CustomId;
 use crate::game::Loaded;
-use crate::store::GameId;
+use crate::game::GameId;
 use crate::tr;
 use crate::words::Lang;
 use crate::words::narrate::Teams;

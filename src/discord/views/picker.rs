@@ -9,7 +9,7 @@ use serenity::all::{
 use super::{relative_time, team_mark};
 use crate::discord::ids::CustomId;
 use crate::discord::picker::{self as pick, EntryKind, Menu};
-use crate::store::GameId;
+use crate::game::GameId;
 use crate::tr;
 use crate::words::Lang;
 

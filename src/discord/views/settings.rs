@@ -9,7 +9,7 @@ use super::duration;
 use crate::discord::ids::CustomId;
 use crate::game::GameConfig;
 use crate::game::config::parse_duration;
-use crate::store::GameId;
+use crate::game::GameId;
 use crate::tr;
 use crate::words::Lang;
 
