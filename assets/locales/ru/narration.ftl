@@ -50,9 +50,9 @@ tile-arrow = стрелка
 tile-horse = конь
 tile-ice = лёд
 tile-maze = { $steps ->
-    [one] вертушка на { $steps } ход
-    [few] вертушка на { $steps } хода
-   *[many] вертушка на { $steps } ходов
+    [one] лабиринт: { $steps } ступень
+    [few] лабиринт: { $steps } ступени
+   *[many] лабиринт: { $steps } ступеней
 }
 tile-trap = ловушка
 tile-crocodile = крокодил
@@ -95,7 +95,7 @@ ev-moved-flight = { $unit }: перелёт на { $cell }
 ev-moved-shot = { $unit }: выстрел пушки — на { $cell }
 ev-moved-balloon = { $unit }: на воздушном шаре — на { $cell }
 ev-moved-tunnel = { $unit }: через подземный ход — на { $cell }
-ev-moved-advance = { $unit }: дальше по вертушке на { $cell }
+ev-moved-advance = { $unit }: ступенью дальше по лабиринту на { $cell }
 ev-opened = Открыта клетка { $cell }: { $tile }
 ev-appeared = На { $cell }: { $items }
 ev-cargo-returned = Груз вернулся на { $cell }: { $items }
