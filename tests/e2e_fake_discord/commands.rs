@@ -23,7 +23,7 @@ async fn slash_command_replies_with_a_png_served_back_over_the_cdn() {
     };
     assert_eq!(file.filename, "board.png");
     assert_eq!(file.content_type, "image/png");
-    assert_eq!(file.bytes, bot::board_png());
+    assert_eq!(*file.bytes, *bot::board_png());
     assert_eq!(fake.download(&file.url).await, bot::board_png());
     // Discord points the embed's attachment:// image at the uploaded file.
     assert_eq!(reply.embeds[0]["image"]["url"], file.url.as_str());
@@ -183,4 +183,32 @@ async fn a_posted_picture_downloads_and_decodes() {
     assert_eq!(png.png_size(), Some((1, 1)));
     let picture = image::load_from_memory(&fake.download(&png.url).await).expect("a PNG");
     assert_eq!((picture.width(), picture.height()), (1, 1));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_first_response_and_each_message_are_timed() {
+    let fake = FakeDiscord::start().await;
+    let _bot = bot::start(&fake).await;
+    let alice = fake.add_member("alice");
+
+    // `/late` sleeps before answering: its response time covers that sleep.
+    let ix = fake.slash(alice, fake.general(), "late", &[]).await;
+    assert_eq!(fake.response_time(&ix), None, "not answered yet");
+    let reply = fake.reply(&ix).await;
+    let timed = fake.response_time(&ix).expect("answered");
+    assert!(timed >= bot::LATE_DELAY, "{timed:?}");
+    let told = fake.interaction(&ix).expect("known");
+    assert_eq!(told.answered, Some(told.created + timed));
+    assert!(reply.posted >= told.created + bot::LATE_DELAY);
+
+    // Later messages follow, oldest first, each stamped when stored.
+    let ix = fake.slash(alice, fake.general(), "ping", &[]).await;
+    let pong = fake.reply(&ix).await;
+    let after = fake.messages_after(reply.id);
+    assert_eq!(
+        after.iter().map(|m| m.id).collect::<Vec<_>>(),
+        vec![pong.id]
+    );
+    assert!(after[0].posted >= reply.posted);
+    assert!(fake.messages_after(pong.id).is_empty());
 }

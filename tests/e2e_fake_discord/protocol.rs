@@ -100,6 +100,46 @@ async fn the_bot_resumes_after_the_gateway_closes_and_gets_what_it_missed() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_large_guild_arrives_without_its_member_list() {
+    let fake = FakeDiscord::start().await;
+    // With the owner, the bot and 250 more: above serenity's large_threshold (250).
+    for i in 0..250 {
+        fake.add_member(&format!("member{i}"));
+    }
+    let _bot = bot::start(&fake).await;
+    let log = fake.gateway_log();
+    let guild = log
+        .iter()
+        .find(|e| e.event_name() == Some("GUILD_CREATE"))
+        .expect("GUILD_CREATE");
+    assert_eq!(guild.frame["d"]["large"], true);
+    assert_eq!(guild.frame["d"]["member_count"], 252);
+    let members = guild.frame["d"]["members"].as_array().expect("a list");
+    assert_eq!(members.len(), 1, "only the bot itself");
+    assert_eq!(
+        members[0]["user"]["id"],
+        fake.bot_user().to_string().as_str()
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_small_guild_arrives_with_every_member() {
+    let fake = FakeDiscord::start().await;
+    fake.add_member("alice");
+    let _bot = bot::start(&fake).await;
+    let log = fake.gateway_log();
+    let guild = log
+        .iter()
+        .find(|e| e.event_name() == Some("GUILD_CREATE"))
+        .expect("GUILD_CREATE");
+    assert_eq!(guild.frame["d"]["large"], false);
+    assert_eq!(
+        guild.frame["d"]["members"].as_array().map(Vec::len),
+        Some(3)
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn threads_from_a_message_and_standalone_hold_messages() {
     let fake = FakeDiscord::start().await;
     let _bot = bot::start(&fake).await;

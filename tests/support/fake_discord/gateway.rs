@@ -212,13 +212,15 @@ fn identify(shared: &Shared, connection: u32, tx: &mpsc::UnboundedSender<Outboun
         return;
     }
     let session_id = format!("fake-session-{}", next_snowflake());
+    // Discord's default is 50, its maximum 250 (serenity asks for 250).
+    let large_threshold = d["large_threshold"].as_u64().unwrap_or(50).clamp(50, 250);
     let (bot_user, app_id, guilds, base_url) = shared.read(|w| {
         (
             w.users[&w.bot].to_json(),
             w.app_id,
             w.guilds
                 .values()
-                .map(|g| w.guild_json(g))
+                .map(|g| w.guild_json(g, large_threshold))
                 .collect::<Vec<_>>(),
             w.base_url.clone(),
         )

@@ -318,6 +318,7 @@ impl FakeDiscord {
                 user,
                 channel,
                 created: Instant::now(),
+                answered: None,
                 source_message,
                 callback: None,
                 original: None,
@@ -431,14 +432,7 @@ impl FakeDiscord {
         focused: &str,
     ) -> Vec<Value> {
         let ix = self
-            .command_interaction(
-                InteractionKind::Autocomplete,
-                user,
-                channel,
-                command,
-                options,
-                Some(focused),
-            )
+            .autocomplete_interaction(user, channel, command, options, focused)
             .await;
         let Callback { kind, data } = self.response(&ix).await;
         assert_eq!(
@@ -446,6 +440,27 @@ impl FakeDiscord {
             "autocomplete must be answered with callback type 8"
         );
         data["choices"].as_array().cloned().unwrap_or_default()
+    }
+
+    /// As [`FakeDiscord::autocomplete`], without waiting: the interaction, whose answer (a
+    /// callback of type 8) `response` brings.
+    pub async fn autocomplete_interaction(
+        &self,
+        user: UserId,
+        channel: ChannelId,
+        command: &str,
+        options: &[(&str, OptionValue)],
+        focused: &str,
+    ) -> InteractionHandle {
+        self.command_interaction(
+            InteractionKind::Autocomplete,
+            user,
+            channel,
+            command,
+            options,
+            Some(focused),
+        )
+        .await
     }
 
     /// `user` presses the button `custom_id` on a message.

@@ -45,8 +45,8 @@ pub use net::guarded_reqwest_client;
 pub use schema::vendored_dir as vendored_spec_dir;
 #[allow(unused_imports)]
 pub use world::{
-    Attachment, Callback, Channel, ChannelKind, Message, Overwrite, OverwriteTarget, User, flags,
-    perms,
+    Attachment, Callback, Channel, ChannelKind, Interaction, Message, Overwrite, OverwriteTarget,
+    User, flags, perms,
 };
 
 use gateway::GatewayState;
@@ -381,6 +381,32 @@ impl FakeDiscord {
                 .map(|i| i.followups.clone())
                 .unwrap_or_default();
             ids.iter().map(|id| w.messages[id].clone()).collect()
+        })
+    }
+
+    /// A snapshot of an interaction the test made: when the bot was told, when and how it
+    /// answered.
+    pub fn interaction(&self, ix: &InteractionHandle) -> Option<Interaction> {
+        self.shared.read(|w| w.interactions.get(&ix.id).cloned())
+    }
+
+    /// How long the bot took to give an interaction its initial response (the callback: a
+    /// deferral, or the whole answer), from the moment it was told; `None` until it has.
+    pub fn response_time(&self, ix: &InteractionHandle) -> Option<Duration> {
+        let ix = self.interaction(ix)?;
+        Some(ix.answered?.saturating_duration_since(ix.created))
+    }
+
+    /// The messages stored after message `after`, in every channel, deleted ones included,
+    /// oldest first (ids grow with time): for following a busy fake without copying every
+    /// message again.
+    pub fn messages_after(&self, after: MessageId) -> Vec<Message> {
+        use std::ops::Bound::{Excluded, Unbounded};
+        self.shared.read(|w| {
+            w.messages
+                .range((Excluded(after), Unbounded))
+                .map(|(_, m)| m.clone())
+                .collect()
         })
     }
 

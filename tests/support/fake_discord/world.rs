@@ -3,6 +3,7 @@
 //! and interactions. Each type renders itself as the JSON Discord would send for it.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
@@ -343,7 +344,8 @@ pub struct Attachment {
     pub id: u64,
     pub filename: String,
     pub content_type: String,
-    pub bytes: Vec<u8>,
+    /// Shared, so that copying a message (every wait does) does not copy its pictures.
+    pub bytes: Arc<[u8]>,
     pub url: String,
 }
 
@@ -419,6 +421,9 @@ pub struct Message {
     /// Users the message mentions and so pings: `<@id>` in the content, as far as the
     /// allowed mentions let them through.
     pub mentions: Vec<UserId>,
+    /// When the fake stored it (edits keep it): the moment a user could first see it, for
+    /// measuring how long the bot took to post.
+    pub posted: Instant,
 }
 
 impl Message {
@@ -567,7 +572,10 @@ pub struct Interaction {
     pub kind: InteractionKind,
     pub user: UserId,
     pub channel: ChannelId,
+    /// When the bot was told (INTERACTION_CREATE dispatched).
     pub created: Instant,
+    /// When the bot's initial response (the callback) was accepted.
+    pub answered: Option<Instant>,
     /// The component's message, for button and select interactions.
     pub source_message: Option<MessageId>,
     pub callback: Option<Callback>,
@@ -609,7 +617,10 @@ impl World {
             .map(|m| m.id)
     }
 
-    pub fn guild_json(&self, guild: &Guild) -> Value {
+    /// A guild as GUILD_CREATE carries it. A guild with more members than the session's
+    /// `large_threshold` is "large": like Discord, the fake then lists only members online or
+    /// in voice, which here is the bot alone (nobody else has a presence).
+    pub fn guild_json(&self, guild: &Guild, large_threshold: u64) -> Value {
         let channels: Vec<Value> = self
             .channels
             .values()
@@ -623,9 +634,11 @@ impl World {
             .filter(|c| c.guild == Some(guild.id) && c.kind.is_thread() && !c.archived)
             .map(|c| c.to_json(self))
             .collect();
+        let large = guild.members.len() as u64 > large_threshold;
         let members: Vec<Value> = guild
             .members
             .values()
+            .filter(|m| !large || m.user == self.bot)
             .map(|m| self.member_json(m, None))
             .collect();
         json!({
@@ -659,7 +672,7 @@ impl World {
             "nsfw_level": 0,
             "premium_progress_bar_enabled": false,
             "joined_at": timestamp_now(),
-            "large": false,
+            "large": large,
             "unavailable": false,
             "member_count": guild.members.len(),
             "voice_states": [],

@@ -3,6 +3,7 @@
 //! the original response and its edits).
 
 use std::sync::Arc;
+use std::time::Instant;
 
 use axum::extract::{Extension, Path, State};
 use axum::http::StatusCode;
@@ -89,6 +90,7 @@ pub async fn callback(
             kind: kind as u8,
             data,
         });
+        stored.answered = Some(Instant::now());
         stored.original = original;
         Ok((created, updated))
     })?;

@@ -5,7 +5,7 @@
 
 use std::collections::HashMap;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use axum::extract::{Extension, Path, Query, State};
 use axum::http::StatusCode;
@@ -133,6 +133,7 @@ pub fn create_message(
         nonce: draft.nonce,
         allowed_mentions: allowed,
         mentions,
+        posted: Instant::now(),
     };
     w.messages.insert(id, message);
     Ok(id)
@@ -224,7 +225,7 @@ fn new_attachments(w: &World, channel: ChannelId, draft: &Draft) -> Vec<Attachme
                 url: format!("{}/cdn/attachments/{channel}/{id}/{filename}", w.base_url),
                 filename,
                 content_type: upload.content_type.clone(),
-                bytes: upload.bytes.clone(),
+                bytes: upload.bytes.as_slice().into(),
             }
         })
         .collect()

@@ -288,7 +288,7 @@ async fn cdn(
             .values()
             .flat_map(|m| &m.attachments)
             .find(|a| a.id == attachment)
-            .map(|a| (a.content_type.clone(), a.bytes.clone()))
+            .map(|a| (a.content_type.clone(), a.bytes.to_vec()))
     });
     match found {
         Some((content_type, bytes)) => {
