@@ -9,3 +9,4 @@ mod fake_discord;
 mod harness;
 mod play;
 mod whole_game;
+mod load;
