@@ -10,3 +10,4 @@ mod harness;
 mod play;
 mod whole_game;
 mod load;
+mod lobby;
