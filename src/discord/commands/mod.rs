@@ -97,7 +97,8 @@ pub async fn say(ctx: Context<'_>, text: String) -> Result<()> {
 
 /// The game a command is about: the `game` option if given, else the caller's one game in
 /// this channel or thread (with `any_here`, also a game here the caller does not play in,
-/// for admins).
+/// for admins); in a thread with no open game, the caller's latest game played there (a game
+/// that ended keeps its thread, where its board and history are still asked for).
 pub async fn which_game(ctx: Context<'_>, option: Option<i64>, any_here: bool) -> Result<GameId> {
     if let Some(id) = option {
         if id <= 0 {
@@ -109,7 +110,7 @@ pub async fn which_game(ctx: Context<'_>, option: Option<i64>, any_here: bool) -
     }
     let user = ctx.author().id.get();
     let channel = ctx.channel_id().get();
-    let (mine, all) = ctx
+    let (mine, all, ended) = ctx
         .data()
         .call(move |s| {
             let here = s.games_here(channel)?;
@@ -119,12 +120,26 @@ pub async fn which_game(ctx: Context<'_>, option: Option<i64>, any_here: bool) -
                     mine.push(row.id);
                 }
             }
-            Ok((mine, here.into_iter().map(|r| r.id).collect::<Vec<_>>()))
+            let ended = if here.is_empty() {
+                s.my_games(user, true)?
+                    .into_iter()
+                    .filter(|g| g.thread_id == Some(channel))
+                    .map(|g| g.id)
+                    .next_back()
+            } else {
+                None
+            };
+            Ok((
+                mine,
+                here.into_iter().map(|r| r.id).collect::<Vec<_>>(),
+                ended,
+            ))
         })
         .await?;
     match (mine.as_slice(), all.as_slice()) {
         ([one], _) => Ok(*one),
         ([], [one]) if any_here => Ok(*one),
+        ([], []) => ended.ok_or(BotError::NoGameHere),
         ([], _) => Err(BotError::NoGameHere),
         (many, _) => Err(BotError::WhichGame(many.to_vec())),
     }
