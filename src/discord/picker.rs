@@ -60,8 +60,14 @@ pub struct Menu {
 /// The position's actions for the side to move, as a tree (root entries first).
 fn tree(game: &Game, lang: Lang) -> Vec<Node> {
     let legal = game.legal_actions();
-    if game.pending().is_some() || legal.len() <= MENU_MAX {
+    if legal.len() <= MENU_MAX {
         return legal.into_iter().map(Node::Leaf).collect();
+    }
+    if game.pending().is_some() {
+        // A choice answers one question, so its answers are not grouped by piece; but some
+        // have more than a menu holds (a flight that lands on ice flies again, to any land
+        // cell: 116 answers on the big island): in runs of cells, as a plane's flight is.
+        return fit(legal.into_iter().map(Node::Leaf).collect(), lang);
     }
     let mut pieces: BTreeMap<PieceKey, Vec<LegalAction>> = BTreeMap::new();
     for l in legal {
@@ -368,6 +374,35 @@ mod tests {
             }
         }
         assert!(biggest > MENU_MAX, "the games tried never needed grouping");
+    }
+
+    /// Found by the load test: the picker offered all 116 answers of such a choice in one
+    /// menu, which Discord refuses (25 at most).
+    #[test]
+    fn a_choice_with_more_answers_than_a_menu_holds_comes_in_runs() {
+        // t_plane.scn: a flight onto ice flies again, to any land cell but the ice.
+        let scenario = "scenario flight onto ice\n\
+                        tile f5 plane\ntile k11 ice\ntile d10 fog chest1\n\
+                        unit 1.1 f5 pilot\nitem f5 coin\nturn 1\n\
+                        play 1 k11 coin\n";
+        let (game, _) = crate::scenario::position_after_plays(scenario).expect("a position");
+        assert!(game.pending().is_some());
+        let legal = game.legal_actions();
+        assert_eq!(legal.len(), 116);
+        let mut reached = reachable(&game, Lang::En);
+        assert!(
+            reached.iter().all(|(_, clicks)| *clicks <= 3),
+            "{reached:?}"
+        );
+        let mut expected: Vec<String> = legal.iter().map(|l| game.notation(&l.action)).collect();
+        reached.sort();
+        expected.sort();
+        let reached: Vec<String> = reached.into_iter().map(|(n, _)| n).collect();
+        assert_eq!(reached, expected);
+        // The root holds runs of cells; each run's answers fit as buttons.
+        let root = menu(&game, Lang::En, &[]).expect("the root");
+        assert!(root.choice && root.entries.len() <= MENU_MAX);
+        assert!(matches!(root.entries[0].kind, EntryKind::Group(0)));
     }
 
     #[test]
