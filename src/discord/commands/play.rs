@@ -12,6 +12,7 @@ use crate::discord::ids::CustomId;
 use crate::discord::picker::clip;
 use crate::discord::turn::{self, PickerMessage, Pressed};
 use crate::discord::types::{Context, Result};
+use crate::game::{GameStatus, ServiceError};
 use crate::tr;
 use crate::words::narrate;
 
@@ -139,6 +140,16 @@ pub async fn resign(
 ) -> Result<()> {
     let lang = lang(ctx).await;
     let id = which_game(ctx, game, false).await?;
+    ctx.defer_ephemeral().await?;
+    // Only a player of a running game is asked.
+    let user = ctx.author().id.get();
+    let loaded = ctx.data().call(move |s| s.load(id)).await?;
+    match loaded.row.status {
+        GameStatus::Active if loaded.seat_of(user).is_some() => {}
+        GameStatus::Active => return Err(ServiceError::NotYourGame(id).into()),
+        GameStatus::Lobby => return Err(ServiceError::NotRunning(id).into()),
+        _ => return Err(ServiceError::Finished(id).into()),
+    }
     let button = CreateButton::new(CustomId::Resign { game: id }.encode())
         .label(tr!(lang, "button-resign"))
         .style(ButtonStyle::Danger);
