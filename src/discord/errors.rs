@@ -3,8 +3,8 @@
 //! nothing.
 
 use crate::engine::ErrorKind;
-use crate::game::ServiceError;
 use crate::game::GameId;
+use crate::game::ServiceError;
 use crate::tr;
 use crate::words::Lang;
 
@@ -154,15 +154,40 @@ impl BotError {
             }
             BotError::NotYours => tr!(lang, "err-not-yours"),
             BotError::UnknownComponent => tr!(lang, "err-unknown-component"),
-            BotError::TooLong { option } => tr!(lang, "err-too-long", option = *option),
+            BotError::TooLong { option } => {
+                tr!(lang, "err-too-long", option = option_name(lang, option))
+            }
             BotError::OutOfRange { option, max } => {
-                tr!(lang, "err-out-of-range", option = *option, max = *max)
+                tr!(
+                    lang,
+                    "err-out-of-range",
+                    option = option_name(lang, option),
+                    max = *max
+                )
             }
             BotError::NoSuchTopic(topic) => tr!(lang, "err-no-topic", topic = topic.clone()),
             BotError::Closing => tr!(lang, "err-closing"),
             BotError::Discord(_) | BotError::Internal(_) => tr!(lang, "err-internal"),
         }
     }
+}
+
+/// An option's name as the asker's Discord shows it: its command's localisation
+/// (`commands.ftl`), so a Russian client reads `после` where an English one reads `ply`.
+fn option_name(lang: Lang, option: &str) -> String {
+    let command = match option {
+        "action" => "move",
+        "ply" => "board",
+        "topic" => "rules",
+        "setting" | "value" => "settings",
+        "seat" => "kick",
+        _ => return option.to_string(),
+    };
+    let id = format!("cmd-{command}.{option}");
+    if lang == Lang::En || !crate::words::has(lang, &id) {
+        return option.to_string();
+    }
+    crate::words::format(lang, &id, None)
 }
 
 /// The service's refusals in words.
@@ -223,4 +248,25 @@ pub fn illegal_text(kind: ErrorKind, lang: Lang) -> String {
         ErrorKind::RumForbidden => "illegal-rum-forbidden",
     };
     tr!(lang, id)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every option a refusal names has its Russian name (the one a Russian client shows).
+    #[test]
+    fn options_are_named_as_each_client_shows_them() {
+        assert_eq!(option_name(Lang::En, "ply"), "ply");
+        assert_eq!(option_name(Lang::Ru, "ply"), "после");
+        for option in ["action", "ply", "topic", "setting", "value", "seat"] {
+            let shown = option_name(Lang::Ru, option);
+            assert!(
+                shown
+                    .chars()
+                    .all(|c| c == '_' || ('а'..='я').contains(&c) || c == 'ё'),
+                "{option}: {shown}"
+            );
+        }
+    }
 }
