@@ -132,10 +132,12 @@ impl RunningBot {
 /// Starts the bot; returns once it is connecting. See [`RunningBot::stop`].
 pub async fn start(launch: Launch) -> Result<RunningBot, StartError> {
     let config = launch.config;
-    let service = GameService::open(&config.database, config.durability, launch.clock)
-        .map_err(|e| StartError::Database {
-            path: config.database.display().to_string(),
-            why: e.to_string(),
+    let service =
+        GameService::open(&config.database, config.durability, launch.clock).map_err(|e| {
+            StartError::Database {
+                path: config.database.display().to_string(),
+                why: e.to_string(),
+            }
         })?;
     let service = Arc::new(service);
     let client = launch.client.unwrap_or_default();

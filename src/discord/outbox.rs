@@ -23,8 +23,8 @@ use super::views::lobby;
 use super::views::picker::{self as picker_view};
 use super::views::post::{self, Post};
 use crate::game::{GameEnd, Loaded, OutboxMessage, Queued, Target};
-use crate::render::{self, RenderOptions};
 use crate::game::{GameId, GameStatus};
+use crate::render::{self, RenderOptions};
 use crate::tr;
 use crate::words::Lang;
 

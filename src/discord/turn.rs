@@ -12,8 +12,8 @@ use super::types::{Data, Result};
 use super::views::picker::{self as view, At};
 use crate::engine::Game;
 use crate::game::{Accepted, Loaded, ServiceError};
-use crate::render::{self, RenderOptions};
 use crate::game::{GameId, UserId};
+use crate::render::{self, RenderOptions};
 use crate::words::{Lang, narrate};
 
 /// A picker message: text, components, and (for a new message) the private board.

@@ -6,8 +6,15 @@
 #[path = "../support/fake_discord/mod.rs"]
 mod fake_discord;
 
+mod deadlines;
+mod dms;
 mod harness;
-mod play;
-mod whole_game;
 mod load;
 mod lobby;
+mod play;
+mod refusals;
+mod restart;
+mod russian;
+mod startup;
+mod trouble;
+mod whole_game;

@@ -11,9 +11,9 @@ use crate::discord::errors::BotError;
 use crate::discord::turn;
 use crate::discord::types::{Context, Result};
 use crate::discord::views::{self, GameTeams, fit_lines, relative_time, team_mark};
+use crate::game::GameStatus;
 use crate::guide;
 use crate::render::{self, RenderOptions};
-use crate::game::GameStatus;
 use crate::tr;
 use crate::words::{Lang, narrate};
 

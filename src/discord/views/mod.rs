@@ -10,8 +10,8 @@ pub mod settings;
 use serenity::all::{ButtonStyle, CreateActionRow, CreateButton};
 
 use super::ids::CustomId;
-use crate::game::Loaded;
 use crate::game::GameId;
+use crate::game::Loaded;
 use crate::tr;
 use crate::words::Lang;
 use crate::words::narrate::Teams;

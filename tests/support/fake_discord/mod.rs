@@ -448,6 +448,17 @@ impl FakeDiscord {
             .read(|w| w.commands.iter().map(|c| c.name().to_string()).collect())
     }
 
+    /// The definition of a registered command as Discord would list it (options,
+    /// localisations, its id), if the bot registered one by that name.
+    pub fn registered_command(&self, name: &str) -> Option<serde_json::Value> {
+        self.shared.read(|w| {
+            w.commands
+                .iter()
+                .find(|c| c.name() == name)
+                .map(|c| c.to_json(w.app_id))
+        })
+    }
+
     /// Every REST request so far.
     pub fn rest_log(&self) -> Vec<RestLogEntry> {
         self.shared.read(|w| w.rest_log.clone())

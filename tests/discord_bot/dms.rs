@@ -1,0 +1,135 @@
+//! Private messages: a player whose DMs are closed is served in the thread instead (a ping,
+//! "My moves" with their board and picker in private, reminders as mentions), and a player's
+//! DM prompt loses its buttons once their turn is played from anywhere.
+
+use crate::deadlines::{self, dms, move_post, on_turn, play_in_thread};
+use crate::harness::{HOUR, Harness, board_picture, posts};
+use crate::play;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_player_with_closed_dms_plays_from_the_thread() {
+    let h = Harness::start().await;
+    let fake = &h.fake;
+    let alice = fake.add_member("alice");
+    let hermit = fake.add_user_with_closed_dms("hermit");
+    fake.join_guild(hermit);
+    let duel = deadlines::duel(&h, alice, hermit, &[]).await;
+    let game = duel.game;
+
+    // Alice, if she moves first, plays from her DM.
+    if on_turn(&h, game) == alice {
+        let dm = play::prompt(&h, alice, game, 1).await;
+        play::through_picker(&h, alice, dm).await;
+        move_post(&h, duel.thread, h.load(game).row.ply).await;
+    }
+    assert_eq!(on_turn(&h, game), hermit);
+
+    // The "your turn" DM is refused (403 / 50007), and that is remembered.
+    let refused = fake
+        .wait_request("the refused DM", |e| {
+            e.method == "POST" && e.status == 403 && e.error_code == Some(50007)
+        })
+        .await;
+    let hermit_dm = fake.dm_channel(hermit).expect("the DM channel opens");
+    assert_eq!(refused.path, format!("/channels/{hermit_dm}/messages"));
+    fake.wait_for("the closed DMs to be remembered", |_| {
+        (!h.service.user_prefs(hermit.get()).unwrap().dms).then_some(())
+    })
+    .await;
+    assert!(h.service.user_prefs(alice.get()).unwrap().dms);
+    assert!(dms(&h, hermit).is_empty());
+
+    // The thread's latest post pings them and carries "My moves".
+    let latest = posts(fake, duel.thread).pop().expect("a post");
+    assert_eq!(latest.pinged_users(), vec![hermit], "{}", latest.content);
+    let my_moves = format!("jk1:moves:{game}");
+    assert!(latest.custom_ids().contains(&my_moves));
+
+    // "My moves" opens their board and the picker in private; they play the whole turn there.
+    let ix = fake.click(hermit, latest.id, &my_moves);
+    let picker = h.reply(&ix).await;
+    assert!(picker.is_ephemeral());
+    assert!(
+        picker.content.contains(&format!("Jackal #{game} · move")),
+        "{}",
+        picker.content
+    );
+    board_picture(fake, &picker).await;
+    let done = play::through_picker(&h, hermit, picker).await;
+    assert!(done.is_ephemeral() && done.content.contains('✅'));
+    let ply = h.load(game).row.ply;
+    move_post(&h, duel.thread, ply).await;
+    assert_eq!(
+        h.service.history(game).unwrap().last().unwrap().user_id,
+        Some(hermit.get()),
+        "the move is theirs"
+    );
+
+    // Alice's turn (from the thread), then theirs again: 21 hours in, their reminder is a
+    // mention in the thread, with "My moves", and no DM.
+    play_in_thread(&h, &duel).await;
+    assert_eq!(on_turn(&h, game), hermit);
+    h.advance(21 * HOUR);
+    let reminder = fake
+        .wait_message(duel.thread, |m| m.content.starts_with("⏰"))
+        .await;
+    assert!(
+        reminder.content.contains(&format!("<@{hermit}>")),
+        "{}",
+        reminder.content
+    );
+    assert_eq!(reminder.pinged_users(), vec![hermit]);
+    assert!(reminder.custom_ids().contains(&my_moves));
+    assert!(dms(&h, hermit).is_empty(), "nothing ever reached their DMs");
+    // Only the "your turn" DMs were tried (each refused); the reminder went straight to the
+    // thread.
+    let tried = fake
+        .rest_log()
+        .into_iter()
+        .filter(|e| e.method == "POST" && e.path == format!("/channels/{hermit_dm}/messages"))
+        .count();
+    assert_eq!(tried, 2, "one attempt per turn, none for the reminder");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_dm_prompt_loses_its_buttons_when_the_turn_is_played_elsewhere() {
+    let h = Harness::start().await;
+    let alice = h.fake.add_member("alice");
+    let bob = h.fake.add_member("bob");
+    let duel = deadlines::duel(&h, alice, bob, &[]).await;
+    let first = on_turn(&h, duel.game);
+    let prompt = play::prompt(&h, first, duel.game, 1).await;
+    assert!(
+        prompt
+            .custom_ids()
+            .iter()
+            .any(|id| id.starts_with("jk1:pick:") || id.starts_with("jk1:play:")),
+        "{:?}",
+        prompt.custom_ids()
+    );
+    board_picture(&h.fake, &prompt).await;
+
+    // They play with /jackal move in the thread instead.
+    play_in_thread(&h, &duel).await;
+    let retired = h
+        .fake
+        .wait_for("the DM prompt to lose its buttons", |f| {
+            f.message(prompt.id).filter(|m| m.components.is_empty())
+        })
+        .await;
+    assert!(
+        retired.content.contains(&format!(
+            "Your turn in Jackal #{} (move 1) is over",
+            duel.game
+        )),
+        "{}",
+        retired.content
+    );
+    assert_eq!(retired.png_attachments().len(), 1, "the picture stays");
+
+    // The other player's prompt for the next move is live.
+    let other = on_turn(&h, duel.game);
+    assert_ne!(other, first);
+    let next = play::prompt(&h, other, duel.game, h.load(duel.game).row.ply + 1).await;
+    assert!(!next.components.is_empty());
+}
