@@ -34,7 +34,7 @@ enum Command {
         /// Human seats, played in turn at this terminal (default: 2 without bots, else 0).
         #[arg(long)]
         humans: Option<u8>,
-        /// Bot seats, one level each, comma-separated (levels: random).
+        /// Bot seats, one level each, comma-separated (levels: random, easy, normal).
         #[arg(long, value_delimiter = ',', value_parser = parse_bot)]
         bots: Vec<BotLevel>,
         /// Four seats as two teams of two (2x2).
@@ -57,6 +57,33 @@ enum Command {
         /// Draw no board picture.
         #[arg(long)]
         no_png: bool,
+    },
+    /// Play bots against bots and print each level's wins, draws and losses (with a 95 %
+    /// confidence interval) and its mean and longest time to decide a move.
+    ///
+    /// Each map is played once from every seat: the seats rotate from game to game.
+    Arena {
+        /// Games to play.
+        #[arg(long, default_value_t = 100)]
+        games: u32,
+        /// Board side: 5, 7, 9, 11 or 13.
+        #[arg(long, default_value_t = 13)]
+        size: u8,
+        /// One level per seat, comma-separated, 2 to 4 of them (levels: random, easy, normal).
+        #[arg(long, value_delimiter = ',', value_parser = parse_bot, required = true)]
+        bots: Vec<BotLevel>,
+        /// The tile pack: classic, or a custom list id*count,… (see RULES.md R-PACK-6).
+        #[arg(long, default_value = "classic", value_parser = parse_pack)]
+        pack: jackal::engine::Pack,
+        /// Games played side by side (each bot thinks on one core).
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Seed of the maps and of the bots' decisions.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// The `normal` level's time to think about one move, in milliseconds (1 to 2000).
+        #[arg(long, default_value_t = 1000)]
+        think_ms: u64,
     },
     /// Copy the database to a new file, safely, even while the bot is running.
     Backup {
@@ -158,6 +185,35 @@ fn main() -> ExitCode {
                 Ok(code) => ExitCode::from(code as u8),
                 Err(e) => {
                     eprintln!("jackal play: {e}");
+                    ExitCode::from(2)
+                }
+            }
+        }
+        Command::Arena {
+            games,
+            size,
+            bots,
+            pack,
+            threads,
+            seed,
+            think_ms,
+        } => {
+            let options = jackal::cli::arena::ArenaOptions {
+                games,
+                size,
+                bots,
+                pack,
+                threads,
+                seed,
+                think: std::time::Duration::from_millis(think_ms),
+            };
+            match jackal::cli::arena::run(&options, &mut std::io::stderr()) {
+                Ok(report) => {
+                    println!("{report}");
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("jackal arena: {e}");
                     ExitCode::from(2)
                 }
             }
@@ -264,8 +320,10 @@ fn run_bot() -> ExitCode {
 }
 
 fn parse_bot(text: &str) -> Result<BotLevel, String> {
-    BotLevel::parse(text).ok_or_else(|| {
-        let names: Vec<&str> = BotLevel::ALL.iter().map(|l| l.name()).collect();
-        format!("unknown bot level `{text}` (levels: {})", names.join(", "))
-    })
+    text.parse()
+        .map_err(|e: jackal::ai::UnknownLevel| e.to_string())
+}
+
+fn parse_pack(text: &str) -> Result<jackal::engine::Pack, String> {
+    jackal::engine::Pack::parse(text).map_err(|e| e.to_string())
 }

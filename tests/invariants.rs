@@ -15,7 +15,9 @@
 //! - notation round trip: `parse_action(&notation(a)) == Ok(a)` for every legal action;
 //! - the fatal flag (R-CHAIN-9) of every legal action equals the reference answer computed by
 //!   simulation alone (`fatal_by_simulation`), so the engine's cheaper paths stay exact;
-//! - serde: JSON serialize → deserialize gives an equal `Game` with equal legal actions.
+//! - serde: JSON serialize → deserialize gives an equal `Game` with equal legal actions;
+//! - the public view and a determinisation of it (what the bots play on) list the same legal
+//!   actions with the same fatal flags, and the determinisation conserves gold.
 //!
 //! At the end of every game: replaying the same seed with the same actions gives an identical
 //! `Game`, and a finished game lists no actions and refuses to play.
@@ -181,7 +183,26 @@ fn check_position(
             "serde round trip gives different legal actions".into(),
         ));
     }
-    Ok(())
+    // What the bots see: the public view and a determinisation of it list the game's own
+    // legal actions with the same fatal flags (no rule looks under the fog), and the
+    // determinisation accounts for its gold.
+    let view = game.public_view();
+    if view.legal_actions() != legal {
+        return Err(fail(
+            spec,
+            history,
+            "the public view lists other legal actions".into(),
+        ));
+    }
+    let sample = view.sample(&mut SplitMix64::new(game.ply() as u64));
+    if sample.legal_actions() != legal {
+        return Err(fail(
+            spec,
+            history,
+            "a determinisation lists other legal actions".into(),
+        ));
+    }
+    check_gold(spec, history, &sample)
 }
 
 /// Gold points lying aboard vessels: always 0 when R-CARGO-1 holds.

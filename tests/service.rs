@@ -164,10 +164,11 @@ fn seats_seeds_and_kicks() {
         s.kick(Actor::user(ALICE), id, 2),
         Err(ServiceError::AlreadyBot(2))
     ));
+    // The bot is of the game's timeout level (`easy` unless set).
     let seat = s.load(id).unwrap().seat(2).unwrap().clone();
     assert_eq!(
         (seat.user_id, seat.bot_level.as_deref()),
-        (None, Some("random"))
+        (None, Some("easy"))
     );
     let mv = first_move(&f, id, ALICE);
     let accepted = s.act(ALICE, id, 0, &mv).unwrap();
@@ -175,7 +176,7 @@ fn seats_seeds_and_kicks() {
         accepted.next,
         Next::Bot {
             team: 2,
-            level: BotLevel::Random
+            level: BotLevel::Easy
         }
     );
     assert!(
@@ -494,6 +495,7 @@ fn deadlines_remind_then_a_bot_moves_then_takes_the_seat() {
     config.set("turn_time", "12h").unwrap();
     config.set("reminder", "2h").unwrap();
     config.set("max_missed", "2").unwrap();
+    config.set("timeout_level", "random").unwrap();
     let id = duel_with(&f, config, 7);
     assert_eq!(
         s.next_timer_due().unwrap(),
@@ -528,13 +530,16 @@ fn deadlines_remind_then_a_bot_moves_then_takes_the_seat() {
             team: 1
         }]
     );
+    // The bot played Alice's whole turn, the choice her move led to included: Bob is on
+    // turn, not Alice with a half-played turn and a new deadline.
     let loaded = s.load(id).unwrap();
-    assert_eq!(loaded.row.ply, 1);
+    assert_eq!(loaded.row.ply, 2, "a move and the answer to its choice");
+    assert_eq!(loaded.game.as_ref().unwrap().controller(), 2);
     assert_eq!(loaded.seat(1).unwrap().missed_deadlines, 1);
     assert_eq!(loaded.seat(1).unwrap().user_id, Some(ALICE));
     // Bob moves; Alice misses again: the bot keeps her seat.
     let mv = first_move(&f, id, BOB);
-    s.act(BOB, id, 1, &mv).unwrap();
+    s.act(BOB, id, 2, &mv).unwrap();
     f.clock.advance_ms(12 * HOUR);
     let fired = s.fire_due_timers().unwrap();
     assert!(fired.contains(&Fired::TimedOut {
@@ -1231,4 +1236,151 @@ fn different_games_proceed_in_parallel() {
     for id in ids {
         assert_eq!(service.load(id).unwrap().row.ply, 10);
     }
+}
+
+/// A started game of two bots of `level` on a `size`×`size` board.
+fn bots_of_level(f: &Fixture, level: BotLevel, size: &str, seed: u64) -> i64 {
+    let s = &f.service;
+    let owner = Actor::user(ALICE);
+    let mut config = GameConfig::default();
+    config.set("board_size", size).unwrap();
+    let id = s
+        .create_lobby(owner, here(), "en", config, Some(1))
+        .unwrap();
+    s.add_bot(owner, id, 2, level).unwrap();
+    s.kick(owner, id, 1).unwrap();
+    s.add_bot(owner, id, 1, level).unwrap();
+    s.start_with_seed(owner, id, seed).unwrap();
+    id
+}
+
+/// The scheduler fires a `normal` bot's timer. The bot thinks (about a second) on a read of
+/// the game: meanwhile SQLite's write lock is free for every other game's moves, and the move
+/// is committed after.
+#[test]
+fn a_thinking_bot_leaves_the_write_lock_free() {
+    let f = fixture();
+    let id = bots_of_level(&f, BotLevel::Normal, "13", 5);
+    let s = &f.service;
+    let (free, thinking, fired) = std::thread::scope(|scope| {
+        let firing = scope.spawn(|| s.fire_due_timers().unwrap());
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        let raw = rusqlite::Connection::open(&f.path).unwrap();
+        raw.busy_timeout(std::time::Duration::ZERO).unwrap();
+        // Another writer takes the lock at once and gives it back.
+        let free = raw.execute_batch("BEGIN IMMEDIATE; ROLLBACK;");
+        let thinking = !firing.is_finished();
+        (free, thinking, firing.join().unwrap())
+    });
+    assert!(thinking, "the bot was still thinking");
+    assert!(free.is_ok(), "the bot held the write lock: {free:?}");
+    assert_eq!(
+        fired,
+        [Fired::BotMoved {
+            game_id: id,
+            team: 1
+        }]
+    );
+    assert_eq!(s.load(id).unwrap().row.ply, 1);
+}
+
+/// Two callers ask for the same bot's move at once: both think about the same position, one
+/// commits, the other finds that the game moved meanwhile and thinks again about the new one.
+/// Nothing is played twice, and the game replays.
+#[test]
+fn a_move_thought_out_for_an_old_position_is_not_played() {
+    let f = fixture();
+    let id = bots_of_level(&f, BotLevel::Normal, "9", 3);
+    let s = &f.service;
+    let (a, b) = std::thread::scope(|scope| {
+        let a = scope.spawn(|| s.bot_step(id).unwrap());
+        let b = scope.spawn(|| s.bot_step(id).unwrap());
+        (a.join().unwrap(), b.join().unwrap())
+    });
+    let mut plies = [a.unwrap().ply, b.unwrap().ply];
+    plies.sort();
+    assert_eq!(plies, [1, 2]);
+    let export = s.export(id).unwrap();
+    let mut replayed = Game::new(export.config.rules.clone(), 3).unwrap();
+    for a in &export.actions {
+        replayed.play(&a.action).unwrap();
+    }
+    assert_eq!(s.load(id).unwrap().game.unwrap(), replayed);
+}
+
+/// A bot's move is told like a person's: a board post of its ply to the game's channel, and
+/// the next player's "your turn"; its history entry narrates its events the same way.
+#[test]
+fn a_bots_move_is_posted_like_a_persons() {
+    let f = fixture();
+    let s = &f.service;
+    let owner = Actor::user(ALICE);
+    let id = s
+        .create_lobby(owner, here(), "en", small_config(), Some(1))
+        .unwrap();
+    s.add_bot(owner, id, 2, BotLevel::Easy).unwrap();
+    s.start_with_seed(owner, id, 12).unwrap();
+    let mv = first_move(&f, id, ALICE);
+    s.act(ALICE, id, 0, &mv).unwrap();
+    let before = s.messages_of(id).unwrap().len();
+    assert_eq!(
+        s.fire_due_timers().unwrap(),
+        [Fired::BotMoved {
+            game_id: id,
+            team: 2
+        }]
+    );
+    let posts: Vec<(Target, u32)> = s
+        .messages_of(id)
+        .unwrap()
+        .into_iter()
+        .filter_map(|(q, _)| match q.message {
+            OutboxMessage::BoardPost { ply, .. } => Some((q.target, ply)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(posts.len(), 2, "{posts:?}");
+    assert_eq!(posts[0].0, posts[1].0, "both posted to the game");
+    assert_eq!((posts[0].1, posts[1].1), (1, 2));
+    let after: Vec<OutboxMessage> = s.messages_of(id).unwrap()[before..]
+        .iter()
+        .map(|(q, _)| q.message.clone())
+        .collect();
+    assert!(
+        after
+            .iter()
+            .any(|m| matches!(m, OutboxMessage::YourTurn { team: 1, .. })),
+        "{after:?}"
+    );
+    let history = s.history(id).unwrap();
+    let lang = jackal::words::Lang::En;
+    let teams = jackal::words::narrate::Numbered(lang);
+    for entry in &history[..2] {
+        let lines = jackal::words::narrate::events(lang, &teams, &entry.events);
+        assert!(!lines.is_empty(), "ply {} is narrated", entry.ply);
+    }
+    assert_eq!(history[1].user_id, None, "the bot's move");
+}
+
+/// The level of the bot that plays for a missing player is a setting: an unknown level is
+/// refused with the valid ones.
+#[test]
+fn the_timeout_level_is_a_setting() {
+    let f = fixture();
+    let s = &f.service;
+    let id = s
+        .create_lobby(Actor::user(ALICE), here(), "en", small_config(), Some(1))
+        .unwrap();
+    let config = s
+        .configure(Actor::user(ALICE), id, "timeout_level", "normal")
+        .unwrap();
+    assert_eq!(config.timeout_level, BotLevel::Normal);
+    let refused = s
+        .configure(Actor::user(ALICE), id, "timeout_level", "genius")
+        .unwrap_err();
+    assert_eq!(
+        refused.to_string(),
+        "bad setting: timeout_level: unknown bot level `genius` (levels: random, easy, normal)"
+    );
+    assert_eq!(s.load(id).unwrap().config.timeout_level, BotLevel::Normal);
 }

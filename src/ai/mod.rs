@@ -1,76 +1,139 @@
-//! Bots: a position in, an action out, from public information only.
+//! Bots: a position as its players see it in, an action out.
 //!
-//! Today there is one level, `random`: a uniformly random legal action, drawn from a
-//! generator seeded by the caller so a bot's game replays exactly. Stronger levels come with
-//! the bots issue.
+//! A bot is handed a [`PublicView`], never the game: open tiles, units, items, scores and the
+//! counts of the tiles still unseen, but not what lies under the fog nor the map's seed. The
+//! levels that look ahead play on determinisations, fog drawn from the unseen tiles by the
+//! bot's own generator, so what a bot does cannot depend on the hidden map. Decisions are
+//! seeded: the same view, level, seed (and, for `normal`, a budget counted in playouts) give
+//! the same action.
+//!
+//! - `random` ([`random`]): any legal action;
+//! - `easy` ([`easy`]): greedy, judging each action's outcome ([`eval`]);
+//! - `normal` ([`normal`]): Monte Carlo tree search over determinisations, with playouts by a
+//!   quick policy ([`policy`]), within a time budget.
 
-use serde::{Deserialize, Serialize};
+mod easy;
+mod eval;
+mod level;
+mod normal;
+mod policy;
+mod random;
+mod reach;
+
+use std::time::Duration;
 
 use crate::engine::mapgen::SplitMix64;
-use crate::engine::{Action, Game};
+use crate::engine::{Action, Game, PublicView, Team};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum BotLevel {
-    Random,
+pub use level::{BotLevel, UnknownLevel};
+
+/// How long the `normal` level may think about one move (the others need no budget).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
+    /// The search stops when this is spent, or earlier when its choice can no longer change.
+    pub time: Duration,
+    /// And after this many playouts, if given: a decision that does not depend on the
+    /// machine's speed (tests, reproducible runs).
+    pub playouts: Option<u32>,
 }
 
-impl BotLevel {
-    pub const ALL: [BotLevel; 1] = [BotLevel::Random];
+impl Budget {
+    pub const DEFAULT_TIME: Duration = Duration::from_secs(1);
+    /// No bot keeps a game waiting longer than this for a move.
+    pub const MAX_TIME: Duration = Duration::from_secs(2);
 
-    pub fn name(self) -> &'static str {
-        match self {
-            BotLevel::Random => "random",
+    /// A budget of `time` (at most [`Budget::MAX_TIME`]).
+    pub fn time(time: Duration) -> Budget {
+        Budget {
+            time: time.min(Budget::MAX_TIME),
+            playouts: None,
         }
     }
 
-    pub fn parse(text: &str) -> Option<BotLevel> {
-        BotLevel::ALL
-            .into_iter()
-            .find(|l| l.name().eq_ignore_ascii_case(text.trim()))
+    /// A budget of `playouts` playouts, whatever they take (up to [`Budget::MAX_TIME`]).
+    pub fn playouts(playouts: u32) -> Budget {
+        Budget {
+            time: Budget::MAX_TIME,
+            playouts: Some(playouts),
+        }
     }
 }
 
-/// The bot's action for the side to move, or `None` when there is nothing to do (game over).
-/// The same game, level and seed always give the same action.
+impl Default for Budget {
+    fn default() -> Budget {
+        Budget::time(Budget::DEFAULT_TIME)
+    }
+}
+
+/// A bot: how well it plays, the seed of its decisions, and its budget.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Bot {
+    pub level: BotLevel,
+    pub seed: u64,
+    pub budget: Budget,
+}
+
+impl Bot {
+    /// A bot of `level` seeded by `seed`, with the default budget.
+    pub fn new(level: BotLevel, seed: u64) -> Bot {
+        Bot {
+            level,
+            seed,
+            budget: Budget::default(),
+        }
+    }
+}
+
+/// Why a bot made no move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum NoMove {
+    #[error("the game is over")]
+    GameOver,
+    /// The rules skip such a turn (R-TURN-5), so a game in play never asks this; the caller
+    /// gets it as a value all the same.
+    #[error("team {team} has no legal action")]
+    NoLegalAction { team: Team },
+}
+
+/// The bot's action for the player commanding the turn of `view`.
+pub fn decide(view: &PublicView, bot: &Bot) -> Result<Action, NoMove> {
+    if view.is_over() {
+        return Err(NoMove::GameOver);
+    }
+    // One generator per decision, from the bot's seed and the ply: the same position asks the
+    // same questions of the same bot.
+    let mut rng = SplitMix64::new(bot.seed ^ (view.ply() as u64).wrapping_mul(0x9E37_79B9));
+    let action = match bot.level {
+        BotLevel::Random => random::choose(view, &mut rng),
+        BotLevel::Easy => easy::choose(view, &mut rng),
+        BotLevel::Normal => normal::choose(view, &mut rng, bot.budget),
+    };
+    action.ok_or(NoMove::NoLegalAction {
+        team: view.controller(),
+    })
+}
+
+/// [`decide`] for a caller holding the whole game (tools and tests): the bot still only sees
+/// the game's public view. `None` when there is no move.
 pub fn choose(game: &Game, level: BotLevel, seed: u64) -> Option<Action> {
-    let legal = game.legal_actions_unflagged();
-    if legal.is_empty() {
-        return None;
-    }
-    match level {
-        BotLevel::Random => {
-            let mut rng = SplitMix64::new(seed ^ (game.ply() as u64).wrapping_mul(0x9E37_79B9));
-            let i = rng.below(legal.len() as u64) as usize;
-            Some(legal[i])
-        }
+    decide(&game.public_view(), &Bot::new(level, seed)).ok()
+}
+
+/// The actions worth considering: the legal ones that are not surely fatal (R-CHAIN-9), or
+/// all of them when every one is.
+fn candidates(view: &PublicView) -> Vec<Action> {
+    let legal = view.legal_actions();
+    let safe: Vec<Action> = legal
+        .iter()
+        .filter(|l| !l.fatal)
+        .map(|l| l.action)
+        .collect();
+    if safe.is_empty() {
+        legal.into_iter().map(|l| l.action).collect()
+    } else {
+        safe
     }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::engine::{Pack, Settings};
-
-    #[test]
-    fn random_bot_plays_a_whole_game_deterministically() {
-        let settings = Settings {
-            board_size: 7,
-            tile_pack: Pack::Classic,
-            ..Settings::default()
-        };
-        let run = || {
-            let mut g = Game::new(settings.clone(), 5).unwrap();
-            let mut n = 0;
-            while let Some(a) = choose(&g, BotLevel::Random, 77) {
-                g.play(&a).unwrap();
-                n += 1;
-            }
-            (g, n)
-        };
-        let (a, n) = run();
-        assert!(a.is_over());
-        assert!(n > 0);
-        assert_eq!(run().0, a);
-    }
-}
+mod tests;

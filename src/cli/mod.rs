@@ -1,5 +1,6 @@
 //! Command-line front ends that are more than a line of `main.rs`.
 
+pub mod arena;
 pub mod backup;
 pub mod chaos;
 pub mod play;

@@ -15,8 +15,8 @@ use super::types::{Data, Result};
 use super::views::{lobby, settings};
 use super::{lobby_sync, picker};
 use crate::ai::BotLevel;
-use crate::game::{Actor, ServiceError};
 use crate::game::GameStatus;
+use crate::game::{Actor, ServiceError};
 use crate::tr;
 use crate::words::Lang;
 
@@ -201,7 +201,10 @@ async fn route(p: &mut Press<'_>, id: CustomId) -> Result<()> {
             p.edit(message).await
         }
         CustomId::Pick { game, ply, path } => {
-            let index: usize = p.chosen()?.parse().map_err(|_| BotError::UnknownComponent)?;
+            let index: usize = p
+                .chosen()?
+                .parse()
+                .map_err(|_| BotError::UnknownComponent)?;
             p.acknowledge().await?;
             let (loaded, state) = current(p, game, ply).await?;
             let menu = picker::menu(&state, p.lang, &path).ok_or(BotError::UnknownComponent)?;
@@ -210,7 +213,8 @@ async fn route(p: &mut Press<'_>, id: CustomId) -> Result<()> {
                 picker::EntryKind::Group(i) => {
                     let mut deeper = path.clone();
                     deeper.push(*i);
-                    p.edit(turn::menu_at(&loaded, &state, p.lang, &deeper)?).await
+                    p.edit(turn::menu_at(&loaded, &state, p.lang, &deeper)?)
+                        .await
                 }
                 picker::EntryKind::Action { notation, .. } => {
                     let notation = notation.clone();
@@ -237,7 +241,8 @@ async fn route(p: &mut Press<'_>, id: CustomId) -> Result<()> {
             p.acknowledge().await?;
             let who = p.actor;
             p.data.change(move |s| s.resign(who, game)).await?;
-            p.edit(text_only(tr!(p.lang, "resigned", game = game))).await
+            p.edit(text_only(tr!(p.lang, "resigned", game = game)))
+                .await
         }
     }
 }
@@ -316,7 +321,13 @@ async fn lobby_button(
         LobbyButton::AddBot if BotLevel::ALL.len() > 1 => {
             let options = BotLevel::ALL
                 .iter()
-                .map(|l| serenity::all::CreateSelectMenuOption::new(l.name(), l.name()))
+                .map(|l| {
+                    serenity::all::CreateSelectMenuOption::new(
+                        settings::level(p.lang, *l),
+                        l.name(),
+                    )
+                    .description(settings::level_about(p.lang, *l))
+                })
                 .collect();
             let menu = serenity::all::CreateSelectMenu::new(
                 CustomId::BotLevel { game }.encode(),

@@ -20,6 +20,7 @@ mod stack_vec;
 pub mod tile;
 mod turn;
 pub mod unit;
+pub mod view;
 
 pub use action::{Action, ChoiceKind, LegalAction, Motion};
 pub use board::{Board, Cell, Dir, DirSet, Side};
@@ -30,3 +31,4 @@ pub use item::{Item, Items};
 pub use settings::{PlaneSeats, Players, RetreatDistance, Settings};
 pub use tile::{Pack, Tile, TileKind};
 pub use unit::{Place, Seat, Team, Unit, UnitKind, UnitRef, Vessel};
+pub use view::PublicView;

@@ -3,6 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::ai::{BotLevel, UnknownLevel};
 use crate::engine::settings::{SETTING_IDS, SettingError};
 use crate::engine::{Game, Settings};
 
@@ -27,6 +28,17 @@ pub struct GameConfig {
     pub timeout: TimeoutPolicy,
     /// Missed deadlines in a row after which a bot takes the seat for good.
     pub max_missed: u8,
+    /// The level of the bot that plays a seat its player left: a move when time ran out, the
+    /// seat for good after `max_missed` of them, a kick or a resignation. (Games stored before
+    /// this setting existed read as the default.)
+    #[serde(default = "default_timeout_level")]
+    pub timeout_level: BotLevel,
+}
+
+/// A sensible player that answers at once: `normal` thinks a second a move, which a game
+/// may ask for, but need not.
+fn default_timeout_level() -> BotLevel {
+    BotLevel::Easy
 }
 
 pub const MIN_TURN_SECONDS: u32 = 60;
@@ -44,13 +56,20 @@ impl Default for GameConfig {
             reminder_seconds: 3 * 3600,
             timeout: TimeoutPolicy::Bot,
             max_missed: 3,
+            timeout_level: default_timeout_level(),
         }
     }
 }
 
 /// Settings ids the service adds to the engine's (RULES §20), for the error naming an unknown
 /// one.
-pub const SERVICE_SETTING_IDS: [&str; 4] = ["turn_time", "reminder", "timeout", "max_missed"];
+pub const SERVICE_SETTING_IDS: [&str; 5] = [
+    "turn_time",
+    "reminder",
+    "timeout",
+    "max_missed",
+    "timeout_level",
+];
 
 /// Reads `90s`, `30m`, `12h`, `2d` or a bare number of seconds.
 pub fn parse_duration(text: &str) -> Option<u32> {
@@ -117,6 +136,11 @@ impl GameConfig {
                     .filter(|n| (1..=20).contains(n))
                     .ok_or_else(|| format!("max_missed must be from 1 to 20, not `{value}`"))?;
             }
+            "timeout_level" => {
+                next.timeout_level = value
+                    .parse()
+                    .map_err(|e: UnknownLevel| format!("timeout_level: {e}"))?;
+            }
             _ => next
                 .rules
                 .set(id, &value.to_ascii_lowercase())
@@ -146,6 +170,7 @@ impl GameConfig {
             }
             .into(),
             "max_missed" => self.max_missed.to_string(),
+            "timeout_level" => self.timeout_level.name().into(),
             _ => return self.rules.get(id),
         })
     }
@@ -235,5 +260,22 @@ mod tests {
         );
         let pack = c.set("tile_pack", "chest5*20,dragon*3").unwrap_err();
         assert!(pack.contains("`dragon` is not a tile id"), "{pack}");
+        let level = c.set("timeout_level", "genius").unwrap_err();
+        assert_eq!(
+            level,
+            "timeout_level: unknown bot level `genius` (levels: random, easy, normal)"
+        );
+    }
+
+    /// A configuration stored before the timeout level existed reads with the default one.
+    #[test]
+    fn older_configurations_get_the_default_timeout_level() {
+        let mut stored = serde_json::to_value(GameConfig::default()).unwrap();
+        stored.as_object_mut().unwrap().remove("timeout_level");
+        let read: GameConfig = serde_json::from_value(stored).unwrap();
+        assert_eq!(read.timeout_level, BotLevel::Easy);
+        let mut c = GameConfig::default();
+        c.set("timeout_level", "Normal").unwrap();
+        assert_eq!(c.get("timeout_level").as_deref(), Some("normal"));
     }
 }

@@ -304,7 +304,8 @@ impl GameService {
         })
     }
 
-    /// Hands `seat` of the running game `loaded` to a bot, in the caller's transaction. If
+    /// Hands `seat` of the running game `loaded` to a bot of the game's timeout level, in the
+    /// caller's transaction. If
     /// that seat is on turn, the bot's timer replaces the player's deadline; otherwise whoever
     /// is on turn keeps theirs as it was.
     pub(super) fn seat_to_bot(
@@ -317,7 +318,7 @@ impl GameService {
     ) -> Result<()> {
         let bot = SeatRow {
             user_id: None,
-            bot_level: Some(BotLevel::Random.name().into()),
+            bot_level: Some(loaded.config.timeout_level.name().into()),
             resigned: resigned || seat.resigned,
             ..seat.clone()
         };

@@ -5,6 +5,7 @@
 use rusqlite::TransactionBehavior;
 
 use super::outbox::{self, OutboxMessage, Target};
+use super::turns::Stand;
 use super::{GameService, Result};
 use crate::store::{self, GameStatus, TimerKind, TimerRow};
 
@@ -68,6 +69,17 @@ impl GameService {
     }
 
     fn fire(&self, timer: &TimerRow) -> Result<Fired> {
+        // A bot's move (a bot's turn, or a person's whose time ran out) is thought out before
+        // the write lock is taken: every other game's moves need it while the bot thinks.
+        let stand = match timer.kind {
+            TimerKind::Bot => Some(Stand::Seat),
+            TimerKind::Deadline => Some(Stand::Deadline),
+            TimerKind::Reminder => None,
+        };
+        let thought = match stand {
+            Some(stand) => self.think(timer.game_id, Some(timer.ply), stand)?,
+            None => None,
+        };
         let mut conn = self.store.conn()?;
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
         let loaded = self.load_on(&tx, timer.game_id)?;
@@ -79,9 +91,12 @@ impl GameService {
         match (timer.kind, current, user) {
             (TimerKind::Deadline, true, Some(_)) => {
                 // The move (or resignation) replaces this timer in its own transaction, so a
-                // crash before it leaves the deadline due, and it fires again after restart.
-                self.timeout_move(tx, loaded)?;
-                Ok(Fired::TimedOut { game_id, team })
+                // crash before it leaves the deadline due, and it fires again after restart;
+                // so does a game that changed while the bot thought.
+                match self.timeout_move(tx, loaded, thought)? {
+                    Some(()) => Ok(Fired::TimedOut { game_id, team }),
+                    None => Ok(Fired::Stale { game_id }),
+                }
             }
             (TimerKind::Reminder, true, Some(user)) => {
                 if store::mark_timer_fired(&tx, timer, now)? {
@@ -93,24 +108,31 @@ impl GameService {
                         team,
                         deadline_ms: deadline,
                     };
-                    if loaded.row.channel_id.is_some() {
+                    // A reminder that comes due only once its deadline has passed too (the bot
+                    // was down through both) would remind of a turn about to time out: none.
+                    if loaded.row.channel_id.is_some() && deadline > now {
                         outbox::enqueue(&tx, Target::User { id: user }, &message, now)?;
                     }
                 }
                 tx.commit()?;
                 Ok(Fired::Reminded { game_id, team })
             }
-            (TimerKind::Bot, true, None) => {
-                if let Some(accepted) = self.bot_move(tx, loaded)? {
-                    return Ok(Fired::BotMoved {
+            (TimerKind::Bot, true, None) => match thought.filter(|t| t.still_fits(&loaded)) {
+                Some(thought) => {
+                    let accepted =
+                        self.commit_action(tx, loaded, thought.first(), None, Default::default())?;
+                    Ok(Fired::BotMoved {
                         game_id,
                         team: accepted.team,
-                    });
+                    })
                 }
-                // No bot on turn after all, or one without a move: don't fire again.
-                store::mark_timer_fired(&conn, timer, now)?;
-                Ok(Fired::Stale { game_id })
-            }
+                // No bot on turn after all: don't fire again.
+                None => {
+                    store::mark_timer_fired(&tx, timer, now)?;
+                    tx.commit()?;
+                    Ok(Fired::Stale { game_id })
+                }
+            },
             _ => {
                 store::mark_timer_fired(&tx, timer, now)?;
                 tx.commit()?;

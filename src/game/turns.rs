@@ -9,9 +9,10 @@ use super::lobby::{end_in, notice, public_target};
 use super::outbox::{self, Notice, OutboxMessage, Target};
 use super::record;
 use super::{Actor, GameService, Loaded, Result, SNAPSHOT_EVERY, ServiceError, TimeoutPolicy};
-use crate::ai::{self, BotLevel};
+use crate::ai::{self, Bot, BotLevel, NoMove};
+use crate::engine::mapgen::SplitMix64;
 use crate::engine::{Action, ChoiceKind, Event, Game, Outcome, Players, notation};
-use crate::store::{self, ActionRow, GameId, GameStatus, SeatRow, UserId};
+use crate::store::{self, ActionRow, GameId, GameStatus, SeatRow, StoreError, UserId};
 
 /// Writes that ride along in an action's transaction.
 #[derive(Default)]
@@ -67,6 +68,73 @@ pub struct HistoryEntry {
 pub struct LegalMove {
     pub notation: String,
     pub fatal: bool,
+}
+
+/// A bot's move, thought out on a read of the game at `ply` (see [`GameService::think`]).
+#[derive(Clone, Debug)]
+pub(super) struct Thought {
+    pub ply: u32,
+    /// The team whose player the bot stands in for (R-TURN-8).
+    pub team: u8,
+    /// For a bot's seat, one action (its timer comes back for the next); for a person whose
+    /// time ran out, the whole turn: the action and the answers to the choices it leads to,
+    /// so that the player is not handed a half-played turn with a fresh deadline.
+    pub actions: Vec<Action>,
+}
+
+/// Whom a bot stands in for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Stand {
+    /// A bot's seat, on turn.
+    Seat,
+    /// A person on turn whose deadline passed (the game's timeout level plays).
+    Deadline,
+}
+
+impl Thought {
+    /// Is `loaded` still the position this was thought out for? (Nothing was played since,
+    /// and the same player is on turn.)
+    pub(super) fn still_fits(&self, loaded: &Loaded) -> bool {
+        loaded.row.status == GameStatus::Active
+            && loaded.row.ply == self.ply
+            && loaded.game.as_ref().map(Game::controller) == Some(self.team)
+    }
+
+    /// The action to play first (a thought always has one).
+    pub(super) fn first(&self) -> Action {
+        self.actions[0]
+    }
+}
+
+/// The seed of a game's bots. Not the map's seed itself: a bot given that could deal the map
+/// again and read the fog. Two outputs of the generator the map's seed starts, folded
+/// together, give a number from which the map's seed cannot be worked back.
+fn bot_seed(map_seed: u64, stand: Stand) -> u64 {
+    let salt = match stand {
+        Stand::Seat => 0x626f_7473,
+        Stand::Deadline => 0x7469_6d65,
+    };
+    let mut rng = SplitMix64::new(map_seed ^ salt);
+    rng.next_u64() ^ rng.next_u64().rotate_left(29)
+}
+
+/// The bot's answers to the choices (R-CHAIN) that `action` leads to while `team` keeps the
+/// turn, played out on a copy of `game`. Each answer is decided on the public view of the
+/// position it answers, as the bot would see it at its own timer.
+fn answers_to_choices(game: &Game, action: Action, team: u8, bot: &Bot) -> Vec<Action> {
+    let mut game = game.clone();
+    let mut answers = Vec::new();
+    let mut next = Some(action);
+    while let Some(action) = next.take() {
+        if game.play(&action).is_err() {
+            break;
+        }
+        if game.pending().is_some() && game.controller() == team && game.outcome().is_none() {
+            next = ai::decide(&game.public_view(), bot).ok();
+            answers.extend(next);
+        }
+    }
+    answers
 }
 
 /// The seat commanding the turn (R-TURN-8: on weed turns another team's player).
@@ -187,26 +255,77 @@ impl GameService {
 
     /// Plays one move for a bot seat if a bot is to move; `None` otherwise.
     pub fn bot_step(&self, id: GameId) -> Result<Option<Accepted>> {
-        let mut conn = self.store.conn()?;
-        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let loaded = self.load_on(&tx, id)?;
-        self.bot_move(tx, loaded)
+        loop {
+            let Some(thought) = self.think(id, None, Stand::Seat)? else {
+                return Ok(None);
+            };
+            let mut conn = self.store.conn()?;
+            let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+            let loaded = self.load_on(&tx, id)?;
+            // Someone moved while the bot thought: think again about the new position.
+            if !thought.still_fits(&loaded) {
+                continue;
+            }
+            return self
+                .commit_action(tx, loaded, thought.first(), None, Extra::default())
+                .map(Some);
+        }
     }
 
-    /// [`GameService::bot_step`] in the immediate transaction `loaded` was read in.
-    pub(super) fn bot_move(&self, tx: Transaction, loaded: Loaded) -> Result<Option<Accepted>> {
+    /// Thinks out the move of the bot standing in for whoever is on turn in game `id` now:
+    /// the seat's bot, or with [`Stand::Deadline`] the game's timeout level for a person
+    /// whose time ran out (when the game lets a bot play then). `at_ply`: only if the game is
+    /// still there. `None` when there is nothing for a bot to do.
+    ///
+    /// This runs on a read, holding no lock: `normal` thinks for a second or two, and every
+    /// other game's moves need SQLite's write lock meanwhile. The caller commits the move in
+    /// its own transaction, after checking with [`Thought::still_fits`] that the game did not
+    /// move meanwhile. The bot sees the game's public view only.
+    pub(super) fn think(
+        &self,
+        id: GameId,
+        at_ply: Option<u32>,
+        stand: Stand,
+    ) -> Result<Option<Thought>> {
+        let loaded = self.load(id)?;
         let Ok(game) = require_active(&loaded) else {
             return Ok(None);
         };
-        let Next::Bot { level, .. } = next_of(&loaded, game) else {
+        if at_ply.is_some_and(|ply| ply != loaded.row.ply) {
             return Ok(None);
+        }
+        let level = match (next_of(&loaded, game), stand) {
+            (Next::Bot { level, .. }, Stand::Seat) => level,
+            (Next::Human { .. }, Stand::Deadline)
+                if loaded.config.timeout == TimeoutPolicy::Bot =>
+            {
+                loaded.config.timeout_level
+            }
+            _ => return Ok(None),
         };
-        let seed = loaded.row.seed.unwrap_or(0);
-        let Some(action) = ai::choose(game, level, seed) else {
-            return Ok(None);
-        };
-        self.commit_action(tx, loaded, action, None, Extra::default())
-            .map(Some)
+        let bot = Bot::new(level, bot_seed(loaded.row.seed.unwrap_or(0), stand));
+        let team = game.controller();
+        match ai::decide(&game.public_view(), &bot) {
+            Ok(action) => {
+                let mut actions = vec![action];
+                if stand == Stand::Deadline {
+                    actions.extend(answers_to_choices(game, action, team, &bot));
+                }
+                Ok(Some(Thought {
+                    ply: loaded.row.ply,
+                    team,
+                    actions,
+                }))
+            }
+            Err(NoMove::GameOver) => Ok(None),
+            // R-TURN-5 skips a turn without a legal action before anyone is asked to play
+            // it: a game in play where the player on turn has none is damaged.
+            Err(e @ NoMove::NoLegalAction { .. }) => Err(StoreError::Corrupt(format!(
+                "game #{id} at move {}: {e}, a position the rules never reach",
+                loaded.row.ply + 1
+            ))
+            .into()),
+        }
     }
 
     /// Commits one legal action: the action row, a snapshot when due, the next deadline and
@@ -221,15 +340,42 @@ impl GameService {
         by: Option<UserId>,
         extra: Extra,
     ) -> Result<Accepted> {
+        let accepted = self.apply_action(&tx, &mut loaded, action, by, extra)?;
+        self.commit_applied(tx, loaded)?;
+        Ok(accepted)
+    }
+
+    /// Commits the actions applied to `loaded` in `tx`, and keeps the state they led to.
+    fn commit_applied(&self, tx: Transaction, mut loaded: Loaded) -> Result<()> {
+        tx.commit()?;
+        let game = loaded
+            .game
+            .take()
+            .expect("an applied action leaves a state");
+        self.remember(&loaded, game);
+        Ok(())
+    }
+
+    /// [`GameService::commit_action`] without the commit: the action's writes go into `tx`
+    /// and `loaded` becomes the game after it, so that further actions can follow in the
+    /// same transaction (a timed-out turn played whole).
+    fn apply_action(
+        &self,
+        tx: &Transaction,
+        loaded: &mut Loaded,
+        action: Action,
+        by: Option<UserId>,
+        extra: Extra,
+    ) -> Result<Accepted> {
         let id = loaded.row.id;
         let seen_ply = loaded.row.ply;
-        require_active(&loaded)?;
+        require_active(loaded)?;
         let mut game = loaded.game.take().expect("an active game has a state");
         let answered_choice = game.pending().is_some();
         let team = game.turn();
         // The person whose turn this was, whoever played it (they, a bot on a timeout): their
         // private prompt is retired once the move is complete.
-        let prompted = controller_seat(&loaded, &game).and_then(|s| s.user_id);
+        let prompted = controller_seat(loaded, &game).and_then(|s| s.user_id);
         let notation = game.notation(&action);
         let events = game
             .play(&action)
@@ -237,7 +383,7 @@ impl GameService {
         let now = self.now();
         let ply = seen_ply + 1;
         let recorded = store::insert_action(
-            &tx,
+            tx,
             &ActionRow {
                 game_id: id,
                 ply,
@@ -256,14 +402,14 @@ impl GameService {
         }
         if ply.is_multiple_of(SNAPSHOT_EVERY) {
             let state = serde_json::to_string(&game).expect("plain data");
-            store::insert_snapshot(&tx, id, ply, &state, now)?;
+            store::insert_snapshot(tx, id, ply, &state, now)?;
         }
         // From here `loaded` describes the game after this action.
         if let Some(text) = extra.notice {
-            notice(&tx, &loaded.row, text, now)?;
+            notice(tx, &loaded.row, text, now)?;
         }
         if let Some(seat) = extra.seat {
-            store::put_seat(&tx, &seat)?;
+            store::put_seat(tx, &seat)?;
             if let Some(s) = loaded.seats.iter_mut().find(|s| s.team == seat.team) {
                 *s = seat;
             }
@@ -276,18 +422,18 @@ impl GameService {
                     game_id: id,
                     ply: seen_ply,
                 };
-                outbox::enqueue(&tx, Target::User { id: user }, &message, now)?;
+                outbox::enqueue(tx, Target::User { id: user }, &message, now)?;
             }
             let this = ThisPly {
                 ply,
                 answered_choice,
             };
-            let deadline_ms = turn_deadline(&loaded, &game, now);
-            self.post_move(&tx, &loaded, &this, deadline_ms, now)?;
+            let deadline_ms = turn_deadline(loaded, &game, now);
+            self.post_move(tx, loaded, &this, deadline_ms, now)?;
         }
         if let Some(outcome) = game.outcome().cloned() {
             end_in(
-                &tx,
+                tx,
                 &loaded.row,
                 GameStatus::Finished,
                 GameEnd::Played(outcome),
@@ -295,12 +441,11 @@ impl GameService {
             )?;
         } else {
             // Mid-move choices keep the same player: new timers, but no new "your turn".
-            self.schedule_turn(&tx, &loaded, &game, now, pending.is_none())?;
+            self.schedule_turn(tx, loaded, &game, now, pending.is_none())?;
         }
-        tx.commit()?;
-        let next = next_of(&loaded, &game);
+        let next = next_of(loaded, &game);
         let outcome = game.outcome().cloned();
-        self.remember(&loaded, game);
+        loaded.game = Some(game);
         Ok(Accepted {
             game_id: id,
             ply,
@@ -433,34 +578,41 @@ impl GameService {
             .collect())
     }
 
-    /// What the deadline policy does for a seat that let its time pass.
+    /// What the deadline policy does for a seat that let its time pass: resign it, or play
+    /// the move `thought` out for it beforehand ([`GameService::think`]). `None` when the game
+    /// changed after that thought: nothing is done and the deadline stays due.
     /// `tx`: the immediate transaction `loaded` was read in.
-    pub(super) fn timeout_move(&self, tx: Transaction, loaded: Loaded) -> Result<()> {
+    pub(super) fn timeout_move(
+        &self,
+        tx: Transaction,
+        loaded: Loaded,
+        thought: Option<Thought>,
+    ) -> Result<Option<()>> {
         let game = require_active(&loaded)?;
         let Some(seat) = controller_seat(&loaded, game).cloned() else {
-            return Ok(());
+            return Ok(Some(()));
         };
         if seat.user_id.is_none() {
-            return Ok(());
+            return Ok(Some(()));
         }
         let missed = seat.missed_deadlines + 1;
         if loaded.config.timeout == TimeoutPolicy::Resign {
-            return self.resign_seat(tx, &loaded, &seat);
+            return self.resign_seat(tx, &loaded, &seat).map(Some);
         }
+        let Some(thought) = thought.filter(|t| t.still_fits(&loaded)) else {
+            return Ok(None);
+        };
         let takeover = missed >= loaded.config.max_missed as u32;
         let update = SeatRow {
             missed_deadlines: missed,
             user_id: if takeover { None } else { seat.user_id },
             bot_level: if takeover {
-                Some(BotLevel::Random.name().into())
+                Some(loaded.config.timeout_level.name().into())
             } else {
                 None
             },
             ..seat.clone()
         };
-        let seed = loaded.row.seed.unwrap_or(0) ^ 0x7469_6d65;
-        let action = ai::choose(game, BotLevel::Random, seed)
-            .ok_or(ServiceError::NotRunning(loaded.row.id))?;
         let notice = if takeover {
             Notice::TakenOver {
                 team: seat.team,
@@ -473,8 +625,14 @@ impl GameService {
             seat: Some(update),
             notice: Some(notice),
         };
-        self.commit_action(tx, loaded, action, None, extra)?;
-        Ok(())
+        let mut loaded = loaded;
+        let mut extra = Some(extra);
+        for action in thought.actions {
+            let extra = extra.take().unwrap_or_default();
+            self.apply_action(&tx, &mut loaded, action, None, extra)?;
+        }
+        self.commit_applied(tx, loaded)?;
+        Ok(Some(()))
     }
 }
 

@@ -51,6 +51,7 @@ setting-turn_time = Turn time
 setting-reminder = Reminder before the deadline
 setting-timeout = When time runs out
 setting-max_missed = Missed turns before a bot takes over
+setting-timeout_level = Level of the bot that stands in
 
 value-on = on
 value-off = off
@@ -97,6 +98,12 @@ button-play-anyway = Play it anyway
 button-resign = Yes, resign
 
 bot-level = Choose the bot's level.
+level-random = Random
+level-easy = Easy
+level-normal = Normal
+level-random-about = plays any legal move
+level-easy-about = grabs gold and carries it home; answers at once
+level-normal-about = thinks ahead, about a second a move
 bot-added = A bot took a seat.
 
 ## Public posts

@@ -56,6 +56,7 @@ setting-turn_time = Время на ход
 setting-reminder = Напоминание до срока
 setting-timeout = Когда время вышло
 setting-max_missed = Пропусков до замены ботом
+setting-timeout_level = Уровень бота на замену
 
 value-on = вкл.
 value-off = выкл.
@@ -106,6 +107,12 @@ button-play-anyway = Всё равно сходить
 button-resign = Да, сдаться
 
 bot-level = Выберите уровень бота.
+level-random = Случайный
+level-easy = Лёгкий
+level-normal = Обычный
+level-random-about = ходит как попало
+level-easy-about = хватает золото и несёт на корабль; ходит сразу
+level-normal-about = думает наперёд, около секунды на ход
 bot-added = Бот занял место.
 
 ## Публикации в игре

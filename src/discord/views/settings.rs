@@ -6,10 +6,11 @@ use serenity::all::{
 };
 
 use super::duration;
+use crate::ai::BotLevel;
 use crate::discord::ids::CustomId;
 use crate::game::GameConfig;
-use crate::game::config::parse_duration;
 use crate::game::GameId;
+use crate::game::config::parse_duration;
 use crate::tr;
 use crate::words::Lang;
 
@@ -36,6 +37,7 @@ pub fn name(lang: Lang, id: &str) -> String {
         "reminder" => "setting-reminder",
         "timeout" => "setting-timeout",
         "max_missed" => "setting-max_missed",
+        "timeout_level" => "setting-timeout_level",
         _ => return id.to_string(),
     };
     tr!(lang, message)
@@ -60,10 +62,31 @@ pub fn value(lang: Lang, id: &str, raw: &str) -> String {
         ("retreat_distance", "euclid") => tr!(lang, "value-distance-euclid"),
         ("timeout", "bot") => tr!(lang, "value-timeout-bot"),
         ("timeout", "resign") => tr!(lang, "value-timeout-resign"),
+        ("timeout_level", name) => {
+            BotLevel::parse(name).map_or(name.to_string(), |l| level(lang, l))
+        }
         ("turn_time" | "reminder", d) => {
             parse_duration(d).map_or(d.to_string(), |s| duration(lang, s))
         }
         (_, other) => other.to_string(),
+    }
+}
+
+/// A bot level's name ("Easy").
+pub fn level(lang: Lang, level: BotLevel) -> String {
+    match level {
+        BotLevel::Random => tr!(lang, "level-random"),
+        BotLevel::Easy => tr!(lang, "level-easy"),
+        BotLevel::Normal => tr!(lang, "level-normal"),
+    }
+}
+
+/// What a bot level plays like, in a few words.
+pub fn level_about(lang: Lang, level: BotLevel) -> String {
+    match level {
+        BotLevel::Random => tr!(lang, "level-random-about"),
+        BotLevel::Easy => tr!(lang, "level-easy-about"),
+        BotLevel::Normal => tr!(lang, "level-normal-about"),
     }
 }
 
@@ -126,6 +149,7 @@ pub fn choices(config: &GameConfig, id: &str) -> Vec<String> {
         "reminder" => &["off", "1h", "3h", "6h", "12h"],
         "timeout" => &["bot", "resign"],
         "max_missed" => &["1", "2", "3", "5", "10"],
+        "timeout_level" => &["random", "easy", "normal"],
         _ => &["on", "off"],
     };
     presets

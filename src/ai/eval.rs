@@ -1,0 +1,304 @@
+//! Judging a position: what each side has, what its units are about to bring home, and what
+//! it risks.
+//!
+//! Values are in points of gold. A side's value is its score, plus each unit's *job* — a unit
+//! standing on gold carries it home, any other goes for the best piece of gold (or fog tile)
+//! it can fetch and carry home, each discounted by the moves that takes — plus a little for the
+//! gold nobody is fetching yet and for every living unit. Jobs make every move towards the
+//! goal worth something, which the greedy level needs; the discount makes near gold better
+//! than far. Only open tiles are read: a fog tile counts for the gold an unseen tile holds on
+//! average.
+
+use crate::engine::{Cell, Game, Item, Place, PublicView, Team, TileKind, Unit};
+
+use super::reach::{self, FAR, Map, open_kind};
+
+/// A point of gold one move further away is worth this much less.
+const DISCOUNT: f32 = 0.9;
+/// A living fighting unit, in points: losing one costs more than the gold it carried.
+const UNIT: f32 = 1.5;
+/// Gold in the fog is less sure than gold in sight.
+const FOG_WEIGHT: f32 = 0.6;
+/// Gold no unit is going for yet counts this much of its discounted value.
+const SPARE: f32 = 0.3;
+/// A carrier next to an enemy that moves first keeps this much of its job.
+const THREATENED: f32 = 0.4;
+/// Value differences of this many points make a reward of about 0.73 (for the search).
+const SCALE: f32 = 2.0;
+
+/// What the bot knows about the fog: how much gold an unseen tile holds on average.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Prior {
+    gold_per_fog_tile: f32,
+}
+
+impl Prior {
+    pub fn of(view: &PublicView) -> Prior {
+        let gold: u32 = view
+            .unseen_counts()
+            .iter()
+            .map(|(kind, n)| kind.hidden_gold() * *n as u32)
+            .sum();
+        let tiles = view.unseen_count().max(1);
+        Prior {
+            gold_per_fog_tile: gold as f32 / tiles as f32,
+        }
+    }
+}
+
+/// `DISCOUNT` to the power `moves`, from a table (this runs for every cell of every leaf).
+fn discount(moves: u16) -> f32 {
+    static TABLE: std::sync::OnceLock<Vec<f32>> = std::sync::OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        (0..=FAR as i32)
+            .map(|d| {
+                if d >= FAR as i32 {
+                    0.0
+                } else {
+                    DISCOUNT.powi(d)
+                }
+            })
+            .collect()
+    });
+    table[moves.min(FAR) as usize]
+}
+
+/// Each team's value (index: team − 1); allies share their side's value.
+pub(super) fn values(game: &Game, prior: &Prior) -> [f32; 4] {
+    let mut out = [0.0; 4];
+    let mut done = [false; 4];
+    for team in game.teams() {
+        let t = team as usize - 1;
+        if done[t] {
+            continue;
+        }
+        let value = side_value(game, prior, team);
+        for ally in game.teams().filter(|a| game.allied(*a, team)) {
+            out[ally as usize - 1] = value;
+            done[ally as usize - 1] = true;
+        }
+    }
+    out
+}
+
+/// How good the position is for each team, from 0 (lost) to 1 (won).
+pub(super) fn rewards(game: &Game, prior: &Prior) -> [f32; 4] {
+    let mut out = [0.0; 4];
+    if let Some(outcome) = game.outcome() {
+        let share = if outcome.draw { 0.5 } else { 1.0 };
+        for team in &outcome.winners {
+            out[*team as usize - 1] = share;
+        }
+        return out;
+    }
+    let values = values(game, prior);
+    for team in game.teams() {
+        let mine = values[team as usize - 1];
+        let best_enemy = game
+            .teams()
+            .filter(|e| game.enemies(*e, team) && !game.is_eliminated(*e))
+            .map(|e| values[e as usize - 1])
+            .fold(f32::MIN, f32::max);
+        let lead = if best_enemy == f32::MIN {
+            0.0
+        } else {
+            mine - best_enemy
+        };
+        out[team as usize - 1] = 1.0 / (1.0 + (-lead / SCALE).exp());
+    }
+    out
+}
+
+/// Gold lying on the board: cell, pieces, points a piece (coins and bullions apart).
+struct Pile {
+    cell: Cell,
+    pieces: u32,
+    points: u32,
+}
+
+fn piles(game: &Game) -> Vec<Pile> {
+    let mut out = Vec::new();
+    for cell in game.board().land_cells() {
+        let items = game.items_at(cell);
+        let coins = items.count(Item::Coin) as u32 + in_hand(game, cell, Item::Coin);
+        let bars = items.count(Item::Bar) as u32 + in_hand(game, cell, Item::Bar);
+        for (pieces, points) in [(coins, 1), (bars, 3)] {
+            if pieces > 0 {
+                out.push(Pile {
+                    cell,
+                    pieces,
+                    points,
+                });
+            }
+        }
+    }
+    out
+}
+
+/// Pieces of `item` in the hand of a unit answering a choice on `cell`.
+fn in_hand(game: &Game, cell: Cell, item: Item) -> u32 {
+    match game.pending() {
+        Some(p) if game.unit_cell(p.chain.unit) == Some(cell) => p.chain.cargo.count(item) as u32,
+        _ => 0,
+    }
+}
+
+fn side_value(game: &Game, prior: &Prior, team: Team) -> f32 {
+    let home = reach::home(game, team);
+    let mut piles = piles(game);
+    let mut value = game.side_score(team) as f32;
+    let side: Vec<&Unit> = game
+        .units()
+        .iter()
+        .filter(|u| game.allied(u.team, team) && u.alive())
+        .collect();
+    value += UNIT * side.iter().filter(|u| u.fights()).count() as f32;
+    let fog: Vec<Cell> = game
+        .board()
+        .land_cells()
+        .filter(|c| game.tile(*c).is_some_and(|t| !t.open))
+        .collect();
+    let fog_gold = FOG_WEIGHT * prior.gold_per_fog_tile;
+    // Carriers first: a unit standing where it can take gold takes one piece of it.
+    let mut free = Vec::new();
+    for unit in side.iter().filter(|u| u.carries()) {
+        let here = match unit.place {
+            Place::Land { cell, .. } if game.home_of(unit.place).is_some() => Some(cell),
+            _ => None,
+        };
+        match here.and_then(|c| piles.iter().position(|p| p.cell == c && p.pieces > 0)) {
+            Some(i) => {
+                let pile = &mut piles[i];
+                pile.pieces -= 1;
+                let risk = if threatened(game, pile.cell, team) {
+                    THREATENED
+                } else {
+                    1.0
+                };
+                value += risk * pile.points as f32 * discount(home.get(pile.cell));
+            }
+            None => free.push(*unit),
+        }
+    }
+    // Then each free unit goes for the best piece left, or the best fog tile.
+    let mut nearest = vec![FAR; game.board().cell_count()];
+    for unit in free {
+        let walk = reach::walk(game, unit);
+        let mut best = 0.0f32;
+        let mut target = None;
+        for (i, pile) in piles.iter().enumerate().filter(|(_, p)| p.pieces > 0) {
+            let moves = walk.get(pile.cell).saturating_add(home.get(pile.cell));
+            let v = pile.points as f32 * discount(moves);
+            if v > best {
+                best = v;
+                target = Some(i);
+            }
+        }
+        for &cell in &fog {
+            let v = fog_gold * discount(walk.get(cell).saturating_add(home.get(cell)));
+            if v > best {
+                best = v;
+                target = None;
+            }
+        }
+        if let Some(i) = target {
+            piles[i].pieces -= 1;
+        }
+        value += best;
+        remember_nearest(&mut nearest, game, &walk);
+    }
+    // Gold nobody goes for yet still counts a little: the side can reach it later.
+    for pile in &piles {
+        let i = game.board().index(pile.cell);
+        let moves = nearest[i].saturating_add(home.get(pile.cell));
+        value += SPARE * (pile.pieces * pile.points) as f32 * discount(moves);
+    }
+    value
+}
+
+/// Keeps in `nearest` the fewest moves any free unit so far needs to each cell.
+fn remember_nearest(nearest: &mut [u16], game: &Game, walk: &Map) {
+    let board = game.board();
+    for cell in board.land_cells() {
+        let i = board.index(cell);
+        nearest[i] = nearest[i].min(walk.get(cell));
+    }
+}
+
+/// Can an enemy of `team` that moves before `team` does attack the units of `team` standing
+/// on `cell` (R-FIGHT)? Only the side to move can strike first.
+fn threatened(game: &Game, cell: Cell, team: Team) -> bool {
+    let mover = game.controller();
+    if game.allied(mover, team) {
+        return false;
+    }
+    let stands_here = game.units().iter().any(|u| {
+        game.allied(u.team, team) && matches!(u.place, Place::Land { cell: c, .. } if c == cell)
+    });
+    if !stands_here
+        || matches!(
+            open_kind(game, cell),
+            Some(TileKind::Fortress | TileKind::ResFort | TileKind::Jungle)
+        )
+    {
+        return false;
+    }
+    let board = game.board();
+    game.units().iter().any(|u| {
+        u.team == mover
+            && u.able()
+            && u.fights()
+            && match u.place {
+                Place::Land { cell: c, .. } => board.adjacent(c, cell),
+                Place::Aboard(v) => {
+                    let vessel = game.vessels()[v];
+                    if vessel.boat {
+                        board.adjacent(vessel.cell, cell)
+                    } else {
+                        board.front_cell(vessel.cell) == Some(cell)
+                    }
+                }
+                _ => false,
+            }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::{Pack, Players, Settings};
+
+    fn duel() -> Game {
+        let settings = Settings {
+            board_size: 13,
+            players: Players::Two,
+            tile_pack: Pack::Classic,
+            ..Settings::default()
+        };
+        Game::new(settings, 3).unwrap()
+    }
+
+    #[test]
+    fn the_start_is_even() {
+        let game = duel();
+        let prior = Prior::of(&game.public_view());
+        let v = values(&game, &prior);
+        assert!((v[0] - v[1]).abs() < 1e-3, "{v:?}");
+        let r = rewards(&game, &prior);
+        assert!((r[0] - 0.5).abs() < 1e-3 && (r[1] - 0.5).abs() < 1e-3);
+    }
+
+    #[test]
+    fn the_prior_is_the_gold_per_unseen_tile() {
+        let game = duel();
+        let prior = Prior::of(&game.public_view());
+        assert!((prior.gold_per_fog_tile - 37.0 / 117.0).abs() < 1e-6);
+    }
+
+    #[test]
+    fn a_delivered_point_is_worth_more_than_gold_far_away() {
+        assert!(discount(0) == 1.0);
+        assert!(discount(10) < 0.4 && discount(10) > 0.3);
+        assert_eq!(discount(FAR), 0.0);
+    }
+}

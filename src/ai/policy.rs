@@ -1,0 +1,166 @@
+//! A quick preference among legal actions, for the search's playouts and for the order in
+//! which it tries actions: carry gold home, pick gold up, strike enemies standing on gold,
+//! open the fog, bring the ship to the carriers; never walk into a known death. Cheap (two
+//! distance maps a ply, a glance per action) where judging every outcome would be slow.
+
+use crate::engine::mapgen::SplitMix64;
+use crate::engine::{Action, Cell, Game, Items, Place, Team, TileKind, UnitRef};
+
+use super::reach::{self, Map, open_kind};
+
+/// One playout move in this many is uniformly random, so playouts vary.
+const EXPLORE: u64 = 6;
+
+/// The playout's action: mostly the best by [`Glance`], sometimes any.
+pub(super) fn pick(game: &Game, actions: &[Action], rng: &mut SplitMix64) -> Action {
+    if actions.len() == 1 || rng.below(EXPLORE) == 0 {
+        return actions[rng.pick(actions.len())];
+    }
+    let glance = Glance::of(game);
+    actions[best(actions.len(), rng, |i| glance.score(game, &actions[i]))]
+}
+
+/// The index below `len` with the highest score; ties go to the first met from a starting
+/// point the generator picks, so equal actions are not always decided the same way.
+pub(super) fn best(len: usize, rng: &mut SplitMix64, mut score: impl FnMut(usize) -> f32) -> usize {
+    let start = rng.pick(len);
+    let mut top = start;
+    let mut top_score = f32::MIN;
+    for k in 0..len {
+        let i = (start + k) % len;
+        let s = score(i);
+        if s > top_score {
+            top = i;
+            top_score = s;
+        }
+    }
+    top
+}
+
+/// What the mover's side needs to know to score actions at a glance.
+pub(super) struct Glance {
+    team: Team,
+    home: Map,
+    gold_per_fog: f32,
+}
+
+impl Glance {
+    pub fn of(game: &Game) -> Glance {
+        let team = game.controller();
+        let fog = game
+            .board()
+            .land_cells()
+            .filter(|c| game.tile(*c).is_some_and(|t| !t.open))
+            .count()
+            .max(1);
+        // The fog's gold as the accounts tell it (in a determinisation: what was drawn, on
+        // average over the fog; nothing here looks at a single fog tile).
+        let hidden = game.gold_in_play().saturating_sub(
+            game.board()
+                .land_cells()
+                .map(|c| game.items_at(c).gold_points())
+                .sum(),
+        );
+        Glance {
+            team,
+            home: reach::home(game, team),
+            gold_per_fog: hidden as f32 / fog as f32,
+        }
+    }
+
+    /// How much the mover likes this action, roughly in points.
+    pub fn score(&self, game: &Game, action: &Action) -> f32 {
+        match *action {
+            Action::Move { unit, to, cargo } => {
+                let reference = UnitRef {
+                    team: game.turn(),
+                    kind: unit,
+                };
+                let from = game.find_unit(reference).and_then(|i| game.unit_cell(i));
+                self.step(game, from, to, cargo)
+            }
+            Action::Choose { cell, cargo } => {
+                let from = game.pending().and_then(|p| game.unit_cell(p.chain.unit));
+                self.step(game, from, cell, cargo)
+            }
+            Action::Ship { to } => self.sail(game, to),
+            Action::Resurrect { .. } => 3.0,
+            Action::Boat { .. } | Action::Rum { .. } => 0.0,
+        }
+    }
+
+    fn step(&self, game: &Game, from: Option<Cell>, to: Cell, cargo: Items) -> f32 {
+        let board = game.board();
+        if let Some(v) = game.vessel_at(to) {
+            let ours = game.allied(game.vessels()[v].owner, self.team);
+            return match (ours, cargo.gold_points()) {
+                (true, 0) => -0.5,
+                (true, gold) => 5.0 * gold as f32,
+                (false, _) => -20.0,
+            };
+        }
+        if board.is_sea(to) {
+            return -3.0;
+        }
+        let kind = open_kind(game, to);
+        if kind == Some(TileKind::Cannibal) {
+            return -20.0;
+        }
+        let from_home = from.map_or(0, |c| self.home.get(c)) as f32;
+        if cargo.has_gold() {
+            let closer = from_home - self.home.get(to) as f32;
+            return cargo.gold_points() as f32 * (0.5 + 0.3 * closer);
+        }
+        let mut score = 0.0;
+        let gold_there = game.items_at(to).gold_points() as f32;
+        if gold_there > 0.0 {
+            score += 1.0 + 0.1 * gold_there;
+        }
+        if self.enemies_on(game, to) {
+            score += 0.8 + gold_there;
+        }
+        match kind {
+            None => score += 0.4 + 2.0 * self.gold_per_fog,
+            Some(k) if !k.is_stop() => score -= 0.2,
+            Some(TileKind::Trap | TileKind::Barrel) => score -= 0.5,
+            _ => {}
+        }
+        score - 0.02 * self.home.get(to) as f32
+    }
+
+    /// A ship move is worth it when it brings the ship nearer to gold its side stands on.
+    fn sail(&self, game: &Game, to: Cell) -> f32 {
+        let Some(ship) = game.main_ship(game.turn()) else {
+            return 0.0;
+        };
+        let here = game.vessels()[ship].cell;
+        let mut gain = -0.3;
+        for unit in game.units() {
+            let Place::Land { cell, .. } = unit.place else {
+                continue;
+            };
+            if !game.allied(unit.team, self.team) || game.items_at(cell).gold_points() == 0 {
+                continue;
+            }
+            let before = king(here, cell);
+            let after = king(to, cell);
+            if after < before {
+                gain += 0.6;
+            }
+        }
+        gain
+    }
+
+    fn enemies_on(&self, game: &Game, cell: Cell) -> bool {
+        game.units().iter().any(|u| {
+            game.enemies(u.team, self.team)
+                && matches!(u.place, Place::Land { cell: c, .. } if c == cell)
+        })
+    }
+}
+
+fn king(a: Cell, b: Cell) -> i32 {
+    (a.col as i32 - b.col as i32)
+        .abs()
+        .max((a.row as i32 - b.row as i32).abs())
+}

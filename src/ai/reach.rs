@@ -1,0 +1,325 @@
+//! How far things are, in moves: from each cell, how many moves a carrier needs to bring gold
+//! home ([`home`]), and how many a unit needs to stand there empty-handed ([`walk`]).
+//!
+//! Bots judge positions by these maps. They read open tiles only and treat every fog tile
+//! alike, so a bot's judgement of a determinisation never depends on what it drew for the fog.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use crate::engine::{Board, Cell, Game, Place, Side, Team, TileKind, Unit};
+
+/// Farther than anything on a board: "out of reach".
+pub(super) const FAR: u16 = 200;
+
+/// Moves from (or to) each cell of the board.
+pub(super) struct Map {
+    board: Board,
+    moves: Vec<u16>,
+}
+
+impl Map {
+    pub fn get(&self, cell: Cell) -> u16 {
+        self.moves[self.board.index(cell)]
+    }
+}
+
+/// What it costs to enter a cell, or `None` when it cannot be entered (or ends badly).
+type Cost = fn(&Game, Cell, Team) -> Option<u16>;
+
+/// Which cell's cost an edge of the search weighs.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Weigh {
+    /// Searching back from the goal: the cell the carrier steps into next is the one left by
+    /// the search.
+    Left,
+    /// Searching out from the walker: the cell entered.
+    Entered,
+}
+
+/// Moves to carry gold from each cell aboard a vessel of `team`'s side.
+pub(super) fn home(game: &Game, team: Team) -> Map {
+    spread(
+        game,
+        team,
+        home_sources(game, team),
+        carrier_cost,
+        Weigh::Left,
+    )
+}
+
+/// Moves for the unit to stand on each cell, empty-handed (all `FAR` for a unit that cannot
+/// walk anywhere now: dead, caught, swimming, in the tunnel).
+pub(super) fn walk(game: &Game, unit: &Unit) -> Map {
+    spread(
+        game,
+        unit.team,
+        walk_sources(game, unit),
+        walker_cost,
+        Weigh::Entered,
+    )
+}
+
+/// Least-cost distances over land cells from `sources` (cell, starting cost).
+fn spread(game: &Game, team: Team, sources: Vec<(Cell, u16)>, cost: Cost, weigh: Weigh) -> Map {
+    let board = game.board();
+    let mut dist = vec![FAR; board.cell_count()];
+    let mut queue = BinaryHeap::new();
+    for (cell, d) in sources {
+        let i = board.index(cell);
+        if d < dist[i] {
+            dist[i] = d;
+            queue.push(Reverse((d, i as u16)));
+        }
+    }
+    while let Some(Reverse((d, i))) = queue.pop() {
+        let i = i as usize;
+        if d > dist[i] {
+            continue;
+        }
+        let cell = board.cell_at(i);
+        let left = match weigh {
+            Weigh::Left => match cost(game, cell, team) {
+                Some(c) => Some(c),
+                // A balloon is a goal (cost 0 here) that takes one move to enter.
+                None if d == 0 => Some(1),
+                None => continue,
+            },
+            Weigh::Entered => None,
+        };
+        for next in board.neighbours(cell).filter(|c| board.is_land(*c)) {
+            let step = match left {
+                Some(c) => c,
+                None => match cost(game, next, team) {
+                    Some(c) => c,
+                    None => continue,
+                },
+            };
+            let j = board.index(next);
+            let nd = (d + step).min(FAR);
+            if nd < dist[j] {
+                dist[j] = nd;
+                queue.push(Reverse((nd, j as u16)));
+            }
+        }
+    }
+    Map { board, moves: dist }
+}
+
+/// Land cells from which gold reaches home in one more move, with the moves the vessel needs
+/// to come alongside: next to a vessel of the side (a main ship with a sailor aboard can move
+/// along its side to meet the carrier, R-SHIP-1), and balloons, which carry a unit home with
+/// its cargo (R-BALLOON-1: cost 0 here, one move to enter).
+fn home_sources(game: &Game, team: Team) -> Vec<(Cell, u16)> {
+    let board = game.board();
+    let mut out = Vec::new();
+    for (v, vessel) in game.vessels().iter().enumerate() {
+        if vessel.sunk || !game.allied(vessel.owner, team) {
+            continue;
+        }
+        let sails = !vessel.boat && has_sailor(game, v, vessel.owner);
+        for (slot, moves) in reachable_slots(board, vessel.cell, sails) {
+            out.extend(
+                board
+                    .neighbours(slot)
+                    .filter(|c| board.is_land(*c))
+                    .map(|c| (c, moves + 1)),
+            );
+        }
+    }
+    for cell in board.land_cells() {
+        if open_kind(game, cell) == Some(TileKind::Balloon) {
+            out.push((cell, 0));
+        }
+    }
+    out
+}
+
+/// Where the unit stands (or lands first, from a vessel), with the moves that takes.
+fn walk_sources(game: &Game, unit: &Unit) -> Vec<(Cell, u16)> {
+    let board = game.board();
+    if !unit.alive() || unit.trapped {
+        return Vec::new();
+    }
+    let sober = if unit.drunk { 2 } else { 0 };
+    match unit.place {
+        Place::Land { cell, step } => {
+            let maze = match open_kind(game, cell) {
+                Some(TileKind::Maze(k)) => k.saturating_sub(step.max(1)) as u16,
+                _ => 0,
+            };
+            vec![(cell, sober + maze)]
+        }
+        Place::Aboard(v) => {
+            let vessel = game.vessels()[v];
+            if vessel.boat {
+                board
+                    .neighbours(vessel.cell)
+                    .filter(|c| board.is_land(*c))
+                    .map(|c| (c, sober + 1))
+                    .collect()
+            } else {
+                let sails = has_sailor(game, v, vessel.owner);
+                reachable_slots(board, vessel.cell, sails)
+                    .into_iter()
+                    .filter_map(|(slot, moves)| {
+                        board
+                            .front_cell(slot)
+                            .map(|front| (front, sober + moves + 1))
+                    })
+                    .collect()
+            }
+        }
+        // A swimmer climbs aboard the nearest vessel of its side, then lands from it.
+        Place::Swim(cell) => match swim_to_vessel(game, cell, unit.team) {
+            Some((v, moves)) => {
+                let aboard = Unit {
+                    place: Place::Aboard(v),
+                    ..*unit
+                };
+                walk_sources(game, &aboard)
+                    .into_iter()
+                    .map(|(c, m)| (c, m + moves))
+                    .collect()
+            }
+            None => Vec::new(),
+        },
+        Place::Tunnel(_) | Place::Dead => Vec::new(),
+    }
+}
+
+/// The nearest vessel of `team`'s side a swimmer on `from` can climb aboard, and the moves
+/// (through sea cells, R-SWIM-1) that takes.
+fn swim_to_vessel(game: &Game, from: Cell, team: Team) -> Option<(usize, u16)> {
+    let board = game.board();
+    let mut seen = vec![false; board.cell_count()];
+    let mut frontier = vec![from];
+    seen[board.index(from)] = true;
+    let mut moves = 0u16;
+    while !frontier.is_empty() && moves < FAR {
+        moves += 1;
+        let mut next = Vec::new();
+        for cell in frontier {
+            for n in board.neighbours(cell).filter(|c| board.is_sea(*c)) {
+                if let Some(v) = game.vessel_at(n)
+                    && game.allied(game.vessels()[v].owner, team)
+                {
+                    return Some((v, moves));
+                }
+                let i = board.index(n);
+                if !seen[i] && game.vessel_at(n).is_none() {
+                    seen[i] = true;
+                    next.push(n);
+                }
+            }
+        }
+        frontier = next;
+    }
+    None
+}
+
+/// Can this vessel move: an able fighting unit of its owner aboard (R-VESSEL-3)?
+fn has_sailor(game: &Game, vessel: usize, owner: Team) -> bool {
+    game.units()
+        .iter()
+        .any(|u| u.team == owner && u.place == Place::Aboard(vessel) && u.able() && u.sails())
+}
+
+/// The slots a main ship on `cell` can reach along its side, with the moves each takes; only
+/// its own cell when it cannot sail (or is a boat, or off the slots).
+fn reachable_slots(board: Board, cell: Cell, sails: bool) -> Vec<(Cell, u16)> {
+    let Some(side) = board.slot_side(cell).filter(|_| sails) else {
+        return vec![(cell, 0)];
+    };
+    let last = board.size() - 1;
+    let along_rows = matches!(side, Side::South | Side::North);
+    let along = if along_rows { cell.col } else { cell.row };
+    (2..=last - 2)
+        .map(|i| {
+            let slot = if along_rows {
+                Cell::new(i, cell.row)
+            } else {
+                Cell::new(cell.col, i)
+            };
+            (slot, (i as i16 - along as i16).unsigned_abs())
+        })
+        .collect()
+}
+
+/// The kind of an open tile as it acts now; `None` for fog and sea.
+pub(super) fn open_kind(game: &Game, cell: Cell) -> Option<TileKind> {
+    game.tile(cell).filter(|t| t.open).map(|t| t.effective())
+}
+
+/// Entering with gold in hand (R-CARGO-5): no fog, fortress, jungle or enemies; forced tiles
+/// are avoided (where they throw the cargo is not worth working out here).
+fn carrier_cost(game: &Game, cell: Cell, team: Team) -> Option<u16> {
+    let Some(kind) = open_kind(game, cell) else {
+        // Someone must open it first, and it may turn out to be no road at all.
+        return Some(4);
+    };
+    let base = match kind {
+        TileKind::Fortress | TileKind::ResFort | TileKind::Jungle | TileKind::Cannibal => {
+            return None;
+        }
+        k if !k.is_stop() => return None,
+        TileKind::Maze(k) => k as u16,
+        TileKind::Barrel => 3,
+        TileKind::Trap => 5,
+        TileKind::Cave => 2,
+        _ => 1,
+    };
+    Some(base + if enemies_on(game, cell, team) { 3 } else { 0 })
+}
+
+/// Walking empty-handed: fog is fine (and may throw the walker about), the cannibal is not.
+fn walker_cost(game: &Game, cell: Cell, _team: Team) -> Option<u16> {
+    let Some(kind) = open_kind(game, cell) else {
+        return Some(1);
+    };
+    Some(match kind {
+        TileKind::Cannibal | TileKind::Balloon => return None,
+        TileKind::Maze(k) => k as u16,
+        TileKind::Barrel => 3,
+        TileKind::Trap => 4,
+        k if !k.is_stop() => 2,
+        _ => 1,
+    })
+}
+
+fn enemies_on(game: &Game, cell: Cell, team: Team) -> bool {
+    game.units().iter().any(|u| {
+        game.enemies(u.team, team) && matches!(u.place, Place::Land { cell: c, .. } if c == cell)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::{Pack, Players, Settings};
+
+    #[test]
+    fn at_the_start_everything_is_reached_from_the_ships() {
+        let settings = Settings {
+            board_size: 13,
+            players: Players::Two,
+            tile_pack: Pack::Classic,
+            ..Settings::default()
+        };
+        let game = Game::new(settings, 1).unwrap();
+        let g2 = Cell::parse("g2").unwrap();
+        let g12 = Cell::parse("g12").unwrap();
+        // A pirate aboard lands on the front cell in one move.
+        let pirate = game.units().iter().find(|u| u.team == 1).unwrap();
+        let walk = walk(&game, pirate);
+        assert_eq!(walk.get(g2), 1);
+        assert!(walk.get(g12) > walk.get(g2));
+        // Gold on the front cell boards in one move; deep in the fog it takes longer.
+        let south = home(&game, 1);
+        assert_eq!(south.get(g2), 1);
+        assert!(south.get(g12) > 10 && south.get(g12) < FAR);
+        let north = home(&game, 2);
+        assert_eq!(north.get(g12), 1);
+        assert!(north.get(g2) > 10);
+    }
+}

@@ -1,0 +1,342 @@
+//! The bots: whole games at every level, sensible choices in plain positions, and the
+//! no-peeking rule.
+
+use super::*;
+use crate::engine::{Cell, Item, Items, Pack, Players, Settings, UnitKind};
+use crate::scenario::position_after_plays;
+
+/// A small budget counted in playouts, so `normal` decides the same on any machine.
+fn quick(level: BotLevel, seed: u64) -> Bot {
+    Bot {
+        level,
+        seed,
+        budget: Budget::playouts(120),
+    }
+}
+
+fn position(text: &str) -> Game {
+    position_after_plays(text)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .0
+}
+
+fn cell(name: &str) -> Cell {
+    Cell::parse(name).unwrap()
+}
+
+/// Plays a game to its end, every seat the same bot; returns the final game and the plies.
+fn play_out(settings: Settings, map: u64, bot: Bot) -> (Game, u32) {
+    let mut game = Game::new(settings, map).unwrap();
+    let mut plies = 0;
+    loop {
+        match decide(&game.public_view(), &bot) {
+            Ok(action) => {
+                game.play(&action).unwrap();
+                plies += 1;
+            }
+            Err(NoMove::GameOver) => return (game, plies),
+            Err(e) => panic!("{e} at ply {plies}"),
+        }
+    }
+}
+
+fn small(size: u8) -> Settings {
+    Settings {
+        board_size: size,
+        players: Players::Two,
+        tile_pack: Pack::Classic,
+        ..Settings::default()
+    }
+}
+
+#[test]
+fn every_level_plays_whole_games_and_replays_them() {
+    for level in BotLevel::ALL {
+        for (size, map) in [(5, 1), (7, 2)] {
+            let (game, plies) = play_out(small(size), map, quick(level, 77));
+            assert!(game.is_over() && plies > 0, "{level} on {size}×{size}");
+            assert_eq!(play_out(small(size), map, quick(level, 77)).0, game);
+        }
+    }
+}
+
+/// `choose` is `decide` on the game's public view.
+#[test]
+fn choose_looks_at_the_public_view() {
+    let game = Game::new(small(9), 4).unwrap();
+    for level in [BotLevel::Random, BotLevel::Easy] {
+        assert_eq!(
+            choose(&game, level, 5),
+            decide(&game.public_view(), &Bot::new(level, 5)).ok()
+        );
+    }
+}
+
+#[test]
+fn a_finished_game_is_no_move() {
+    let (game, _) = play_out(small(5), 3, quick(BotLevel::Random, 1));
+    for level in BotLevel::ALL {
+        assert_eq!(
+            decide(&game.public_view(), &quick(level, 1)),
+            Err(NoMove::GameOver)
+        );
+    }
+}
+
+/// Team 1's pirate stands on a coin beside its ship (on g1, front cell g2); an enemy is next to
+/// it. The thinking levels carry the coin aboard.
+const COIN_BESIDE_THE_SHIP: &str = "
+set tile_pack = classic
+unit 1.1 f2
+unit 2.1 e3
+item f2 coin
+turn 1
+";
+
+#[test]
+fn the_thinking_levels_bring_gold_home() {
+    let game = position(COIN_BESIDE_THE_SHIP);
+    let home = Action::Move {
+        unit: UnitKind::Pirate(1),
+        to: cell("g1"),
+        cargo: Items::one(Item::Coin),
+    };
+    assert!(game.legal_actions_unflagged().contains(&home));
+    for level in [BotLevel::Easy, BotLevel::Normal] {
+        for seed in 0..3 {
+            assert_eq!(
+                decide(&game.public_view(), &quick(level, seed)),
+                Ok(home),
+                "{level} seed {seed}"
+            );
+        }
+    }
+}
+
+/// An enemy pirate stands on a coin next to team 1's pirate: knock it out.
+const ENEMY_CARRIER: &str = "
+set tile_pack = classic
+unit 1.1 f6
+unit 2.1 f7
+item f7 coin
+turn 1
+";
+
+#[test]
+fn the_thinking_levels_attack_a_carrier() {
+    let game = position(ENEMY_CARRIER);
+    let attack = Action::Move {
+        unit: UnitKind::Pirate(1),
+        to: cell("f7"),
+        cargo: Items::NONE,
+    };
+    for level in [BotLevel::Easy, BotLevel::Normal] {
+        assert_eq!(
+            decide(&game.public_view(), &quick(level, 3)),
+            Ok(attack),
+            "{level}"
+        );
+    }
+}
+
+/// The cannibal is in sight next to the pirate: a step onto it is flagged fatal, and no level
+/// but `random` takes it.
+#[test]
+fn the_thinking_levels_avoid_known_deaths() {
+    let game = position(
+        "
+set tile_pack = classic
+tile e6 cannibal
+unit 1.1 e5
+turn 1
+",
+    );
+    let death = Action::Move {
+        unit: UnitKind::Pirate(1),
+        to: cell("e6"),
+        cargo: Items::NONE,
+    };
+    assert!(
+        game.legal_actions()
+            .iter()
+            .any(|l| l.action == death && l.fatal)
+    );
+    for level in [BotLevel::Easy, BotLevel::Normal] {
+        for seed in 0..4 {
+            assert_ne!(decide(&game.public_view(), &quick(level, seed)), Ok(death));
+        }
+    }
+}
+
+/// The no-peeking rule: two positions that differ only in their face-down tiles — a chest
+/// of five coins or the cannibal beside the pirate, and the rest of the fog shuffled — get the
+/// same decision from the same bot, at every level.
+#[test]
+fn no_bot_peeks_under_the_fog() {
+    let around = |hidden: &str| {
+        position(&format!(
+            "
+set tile_pack = classic
+tile e6 fog {hidden}
+tile d6 fog empty
+tile f6 fog crocodile
+tile d5 fog chest2
+tile f5 fog trap
+tile e4 fog arrow n
+unit 1.1 e5
+unit 1.2 c3
+unit 2.1 h8
+item c3 coin
+turn 1
+"
+        ))
+    };
+    let rich = around("chest5");
+    let deadly = around("cannibal");
+    assert_ne!(rich, deadly);
+    assert_eq!(rich.public_view(), deadly.public_view());
+    for level in BotLevel::ALL {
+        for seed in 0..6 {
+            let bot = quick(level, seed);
+            assert_eq!(
+                decide(&rich.public_view(), &bot),
+                decide(&deadly.public_view(), &bot),
+                "{level} seed {seed}"
+            );
+        }
+    }
+    // The same over a real deal: two maps opened alike, then the fog swapped about.
+    let game = {
+        let mut g = Game::new(small(13), 21).unwrap();
+        for _ in 0..30 {
+            let a = choose(&g, BotLevel::Random, 9).unwrap();
+            g.play(&a).unwrap();
+        }
+        g
+    };
+    let mut swapped = game.clone();
+    let fog: Vec<Cell> = game.public_view().fog_cells().to_vec();
+    for pair in fog.chunks(2) {
+        if let [a, b] = *pair {
+            let (ta, tb) = (*swapped.tile(a).unwrap(), *swapped.tile(b).unwrap());
+            *swapped.tile_mut(a) = tb;
+            *swapped.tile_mut(b) = ta;
+        }
+    }
+    assert_ne!(game, swapped);
+    for level in BotLevel::ALL {
+        let bot = quick(level, 4);
+        assert_eq!(
+            decide(&game.public_view(), &bot),
+            decide(&swapped.public_view(), &bot),
+            "{level}"
+        );
+    }
+}
+
+/// A position where the player on turn has no legal action yet the game goes on (the rules
+/// skip such a turn, R-TURN-5, so only a hand-made state asks it) is a value, not a panic.
+#[test]
+fn no_legal_action_is_a_value() {
+    let mut game = Game::new(small(7), 1).unwrap();
+    for unit in game.units.iter_mut().filter(|u| u.team == 1) {
+        unit.place = crate::engine::Place::Dead;
+    }
+    assert!(!game.is_over() && game.legal_actions().is_empty());
+    for level in BotLevel::ALL {
+        assert_eq!(
+            decide(&game.public_view(), &quick(level, 1)),
+            Err(NoMove::NoLegalAction { team: 1 })
+        );
+    }
+}
+
+#[test]
+fn budgets_stay_within_the_limit() {
+    assert_eq!(Budget::default().time, Duration::from_secs(1));
+    assert_eq!(Budget::time(Duration::from_secs(9)).time, Budget::MAX_TIME);
+    assert_eq!(Budget::playouts(5).playouts, Some(5));
+}
+
+#[test]
+#[ignore]
+fn profile_easy_tmp() {
+    use std::time::Instant;
+    let mut worst = Vec::new();
+    for map in 0..6 {
+        let mut game = Game::new(small(13), map).unwrap();
+        let t0 = Instant::now();
+        let mut evals = 0;
+        while !game.is_over() {
+            let view = game.public_view();
+            let level = if game.turn() == 1 {
+                BotLevel::Easy
+            } else {
+                BotLevel::Random
+            };
+            let t = Instant::now();
+            let a = decide(&view, &Bot::new(level, map)).unwrap();
+            let took = t.elapsed();
+            if level == BotLevel::Easy {
+                evals += 1;
+                worst.push((
+                    took,
+                    view.legal_actions().len(),
+                    game.pending_kind(),
+                    map,
+                    game.ply(),
+                ));
+            }
+            game.play(&a).unwrap();
+        }
+        println!(
+            "map {map}: {} plies, {evals} easy moves, {:?}",
+            game.ply(),
+            t0.elapsed()
+        );
+    }
+    worst.sort_by_key(|w| std::cmp::Reverse(w.0));
+    for w in worst.iter().take(15) {
+        println!("{w:?}");
+    }
+    let game = Game::new(small(13), 1).unwrap();
+    let prior = eval::Prior::of(&game.public_view());
+    let t = Instant::now();
+    for _ in 0..1000 {
+        std::hint::black_box(eval::rewards(&game, &prior));
+    }
+    println!("eval at the start: {:?}", t.elapsed() / 1000);
+}
+
+#[test]
+#[ignore]
+fn profile_parts_tmp() {
+    use std::time::Instant;
+    let game = Game::new(small(13), 1).unwrap();
+    let t = Instant::now();
+    for _ in 0..1000 {
+        std::hint::black_box(reach::home(&game, 1));
+    }
+    println!("home: {:?}", t.elapsed() / 1000);
+    let unit = game.units()[0];
+    let t = Instant::now();
+    for _ in 0..1000 {
+        std::hint::black_box(reach::walk(&game, &unit));
+    }
+    println!("walk: {:?}", t.elapsed() / 1000);
+    let t = Instant::now();
+    for _ in 0..1000 {
+        std::hint::black_box(game.board().land_cells().count());
+    }
+    println!("land cells: {:?}", t.elapsed() / 1000);
+}
+
+#[test]
+#[ignore]
+fn profile_eval_tmp() {
+    let game = Game::new(small(13), 1).unwrap();
+    let prior = eval::Prior::of(&game.public_view());
+    for _ in 0..20000 {
+        std::hint::black_box(eval::rewards(&game, &prior));
+    }
+}

@@ -1,0 +1,431 @@
+//! `jackal arena`: bots against bots, for their figures. Seeded games between levels, every
+//! map played once from each seat (the seats rotate), wins, draws and losses per entry with a
+//! 95 % confidence interval, and each entry's mean and longest time to decide a move.
+//!
+//! Games are played on the engine directly (no database): each bot is handed the game's public
+//! view, as in the service.
+
+use std::fmt;
+use std::io::Write;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::time::{Duration, Instant};
+
+use crate::ai::{self, Bot, BotLevel, Budget};
+use crate::engine::mapgen::SplitMix64;
+use crate::engine::{Game, Pack, Players, Settings};
+
+/// What `jackal arena` was asked for.
+#[derive(Clone, Debug)]
+pub struct ArenaOptions {
+    pub games: u32,
+    pub size: u8,
+    /// One entry per seat (2–4), in seat order for the first game.
+    pub bots: Vec<BotLevel>,
+    pub pack: Pack,
+    pub threads: usize,
+    pub seed: u64,
+    /// The `normal` level's time budget per move.
+    pub think: Duration,
+}
+
+/// How one entry of `--bots` did.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Standing {
+    pub wins: u32,
+    pub draws: u32,
+    pub losses: u32,
+    pub decisions: u64,
+    pub thinking: Duration,
+    pub longest: Duration,
+}
+
+impl Standing {
+    pub fn games(&self) -> u32 {
+        self.wins + self.draws + self.losses
+    }
+
+    pub fn mean_decision(&self) -> Duration {
+        self.thinking
+            .checked_div(self.decisions.max(1) as u32)
+            .unwrap_or_default()
+    }
+
+    /// The share of games won, with its 95 % Wilson score interval.
+    pub fn win_rate(&self) -> (f64, f64, f64) {
+        let n = self.games() as f64;
+        let p = if n > 0.0 { self.wins as f64 / n } else { 0.0 };
+        let (low, high) = wilson(self.wins, self.games());
+        (p, low, high)
+    }
+
+    fn add(&mut self, other: &Standing) {
+        self.wins += other.wins;
+        self.draws += other.draws;
+        self.losses += other.losses;
+        self.decisions += other.decisions;
+        self.thinking += other.thinking;
+        self.longest = self.longest.max(other.longest);
+    }
+}
+
+/// The 95 % Wilson score interval of `successes` in `n` trials.
+pub fn wilson(successes: u32, n: u32) -> (f64, f64) {
+    if n == 0 {
+        return (0.0, 1.0);
+    }
+    const Z: f64 = 1.959_964;
+    let n = n as f64;
+    let p = successes as f64 / n;
+    let centre = p + Z * Z / (2.0 * n);
+    let spread = Z * (p * (1.0 - p) / n + Z * Z / (4.0 * n * n)).sqrt();
+    let scale = 1.0 + Z * Z / n;
+    (
+        ((centre - spread) / scale).max(0.0),
+        ((centre + spread) / scale).min(1.0),
+    )
+}
+
+/// What the arena found.
+#[derive(Clone, Debug)]
+pub struct ArenaReport {
+    pub options: ArenaOptions,
+    /// One per entry of `--bots`.
+    pub standings: Vec<Standing>,
+    pub plies: u64,
+    pub elapsed: Duration,
+}
+
+/// One finished game: each entry's standing in it, and its length.
+struct Played {
+    standings: Vec<Standing>,
+    plies: u64,
+    summary: String,
+}
+
+impl ArenaOptions {
+    fn settings(&self) -> Result<Settings, String> {
+        let players = match self.bots.len() {
+            2 => Players::Two,
+            3 => Players::Three,
+            4 => Players::Four,
+            n => return Err(format!("an arena game has 2, 3 or 4 bots, not {n}")),
+        };
+        let settings = Settings {
+            board_size: self.size,
+            players,
+            tile_pack: self.pack.clone(),
+            ..Settings::default()
+        };
+        if crate::engine::Board::new(self.size).is_none() {
+            return Err(format!(
+                "the board side is 5, 7, 9, 11 or 13, not {}",
+                self.size
+            ));
+        }
+        Game::new(settings.clone(), self.seed).map_err(|e| e.to_string())?;
+        Ok(settings)
+    }
+
+    /// The map of game `g`: each map is played once with every rotation of the seats.
+    fn map_seed(&self, g: u32) -> u64 {
+        let round = (g / self.bots.len() as u32) as u64;
+        SplitMix64::new(self.seed ^ round.wrapping_mul(0xA076_1D64_78BD_642F)).next_u64()
+    }
+
+    /// The entry of `--bots` seated as `team` in game `g`.
+    fn entry_of(&self, g: u32, team: u8) -> usize {
+        let k = self.bots.len();
+        (team as usize - 1 + g as usize) % k
+    }
+}
+
+/// Plays the arena; `progress` gets a line per finished game.
+pub fn run(
+    options: &ArenaOptions,
+    progress: &mut (dyn Write + Send),
+) -> Result<ArenaReport, String> {
+    if options.games == 0 {
+        return Err("--games must be at least 1".into());
+    }
+    if options.think > Budget::MAX_TIME || options.think.is_zero() {
+        return Err(format!(
+            "the thinking time is 1 to {} ms a move",
+            Budget::MAX_TIME.as_millis()
+        ));
+    }
+    let settings = options.settings()?;
+    let started = Instant::now();
+    let next = AtomicU32::new(0);
+    let results: Mutex<Vec<Option<Played>>> =
+        Mutex::new((0..options.games).map(|_| None).collect());
+    let progress = Mutex::new(progress);
+    let failure: Mutex<Option<String>> = Mutex::new(None);
+    let workers = options.threads.clamp(1, options.games as usize);
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            scope.spawn(|| {
+                loop {
+                    let g = next.fetch_add(1, Ordering::SeqCst);
+                    if g >= options.games {
+                        return;
+                    }
+                    match play_one(options, &settings, g) {
+                        Ok(played) => {
+                            if let Ok(mut out) = progress.lock() {
+                                let _ = writeln!(
+                                    out,
+                                    "game {}/{}: {}",
+                                    g + 1,
+                                    options.games,
+                                    played.summary
+                                );
+                            }
+                            if let Ok(mut all) = results.lock() {
+                                all[g as usize] = Some(played);
+                            }
+                        }
+                        Err(e) => {
+                            if let Ok(mut f) = failure.lock() {
+                                f.get_or_insert(e);
+                            }
+                            return;
+                        }
+                    }
+                }
+            });
+        }
+    });
+    if let Some(e) = failure.into_inner().ok().flatten() {
+        return Err(e);
+    }
+    let mut standings = vec![Standing::default(); options.bots.len()];
+    let mut plies = 0;
+    for played in results
+        .into_inner()
+        .unwrap_or_default()
+        .into_iter()
+        .flatten()
+    {
+        for (total, one) in standings.iter_mut().zip(&played.standings) {
+            total.add(one);
+        }
+        plies += played.plies;
+    }
+    Ok(ArenaReport {
+        options: options.clone(),
+        standings,
+        plies,
+        elapsed: started.elapsed(),
+    })
+}
+
+/// Plays game `g` to its end.
+fn play_one(options: &ArenaOptions, settings: &Settings, g: u32) -> Result<Played, String> {
+    let map = options.map_seed(g);
+    let mut game = Game::new(settings.clone(), map).map_err(|e| e.to_string())?;
+    let teams: Vec<u8> = game.teams().collect();
+    let bots: Vec<Bot> = teams
+        .iter()
+        .map(|&team| {
+            let entry = options.entry_of(g, team);
+            Bot {
+                level: options.bots[entry],
+                seed: SplitMix64::new(map ^ ((entry as u64 + 1) << 56) ^ options.seed).next_u64(),
+                budget: Budget::time(options.think),
+            }
+        })
+        .collect();
+    let mut standings = vec![Standing::default(); options.bots.len()];
+    let mut plies = 0u64;
+    while !game.is_over() {
+        let team = game.controller();
+        let bot = &bots[team as usize - 1];
+        let view = game.public_view();
+        let asked = Instant::now();
+        let action = ai::decide(&view, bot)
+            .map_err(|e| format!("game {} (map {map}), ply {}: {e}", g + 1, game.ply()))?;
+        let took = asked.elapsed();
+        let standing = &mut standings[options.entry_of(g, team)];
+        standing.decisions += 1;
+        standing.thinking += took;
+        standing.longest = standing.longest.max(took);
+        game.play(&action).map_err(|e| {
+            format!(
+                "game {} (map {map}), ply {}: the bot's move was refused: {e}",
+                g + 1,
+                game.ply()
+            )
+        })?;
+        plies += 1;
+    }
+    let outcome = game.outcome().cloned().ok_or("the game did not end")?;
+    let mut summary = Vec::new();
+    for &team in &teams {
+        let entry = options.entry_of(g, team);
+        let standing = &mut standings[entry];
+        let won = outcome.winners.contains(&team);
+        let word = match (won, outcome.draw) {
+            (true, false) => {
+                standing.wins += 1;
+                "won"
+            }
+            (true, true) => {
+                standing.draws += 1;
+                "drew"
+            }
+            (false, _) => {
+                standing.losses += 1;
+                "lost"
+            }
+        };
+        summary.push(format!(
+            "{} (team {team}, {}) {word}",
+            options.bots[entry],
+            game.score(team)
+        ));
+    }
+    Ok(Played {
+        standings,
+        plies,
+        summary: format!(
+            "{}, {} plies, {}",
+            summary.join(", "),
+            plies,
+            outcome.reason.id()
+        ),
+    })
+}
+
+impl fmt::Display for ArenaReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let o = &self.options;
+        let games = self.standings.first().map_or(0, Standing::games);
+        writeln!(
+            f,
+            "{games} games on {size}×{size}, {pack} pack, seed {seed}, seats rotating; `normal` thinks up to {think} ms a move",
+            size = o.size,
+            pack = o.pack,
+            seed = o.seed,
+            think = o.think.as_millis(),
+        )?;
+        writeln!(
+            f,
+            "{:<8} {:>5} {:>5} {:>6} {:>6}  {:>8}  {:<15}  {:>10}  {:>10}",
+            "level",
+            "games",
+            "wins",
+            "draws",
+            "losses",
+            "win rate",
+            "95 % CI",
+            "mean move",
+            "max move"
+        )?;
+        let names = entry_names(&o.bots);
+        for (name, s) in names.iter().zip(&self.standings) {
+            let (p, low, high) = s.win_rate();
+            writeln!(
+                f,
+                "{:<8} {:>5} {:>5} {:>6} {:>6}  {:>7.1} %  {:>5.1} – {:>5.1} %  {:>7.2} ms  {:>7.2} ms",
+                name,
+                s.games(),
+                s.wins,
+                s.draws,
+                s.losses,
+                100.0 * p,
+                100.0 * low,
+                100.0 * high,
+                ms(s.mean_decision()),
+                ms(s.longest),
+            )?;
+        }
+        write!(
+            f,
+            "{} plies in all ({:.0} a game), {:.1} s",
+            self.plies,
+            self.plies as f64 / games.max(1) as f64,
+            self.elapsed.as_secs_f64()
+        )
+    }
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1000.0
+}
+
+/// Entries named by level; a level entered twice is numbered (`easy`, `easy#2`).
+fn entry_names(bots: &[BotLevel]) -> Vec<String> {
+    let mut seen: Vec<BotLevel> = Vec::new();
+    bots.iter()
+        .map(|level| {
+            seen.push(*level);
+            match seen.iter().filter(|l| *l == level).count() {
+                1 => level.to_string(),
+                k => format!("{level}#{k}"),
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wilson_intervals() {
+        let (low, high) = wilson(160, 200);
+        assert!(
+            (low - 0.7389).abs() < 1e-3 && (high - 0.8504).abs() < 1e-3,
+            "{low} {high}"
+        );
+        assert_eq!(wilson(0, 0), (0.0, 1.0));
+        let (low, high) = wilson(10, 10);
+        assert!(low > 0.69 && (high - 1.0).abs() < 1e-12, "{low} {high}");
+    }
+
+    #[test]
+    fn seats_rotate_over_each_map() {
+        let options = ArenaOptions {
+            games: 4,
+            size: 5,
+            bots: vec![BotLevel::Normal, BotLevel::Easy],
+            pack: Pack::Classic,
+            threads: 1,
+            seed: 3,
+            think: Duration::from_millis(10),
+        };
+        assert_eq!(options.map_seed(0), options.map_seed(1));
+        assert_ne!(options.map_seed(1), options.map_seed(2));
+        assert_eq!((options.entry_of(0, 1), options.entry_of(0, 2)), (0, 1));
+        assert_eq!((options.entry_of(1, 1), options.entry_of(1, 2)), (1, 0));
+        assert_eq!(
+            entry_names(&[BotLevel::Easy, BotLevel::Easy, BotLevel::Random]),
+            ["easy", "easy#2", "random"]
+        );
+    }
+
+    #[test]
+    fn a_small_arena_adds_up() {
+        let options = ArenaOptions {
+            games: 4,
+            size: 5,
+            bots: vec![BotLevel::Easy, BotLevel::Random],
+            pack: Pack::Classic,
+            threads: 2,
+            seed: 8,
+            think: Duration::from_millis(10),
+        };
+        let mut sink = Vec::new();
+        let report = run(&options, &mut sink).unwrap();
+        for s in &report.standings {
+            assert_eq!(s.games(), 4);
+            assert!(s.decisions > 0 && s.longest >= s.mean_decision());
+        }
+        let (a, b) = (&report.standings[0], &report.standings[1]);
+        assert_eq!((a.wins, a.draws, a.losses), (b.losses, b.draws, b.wins));
+        assert_eq!(String::from_utf8(sink).unwrap().lines().count(), 4);
+        let text = report.to_string();
+        assert!(text.contains("easy") && text.contains("random") && text.contains("95 % CI"));
+    }
+}

@@ -1,0 +1,104 @@
+//! `jackal arena`, for sanity only: a few quick games on a small board add up and are
+//! reported, and bad input is refused with what would be right. The figures of the bots come
+//! from real arena runs (see `jackal arena --help`), never from a test.
+
+use std::process::{Command, Output};
+
+fn arena(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_jackal"))
+        .arg("arena")
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+#[test]
+fn a_small_arena_reports_every_level() {
+    let run = arena(&[
+        "--games",
+        "4",
+        "--size",
+        "5",
+        "--bots",
+        "normal,easy",
+        "--seed",
+        "3",
+        "--threads",
+        "2",
+        "--think-ms",
+        "20",
+    ]);
+    assert!(run.status.success(), "{run:?}");
+    let out = text(&run.stdout);
+    assert!(
+        out.contains("4 games on 5×5, classic pack, seed 3"),
+        "{out}"
+    );
+    for level in ["normal", "easy"] {
+        let line = out
+            .lines()
+            .find(|l| l.starts_with(level))
+            .unwrap_or_else(|| panic!("no line for {level}: {out}"));
+        let numbers: Vec<&str> = line.split_whitespace().collect();
+        assert_eq!(numbers[1], "4", "{line}");
+        let results: u32 = numbers[2..5]
+            .iter()
+            .map(|n| n.parse::<u32>().unwrap())
+            .sum();
+        assert_eq!(results, 4, "wins + draws + losses: {line}");
+        assert!(line.contains(" ms"), "{line}");
+    }
+    // One progress line per game, on stderr.
+    assert_eq!(
+        text(&run.stderr).lines().count(),
+        4,
+        "{}",
+        text(&run.stderr)
+    );
+}
+
+#[test]
+fn bad_arena_input_names_what_is_right() {
+    let run = arena(&["--games", "2", "--bots", "normal,genius"]);
+    assert!(!run.status.success());
+    let said = text(&run.stderr);
+    assert!(
+        said.contains("unknown bot level `genius` (levels: random, easy, normal)"),
+        "{said}"
+    );
+
+    let run = arena(&["--games", "2", "--bots", "easy"]);
+    assert!(!run.status.success());
+    assert!(
+        text(&run.stderr).contains("2, 3 or 4 bots"),
+        "{}",
+        text(&run.stderr)
+    );
+
+    let run = arena(&[
+        "--games",
+        "2",
+        "--bots",
+        "easy,random",
+        "--think-ms",
+        "5000",
+    ]);
+    assert!(!run.status.success());
+    assert!(
+        text(&run.stderr).contains("1 to 2000 ms"),
+        "{}",
+        text(&run.stderr)
+    );
+
+    let run = arena(&["--games", "2", "--bots", "easy,random", "--size", "8"]);
+    assert!(!run.status.success());
+    assert!(
+        text(&run.stderr).contains("5, 7, 9, 11 or 13"),
+        "{}",
+        text(&run.stderr)
+    );
+}
