@@ -8,6 +8,7 @@
 //! left from before a restart are handled first. [`RunningBot::stop`] stops taking
 //! interactions, lets what is in flight finish, and returns.
 
+mod background;
 pub mod commands;
 mod components;
 pub mod config;
@@ -140,7 +141,16 @@ pub async fn start(launch: Launch) -> Result<RunningBot, StartError> {
             }
         })?;
     let service = Arc::new(service);
-    let client = launch.client.unwrap_or_default();
+    let client = match launch.client {
+        Some(client) => client,
+        None => reqwest::Client::builder()
+            .pool_max_idle_per_host(IDLE_CONNECTIONS)
+            // A request that hangs would hold one of the sender's few slots for good; the
+            // sender retries it like any unavailable answer.
+            .timeout(REQUEST_TIMEOUT)
+            .build()
+            .map_err(|e| StartError::Discord(format!("cannot set up HTTP: {e}")))?,
+    };
     let mut builder = HttpBuilder::new(&config.token).client(client.clone());
     if let Some(url) = &config.api_url {
         // serenity's own rate limiter would talk to discord.com whatever the base URL; with
@@ -237,10 +247,25 @@ fn classify_start_error(e: serenity::Error, url: &str) -> StartError {
 
 /// Runs the bot on a new tokio runtime until Ctrl-C or SIGTERM (for `jackal run`).
 pub fn run_blocking(launch: Launch) -> Result<(), StartError> {
-    let runtime = tokio::runtime::Runtime::new()
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .max_blocking_threads(BLOCKING_THREADS)
+        .build()
         .map_err(|e| StartError::Discord(format!("cannot start the async runtime: {e}")))?;
     runtime.block_on(run(launch))
 }
+
+/// Idle HTTP connections kept to Discord: enough for the sender's requests in flight and the
+/// interactions' answers; a burst's extra connections are closed after it.
+const IDLE_CONNECTIONS: usize = 16;
+const REQUEST_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
+
+/// Threads for blocking work: service calls (SQLite) and renders. Tokio's default (512) lets
+/// a burst (a thousand games' outbox rows after a restart) start hundreds of threads, each
+/// with its own database connection and allocator arena: hundreds of MiB for no speed, as
+/// SQLite takes one writer at a time and renders are bounded by the cores anyway. Excess calls
+/// wait their turn in tokio's queue.
+const BLOCKING_THREADS: usize = 16;
 
 /// Runs the bot until Ctrl-C or SIGTERM, then stops it cleanly.
 pub async fn run(launch: Launch) -> Result<(), StartError> {

@@ -18,7 +18,7 @@ pub async fn run(data: Data, mut stop: watch::Receiver<bool>) {
         if *stop.borrow() {
             break;
         }
-        match data.call(|s| s.fire_due_timers()).await {
+        match data.call_in_background(|s| s.fire_due_timers()).await {
             Ok(fired) if !fired.is_empty() => {
                 tracing::debug!(?fired, "timers fired");
                 data.wake_outbox.notify_one();

@@ -2,8 +2,6 @@
 //! menus and `/jackal move`: drawing the private board, building the picker's message, and
 //! playing an action.
 
-use std::sync::Arc;
-
 use serenity::all::CreateActionRow;
 
 use super::errors::BotError;
@@ -28,15 +26,13 @@ pub fn board_file(game: GameId, ply: u32) -> String {
     format!("jackal-{game}-{ply}.png")
 }
 
-/// Draws a position off the async threads (at most as many at once as there are cores).
+/// Draws a position on the background threads (off the async ones, and behind the answers
+/// to interactions).
 pub async fn draw(data: &Data, game: Game, options: RenderOptions) -> Result<Vec<u8>> {
-    let _slot = Arc::clone(&data.render_slots)
-        .acquire_owned()
+    data.background
+        .run(move || render::render(&game, &options))
         .await
-        .map_err(|e| BotError::Internal(e.to_string()))?;
-    tokio::task::spawn_blocking(move || render::render(&game, &options))
-        .await
-        .map_err(|e| BotError::Internal(format!("rendering panicked: {e}")))
+        .map_err(|e| BotError::Internal(format!("rendering: {e}")))
 }
 
 /// The game and the user's seat on turn in it, or why there is none.

@@ -5,8 +5,9 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use tokio::sync::{Notify, Semaphore};
+use tokio::sync::Notify;
 
+use super::background::Background;
 use super::errors::BotError;
 use super::rest::Rest;
 use crate::game::GameService;
@@ -24,9 +25,9 @@ pub struct Data {
     /// commit, because a new deadline can be earlier than the one they sleep on.
     pub wake_outbox: Arc<Notify>,
     pub wake_timers: Arc<Notify>,
-    /// Rendering runs on the blocking pool; at most this many pictures at once, so a burst of
-    /// moves cannot queue up hundreds of renders ahead of the interactions.
-    pub render_slots: Arc<Semaphore>,
+    /// Board pictures and timers (bots thinking) run here, at a lower priority than the
+    /// threads that answer interactions.
+    pub background: Arc<Background>,
     /// REST calls whose failures the bot handles itself (the outbox sender's).
     pub rest: Arc<Rest>,
     /// Set when the bot is stopping: no new game actions are taken.
@@ -48,12 +49,12 @@ enum Chooser {
 
 impl Data {
     pub fn new(service: Arc<GameService>, rest: Arc<Rest>, closing: Arc<AtomicBool>) -> Data {
-        let renders = std::thread::available_parallelism().map_or(2, |n| n.get());
+        let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
         Data {
             service,
             wake_outbox: Arc::new(Notify::new()),
             wake_timers: Arc::new(Notify::new()),
-            render_slots: Arc::new(Semaphore::new(renders)),
+            background: Arc::new(Background::start(cores)),
             rest,
             closing,
             in_flight: Arc::new(AtomicUsize::new(0)),
@@ -69,21 +70,44 @@ impl Data {
         T: Send + 'static,
         F: FnOnce(&GameService) -> crate::game::Result<T> + Send + 'static,
     {
+        let job = self.counted(f);
+        let result = tokio::task::spawn_blocking(job).await;
+        result
+            .map_err(|e| BotError::Internal(format!("a service call panicked: {e}")))?
+            .map_err(BotError::from)
+    }
+
+    /// [`Data::call`] on the low-priority [`Background`] threads, for work no one is
+    /// waiting on with an interaction open (firing timers, where a bot may think a second).
+    pub async fn call_in_background<T, F>(&self, f: F) -> Result<T>
+    where
+        T: Send + 'static,
+        F: FnOnce(&GameService) -> crate::game::Result<T> + Send + 'static,
+    {
+        let job = self.counted(f);
+        let result = self.background.run(job).await;
+        result
+            .map_err(|e| BotError::Internal(format!("a service call: {e}")))?
+            .map_err(BotError::from)
+    }
+
+    /// `f` as a job counted among the calls in progress ([`Data::wait_idle`]); counted down
+    /// when it ends, even if its caller's future was dropped meanwhile.
+    fn counted<T, F>(&self, f: F) -> impl FnOnce() -> crate::game::Result<T> + Send + 'static
+    where
+        T: Send + 'static,
+        F: FnOnce(&GameService) -> crate::game::Result<T> + Send + 'static,
+    {
         let service = Arc::clone(&self.service);
         self.in_flight.fetch_add(1, Ordering::SeqCst);
-        // Counted down even if the caller's future is dropped: the blocking call runs on.
         let (in_flight, idle) = (Arc::clone(&self.in_flight), Arc::clone(&self.idle));
-        let result = tokio::task::spawn_blocking(move || {
+        move || {
             let out = f(&service);
             if in_flight.fetch_sub(1, Ordering::SeqCst) == 1 {
                 idle.notify_waiters();
             }
             out
-        })
-        .await;
-        result
-            .map_err(|e| BotError::Internal(format!("a service call panicked: {e}")))?
-            .map_err(BotError::from)
+        }
     }
 
     /// Waits until no service call is in progress (at most `limit`).

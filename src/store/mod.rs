@@ -37,6 +37,10 @@ const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
 /// `prepare_cached` (parsing the SQL of an action's dozen statements used to cost as much as
 /// running them, see benches/service.rs), and there are about 30 of them: room for all.
 const STATEMENT_CACHE: usize = 64;
+/// Connections kept open between calls. A burst of concurrent calls opens more, but they are
+/// closed when it is over: each open connection holds its own page and statement caches, and
+/// a pool that kept every connection of its busiest second would hold hundreds of them.
+const MAX_IDLE_CONNECTIONS: usize = 8;
 
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
@@ -93,7 +97,9 @@ impl std::ops::DerefMut for Conn<'_> {
 
 impl Drop for Conn<'_> {
     fn drop(&mut self) {
-        if let (Some(conn), Ok(mut idle)) = (self.conn.take(), self.store.idle.lock()) {
+        if let (Some(conn), Ok(mut idle)) = (self.conn.take(), self.store.idle.lock())
+            && idle.len() < MAX_IDLE_CONNECTIONS
+        {
             idle.push(conn);
         }
     }

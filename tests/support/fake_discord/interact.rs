@@ -8,6 +8,7 @@ use std::time::Instant;
 use serde_json::{Map, Value, json};
 use serenity::all::{ChannelId, InteractionId, MessageId, UserId};
 
+use super::gateway::check_event;
 use super::world::{ChannelKind, Interaction, InteractionKind, World, next_snowflake, perms};
 use super::{Callback, FakeDiscord};
 
@@ -330,10 +331,14 @@ impl FakeDiscord {
         });
         let payload =
             payload.unwrap_or_else(|e| panic!("fake Discord: user {user} cannot do this: {e}"));
-        // The deadline counts from the moment the bot is told.
+        // The deadline counts from the moment the bot is told: after the fake has checked
+        // the payload (its own cost, which Discord does not add).
+        if let Err(e) = check_event("INTERACTION_CREATE", &payload) {
+            panic!("fake Discord: {e}");
+        }
         self.shared
             .with(|w| w.interactions.get_mut(&id).expect("stored").created = Instant::now());
-        if let Err(e) = self.shared.dispatch("INTERACTION_CREATE", payload) {
+        if let Err(e) = self.shared.dispatch_checked("INTERACTION_CREATE", payload) {
             panic!("fake Discord: {e}");
         }
         InteractionHandle {

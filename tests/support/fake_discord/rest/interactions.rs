@@ -3,7 +3,6 @@
 //! the original response and its edits).
 
 use std::sync::Arc;
-use std::time::Instant;
 
 use axum::extract::{Extension, Path, State};
 use axum::http::StatusCode;
@@ -14,7 +13,7 @@ use super::super::Shared;
 use super::super::body::Incoming;
 use super::super::world::{Callback, Interaction, InteractionKind, World, flags};
 use super::messages::{Draft, Origin, announce, create_message, edit_message, message_response};
-use super::{ApiError, ApiResult};
+use super::{ApiError, ApiResult, Arrived};
 
 /// Callback types Discord accepts for each kind of interaction.
 fn allowed(kind: InteractionKind, from_message: bool) -> &'static [u64] {
@@ -33,6 +32,7 @@ pub async fn callback(
     State(shared): State<Arc<Shared>>,
     Path((id, token)): Path<(u64, String)>,
     Extension(incoming): Extension<Incoming>,
+    Extension(Arrived(arrived)): Extension<Arrived>,
 ) -> ApiResult {
     let id = InteractionId::new(id);
     let body = incoming.json();
@@ -49,7 +49,7 @@ pub async fn callback(
             return Err(ApiError::already_acknowledged());
         }
         // After the deadline Discord has forgotten the interaction.
-        if ix.created.elapsed() > deadline {
+        if arrived.saturating_duration_since(ix.created) > deadline {
             return Err(ApiError::unknown_interaction());
         }
         if !allowed(ix.kind, ix.source_message.is_some()).contains(&kind) {
@@ -90,7 +90,7 @@ pub async fn callback(
             kind: kind as u8,
             data,
         });
-        stored.answered = Some(Instant::now());
+        stored.answered = Some(arrived);
         stored.original = original;
         Ok((created, updated))
     })?;

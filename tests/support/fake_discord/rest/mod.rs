@@ -105,7 +105,13 @@ fn api_path(uri: &axum::http::Uri) -> String {
     path.strip_prefix("/api/v10").unwrap_or(path).to_string()
 }
 
+/// When a request reached the fake, before it read, logged and checked it: the moment
+/// Discord would count an interaction as answered.
+#[derive(Clone, Copy, Debug)]
+pub struct Arrived(pub std::time::Instant);
+
 async fn inspect(State(shared): State<Arc<Shared>>, request: Request, next: Next) -> Response {
+    let arrived = Arrived(std::time::Instant::now());
     let (parts, raw) = request.into_parts();
     let method = parts.method.to_string();
     let path = api_path(&parts.uri);
@@ -150,6 +156,7 @@ async fn inspect(State(shared): State<Arc<Shared>>, request: Request, next: Next
             Ok(incoming) => {
                 let mut request = Request::from_parts(parts, Body::from(bytes));
                 request.extensions_mut().insert(incoming);
+                request.extensions_mut().insert(arrived);
                 next.run(request).await
             }
         },
