@@ -826,7 +826,10 @@ async fn a_game_that_ended_is_over_in_its_thread_not_missing() {
     let ix = h.jackal(on_turn, duel.thread, "board", &[]).await;
     let board = h.reply(&ix).await;
     assert!(board.is_ephemeral());
-    assert_eq!(board.content, format!("Jackal #{} after {plies}", duel.game));
+    assert_eq!(
+        board.content,
+        format!("Jackal #{} after {plies}", duel.game)
+    );
     assert_eq!(board.png_attachments().len(), 1);
     // Elsewhere it is not "here".
     let answer = ask(&h, on_turn, fake.general(), "history", &[]).await;
