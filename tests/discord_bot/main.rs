@@ -6,8 +6,10 @@
 #[path = "../support/fake_discord/mod.rs"]
 mod fake_discord;
 
+mod admin;
 mod deadlines;
 mod dms;
+mod duel;
 mod harness;
 mod load;
 mod lobby;

@@ -3,8 +3,9 @@
 //! said to them alone, and the commands themselves carry their Russian names.
 
 use jackal::store::{GameId, GameStatus};
-use serenity::all::{ChannelId, UserId};
+use serenity::all::UserId;
 
+use crate::duel::{ask, open_thread};
 use crate::fake_discord::{Message, OptionValue, perms};
 use crate::harness::{Harness, board_picture, buttons, custom_id, game_of, posts, select_values};
 use crate::play;
@@ -68,51 +69,6 @@ async fn new_lobby(h: &Harness, owner: UserId, options: &[(&str, OptionValue)]) 
     let lobby = h.reply(&ix).await;
     assert!(!lobby.is_ephemeral());
     lobby
-}
-
-/// Presses a lobby button; the lobby message once changed.
-async fn press(h: &Harness, user: UserId, lobby: &Message, button: &str) -> Message {
-    let game = game_of(lobby);
-    let ix = h
-        .fake
-        .click(user, lobby.id, &format!("jk1:lobby:{game}:{button}"));
-    h.fake.response(&ix).await;
-    h.changed(lobby).await
-}
-
-/// A private answer to `/jackal <sub>`.
-async fn private(
-    h: &Harness,
-    user: UserId,
-    channel: ChannelId,
-    sub: &str,
-    options: &[(&str, OptionValue)],
-) -> Message {
-    let ix = h.jackal(user, channel, sub, options).await;
-    let reply = h.reply(&ix).await;
-    assert!(reply.is_ephemeral(), "/jackal {sub}: {}", reply.content);
-    reply
-}
-
-/// Opens the game's thread: Bob joins, the owner starts; the thread and its first post.
-async fn start(
-    h: &Harness,
-    owner: UserId,
-    joiner: UserId,
-    lobby: &Message,
-) -> (ChannelId, Message) {
-    let lobby = press(h, joiner, lobby, "join").await;
-    press(h, owner, &lobby, "start").await;
-    let thread = h
-        .fake
-        .wait_for("the game's thread", |f| f.threads().first().copied())
-        .await;
-    let thread = ChannelId::new(thread.get());
-    let first = h
-        .fake
-        .wait_message(thread, |m| m.content.starts_with("🏴‍☠️"))
-        .await;
-    (thread, first)
 }
 
 /// The user on turn, and the ply.
@@ -275,7 +231,7 @@ async fn a_game_in_russian_with_russian_plurals() {
 
     // Bob joins, Alice starts: the thread and its posts speak Russian.
     let lobby = fake.message(lobby.id).expect("lobby");
-    let (thread, first) = start(&h, alice, bob, &lobby).await;
+    let (thread, first) = open_thread(&h, alice, bob, &lobby).await;
     let name = fake.channel(thread).expect("thread").name;
     assert!(
         [
@@ -397,7 +353,7 @@ async fn a_game_in_russian_with_russian_plurals() {
         if moves > 6 {
             continue;
         }
-        let history = private(&h, user, thread, "history", &[]).await;
+        let history = ask(&h, user, thread, "history", &[]).await;
         let count = u64::from(plies);
         assert!(
             history.content.starts_with(&format!(
@@ -407,7 +363,7 @@ async fn a_game_in_russian_with_russian_plurals() {
             "{}",
             history.content
         );
-        let board = private(&h, user, thread, "board", &[]).await;
+        let board = ask(&h, user, thread, "board", &[]).await;
         let after = if count % 10 == 1 && count % 100 != 11 {
             format!("{count} хода")
         } else {
@@ -415,7 +371,7 @@ async fn a_game_in_russian_with_russian_plurals() {
         };
         assert_eq!(board.content, format!("Шакал #{game} после {after}"));
     }
-    let board = private(&h, alice, thread, "board", &[("ply", OptionValue::Int(0))]).await;
+    let board = ask(&h, alice, thread, "board", &[("ply", OptionValue::Int(0))]).await;
     assert_eq!(board.content, format!("Шакал #{game} после начала игры"));
 
     // Whatever was found and carried, every count in the thread agrees with its noun.
@@ -431,7 +387,7 @@ async fn a_game_in_russian_with_russian_plurals() {
     ] {
         assert_plurals(&thread_text, forms);
     }
-    let history = private(&h, alice, thread, "history", &[]).await;
+    let history = ask(&h, alice, thread, "history", &[]).await;
     assert_plurals(&history.content, ["монета", "монеты", "монет"]);
     for english in ["Pirate", "Gold:", "move ", "Jackal #"] {
         assert!(
@@ -482,7 +438,7 @@ async fn a_player_who_chooses_english_hears_english_while_the_game_stays_russian
     let general = fake.general();
 
     // Bob's client is Russian, but he chooses English.
-    let said = private(
+    let said = ask(
         &h,
         bob,
         general,
@@ -495,7 +451,7 @@ async fn a_player_who_chooses_english_hears_english_while_the_game_stays_russian
     let lobby = new_lobby(&h, alice, &[("size", OptionValue::Int(0))]).await;
     let game = game_of(&lobby);
     assert!(lobby.content.contains(&format!("**Шакал #{game}**")));
-    let (thread, first) = start(&h, alice, bob, &lobby).await;
+    let (thread, first) = open_thread(&h, alice, bob, &lobby).await;
     assert!(first.content.contains("начинается"), "{}", first.content);
 
     // Bob's prompts and answers are English; Alice's and the thread's stay Russian.
@@ -530,7 +486,7 @@ async fn a_player_who_chooses_english_hears_english_while_the_game_stays_russian
         })
         .await;
     }
-    let history = private(&h, bob, thread, "history", &[]).await;
+    let history = ask(&h, bob, thread, "history", &[]).await;
     assert!(
         history
             .content
@@ -538,7 +494,7 @@ async fn a_player_who_chooses_english_hears_english_while_the_game_stays_russian
         "{}",
         history.content
     );
-    let history = private(&h, alice, thread, "history", &[]).await;
+    let history = ask(&h, alice, thread, "history", &[]).await;
     assert!(
         history
             .content
@@ -554,7 +510,7 @@ async fn a_player_who_chooses_english_hears_english_while_the_game_stays_russian
     assert!(!thread_text.contains("Gold:"), "{thread_text}");
 
     // Back to his Discord's language.
-    let said = private(
+    let said = ask(
         &h,
         bob,
         thread,
@@ -563,7 +519,7 @@ async fn a_player_who_chooses_english_hears_english_while_the_game_stays_russian
     )
     .await;
     assert_eq!(said.content, "Буду говорить с вами: язык вашего Discord.");
-    let history = private(&h, bob, thread, "history", &[]).await;
+    let history = ask(&h, bob, thread, "history", &[]).await;
     assert!(
         history
             .content
@@ -598,7 +554,7 @@ async fn a_server_admin_sets_the_server_language() {
         refused.content,
         "Only the game's owner or a member with Manage Server can do that."
     );
-    let games = private(&h, carol, general, "games", &[]).await;
+    let games = ask(&h, carol, general, "games", &[]).await;
     assert!(
         games.content.starts_with("You are not in any game."),
         "{}",
@@ -606,7 +562,7 @@ async fn a_server_admin_sets_the_server_language() {
     );
 
     // The admin can: the server speaks Russian to everyone who chose nothing themselves.
-    let said = private(
+    let said = ask(
         &h,
         admin,
         general,
@@ -618,7 +574,7 @@ async fn a_server_admin_sets_the_server_language() {
     )
     .await;
     assert_eq!(said.content, "Язык этого сервера теперь: Русский.");
-    let games = private(&h, carol, general, "games", &[]).await;
+    let games = ask(&h, carol, general, "games", &[]).await;
     assert!(
         games
             .content
@@ -638,7 +594,7 @@ async fn a_server_admin_sets_the_server_language() {
         "{}",
         lobby.content
     );
-    let (thread, first) = start(&h, carol, dave, &lobby).await;
+    let (thread, first) = open_thread(&h, carol, dave, &lobby).await;
     assert!(first.content.contains("начинается"), "{}", first.content);
     let (_, dm, _) = play_from_dm(&h, game).await;
     assert!(dm.content.starts_with("**Ваш ход**"), "{}", dm.content);
@@ -650,7 +606,7 @@ async fn a_server_admin_sets_the_server_language() {
     .await;
 
     // Back to each member's own Discord language: new games follow their creator again.
-    let said = private(
+    let said = ask(
         &h,
         admin,
         general,

@@ -1,0 +1,98 @@
+//! What a game's owner and a server's managers can do to a running game: `/jackal kick` hands
+//! a player's seat to a bot, which plays on in the thread; `/jackal cancel` ends the game for
+//! everyone, and the thread says so.
+
+use jackal::store::GameStatus;
+
+use crate::duel::{Duel, ask};
+use crate::fake_discord::perms;
+use crate::harness::Harness;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_owner_kicks_a_player_and_a_server_manager_cancels_the_game() {
+    let h = Harness::start().await;
+    let fake = &h.fake;
+    let duel = Duel::start(&h).await;
+    let bob_team = h
+        .load(duel.game)
+        .seat_of(duel.bob.get())
+        .expect("seated")
+        .team;
+
+    // Alice owns the game: she frees Bob's seat, and a bot takes it.
+    let answer = ask(
+        &h,
+        duel.alice,
+        duel.thread,
+        "kick",
+        &[("seat", i64::from(bob_team).into())],
+    )
+    .await;
+    assert_eq!(
+        answer.content,
+        format!("Seat {bob_team} of game #{} was freed.", duel.game)
+    );
+    fake.wait_message(duel.thread, |m| {
+        m.content
+            .contains("the player was removed; a bot plays on.")
+    })
+    .await;
+    let seat = h
+        .load(duel.game)
+        .seat(bob_team)
+        .expect("still a seat")
+        .clone();
+    assert_eq!(seat.user_id, None, "Bob no longer holds the seat");
+    assert!(seat.bot_level.is_some(), "a bot plays it");
+    assert_eq!(h.load(duel.game).row.status, GameStatus::Active);
+
+    // The game goes on between Alice and the bot, which moves by itself on its turns.
+    let alice_team = h
+        .load(duel.game)
+        .seat_of(duel.alice.get())
+        .expect("seated")
+        .team;
+    let alices_turn = |_: &crate::fake_discord::FakeDiscord| {
+        let loaded = h.load(duel.game);
+        let over = loaded.row.status != GameStatus::Active;
+        let turn = loaded.game.as_ref().map(|g| g.controller());
+        (over || turn == Some(alice_team)).then_some(())
+    };
+    for _ in 0..2 {
+        fake.wait_for("Alice's turn", alices_turn).await;
+        if h.load(duel.game).row.status != GameStatus::Active {
+            break;
+        }
+        duel.play_on(&h).await;
+    }
+    fake.wait_for("Alice's turn", alices_turn).await;
+    let history = h.service.history(duel.game).expect("history");
+    assert!(
+        history
+            .iter()
+            .any(|e| e.team == bob_team && e.user_id.is_none()),
+        "the bot played Bob's seat: {history:?}"
+    );
+
+    // Bob, no longer in the game, cannot cancel it; Carol, who manages the server, can.
+    let answer = ask(&h, duel.bob, duel.thread, "cancel", &[]).await;
+    assert_eq!(
+        answer.content,
+        "Only the game's owner or a member with Manage Server can do that."
+    );
+    let carol = fake.add_member_with_permissions("carol", perms::MANAGE_GUILD);
+    let answer = ask(&h, carol, duel.thread, "cancel", &[]).await;
+    assert_eq!(
+        answer.content,
+        format!("Game #{} was cancelled.", duel.game)
+    );
+    fake.wait_message(duel.thread, |m| {
+        m.content.contains("The game was cancelled.")
+    })
+    .await;
+    assert_eq!(h.load(duel.game).row.status, GameStatus::Cancelled);
+
+    // A cancelled game takes no more moves.
+    let answer = ask(&h, duel.alice, duel.thread, "moves", &[]).await;
+    assert_eq!(answer.content, format!("Game #{} is over.", duel.game));
+}
