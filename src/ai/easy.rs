@@ -16,15 +16,29 @@ const SAMPLES: usize = 4;
 /// quick policy likes best, this many of them: judging every option of every such action
 /// would not fit the level's few milliseconds.
 const OPTIONS: usize = 3;
+/// Actions judged in full at most. A position can offer a hundred (a flight from ice lands
+/// on any land cell, and most of them open fog): those the quick policy likes best are
+/// judged, so that a move stays within the level's few milliseconds.
+const JUDGED: usize = 24;
 
 pub(super) fn choose(view: &PublicView, rng: &mut SplitMix64) -> Option<Action> {
-    let actions = super::candidates(view);
+    let mut actions = super::candidates(view);
     if actions.len() <= 1 {
         return actions.first().copied();
     }
     let team = view.controller();
     let prior = Prior::of(view);
     let samples: Vec<Game> = (0..SAMPLES).map(|_| view.sample(rng)).collect();
+    if actions.len() > JUDGED {
+        // The glance reads only what the sample shares with the view (open tiles, units).
+        let glance = Glance::of(&samples[0]);
+        let mut glanced: Vec<(f32, Action)> = actions
+            .iter()
+            .map(|a| (glance.score(&samples[0], a), *a))
+            .collect();
+        glanced.sort_by(|a, b| b.0.total_cmp(&a.0));
+        actions = glanced.into_iter().take(JUDGED).map(|(_, a)| a).collect();
+    }
     let judge = Judge { team, prior };
     let scores: Vec<f32> = actions.iter().map(|a| judge.action(&samples, a)).collect();
     Some(actions[best(actions.len(), rng, |i| scores[i])])
