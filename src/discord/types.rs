@@ -54,7 +54,8 @@ impl Data {
             service,
             wake_outbox: Arc::new(Notify::new()),
             wake_timers: Arc::new(Notify::new()),
-            background: Arc::new(Background::start(cores)),
+            // Two at least: a bot thinking for a second on one must not hold up the pictures.
+            background: Arc::new(Background::start(cores.max(2))),
             rest,
             closing,
             in_flight: Arc::new(AtomicUsize::new(0)),
