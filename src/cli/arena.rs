@@ -38,7 +38,13 @@ pub struct Standing {
     pub decisions: u64,
     pub thinking: Duration,
     pub longest: Duration,
+    /// Decisions that took longer than [`SLOW`]: whether a long one was a rare hiccup of the
+    /// machine or the level's habit.
+    pub slow: u64,
 }
+
+/// `easy`'s budget for one move.
+pub const SLOW: Duration = Duration::from_millis(10);
 
 impl Standing {
     pub fn games(&self) -> u32 {
@@ -66,6 +72,7 @@ impl Standing {
         self.decisions += other.decisions;
         self.thinking += other.thinking;
         self.longest = self.longest.max(other.longest);
+        self.slow += other.slow;
     }
 }
 
@@ -250,6 +257,7 @@ fn play_one(options: &ArenaOptions, settings: &Settings, g: u32) -> Result<Playe
         standing.decisions += 1;
         standing.thinking += took;
         standing.longest = standing.longest.max(took);
+        standing.slow += u64::from(took > SLOW);
         game.play(&action).map_err(|e| {
             format!(
                 "game {} (map {map}), ply {}: the bot's move was refused: {e}",
@@ -311,7 +319,7 @@ impl fmt::Display for ArenaReport {
         )?;
         writeln!(
             f,
-            "{:<8} {:>5} {:>5} {:>6} {:>6}  {:>8}  {:<15}  {:>10}  {:>10}",
+            "{:<8} {:>5} {:>5} {:>6} {:>6}  {:>8}  {:<15}  {:>10}  {:>10}  {:>9}",
             "level",
             "games",
             "wins",
@@ -320,14 +328,15 @@ impl fmt::Display for ArenaReport {
             "win rate",
             "95 % CI",
             "mean move",
-            "max move"
+            "max move",
+            "> 10 ms"
         )?;
         let names = entry_names(&o.bots);
         for (name, s) in names.iter().zip(&self.standings) {
             let (p, low, high) = s.win_rate();
             writeln!(
                 f,
-                "{:<8} {:>5} {:>5} {:>6} {:>6}  {:>7.1} %  {:>5.1} – {:>5.1} %  {:>7.2} ms  {:>7.2} ms",
+                "{:<8} {:>5} {:>5} {:>6} {:>6}  {:>7.1} %  {:>5.1} – {:>5.1} %  {:>7.2} ms  {:>7.2} ms  {:>4} of {}",
                 name,
                 s.games(),
                 s.wins,
@@ -338,6 +347,8 @@ impl fmt::Display for ArenaReport {
                 100.0 * high,
                 ms(s.mean_decision()),
                 ms(s.longest),
+                s.slow,
+                s.decisions,
             )?;
         }
         write!(
@@ -427,5 +438,9 @@ mod tests {
         assert_eq!(String::from_utf8(sink).unwrap().lines().count(), 4);
         let text = report.to_string();
         assert!(text.contains("easy") && text.contains("random") && text.contains("95 % CI"));
+        assert!(text.contains("> 10 ms"));
+        for s in &report.standings {
+            assert!(s.slow <= s.decisions);
+        }
     }
 }
