@@ -12,6 +12,10 @@ use super::policy::{Glance, best};
 
 /// Guesses of the fog an action that opens a tile is judged on.
 const SAMPLES: usize = 4;
+/// Fewer guesses when the actions are too many to judge every one ([`JUDGED`]): a flight
+/// lands on fog almost everywhere, and four guesses for each of 24 landings would not fit
+/// the level's 10 ms.
+const WIDE_SAMPLES: usize = 2;
 /// A choice raised by the action (a fork, a horse, ice) is answered by trying the options the
 /// quick policy likes best, this many of them: judging every option of every such action
 /// would not fit the level's few milliseconds.
@@ -28,8 +32,10 @@ pub(super) fn choose(view: &PublicView, rng: &mut SplitMix64) -> Option<Action> 
     }
     let team = view.controller();
     let prior = Prior::of(view);
-    let samples: Vec<Game> = (0..SAMPLES).map(|_| view.sample(rng)).collect();
-    if actions.len() > JUDGED {
+    let wide = actions.len() > JUDGED;
+    let guesses = if wide { WIDE_SAMPLES } else { SAMPLES };
+    let samples: Vec<Game> = (0..guesses).map(|_| view.sample(rng)).collect();
+    if wide {
         // The glance reads only what the sample shares with the view (open tiles, units).
         let glance = Glance::of(&samples[0]);
         let mut glanced: Vec<(f32, Action)> = actions
