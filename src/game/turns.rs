@@ -124,15 +124,17 @@ fn bot_seed(map_seed: u64, stand: Stand) -> u64 {
 fn answers_to_choices(game: &Game, action: Action, team: u8, bot: &Bot) -> Vec<Action> {
     let mut game = game.clone();
     let mut answers = Vec::new();
-    let mut next = Some(action);
-    while let Some(action) = next.take() {
-        if game.play(&action).is_err() {
+    if game.play(&action).is_err() {
+        return answers;
+    }
+    while game.pending().is_some() && game.controller() == team && game.outcome().is_none() {
+        let Ok(answer) = ai::decide(&game.public_view(), bot) else {
+            break;
+        };
+        if game.play(&answer).is_err() {
             break;
         }
-        if game.pending().is_some() && game.controller() == team && game.outcome().is_none() {
-            next = ai::decide(&game.public_view(), bot).ok();
-            answers.extend(next);
-        }
+        answers.push(answer);
     }
     answers
 }
