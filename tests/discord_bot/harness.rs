@@ -311,6 +311,7 @@ pub async fn dump(fake: &FakeDiscord, channel: ChannelId, name: &str) {
         return;
     };
     let dir = std::path::Path::new(&dir);
+    std::fs::create_dir_all(dir).expect("the dump folder");
     let mut text = String::new();
     for (i, m) in fake.messages_in(channel).iter().enumerate() {
         text.push_str(&format!(
