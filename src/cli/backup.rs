@@ -5,20 +5,28 @@ use std::path::Path;
 use anyhow::{Context, Result, bail};
 use rusqlite::{Connection, OpenFlags};
 
+use super::output::{self, Output};
 use crate::store;
 
 /// Copies `db` to `output` (a new file); returns what was copied, in words. The database is
-/// only read: whatever version of jackal wrote it, it is left as it was.
+/// only read: whatever version of jackal wrote it, it is left as it was. The copy is made and
+/// checked under a temporary name beside `output` and only a complete, sound copy of a jackal
+/// database takes the name: a failed backup leaves nothing behind to block the retry.
 pub fn run(db: &Path, output: &Path) -> Result<String> {
     // Opening a missing file would create it: a typo must not back up an empty database.
     if !db.is_file() {
         bail!("there is no database file {}", db.display());
     }
-    store::back_up_file(db, output).with_context(|| format!("backing up {}", db.display()))?;
-    let copy = Connection::open_with_flags(output, OpenFlags::SQLITE_OPEN_READ_ONLY)?;
-    let games: i64 = copy
-        .query_row("SELECT COUNT(*) FROM games", [], |r| r.get(0))
-        .with_context(|| format!("{} holds no jackal games table", db.display()))?;
+    let target = Output::checked(output, &output::database_files(db))?;
+    let mut games = 0;
+    target.create_new(|staged| -> Result<()> {
+        store::back_up_file(db, staged).with_context(|| format!("backing up {}", db.display()))?;
+        let copy = Connection::open_with_flags(staged, OpenFlags::SQLITE_OPEN_READ_ONLY)?;
+        games = copy
+            .query_row("SELECT COUNT(*) FROM games", [], |r| r.get::<_, i64>(0))
+            .with_context(|| format!("{} holds no jackal games table", db.display()))?;
+        Ok(())
+    })??;
     let bytes = std::fs::metadata(output)?.len();
     Ok(format!(
         "backed up {} to {}: {games} game(s), {} KiB",

@@ -3,6 +3,7 @@
 pub mod arena;
 pub mod backup;
 pub mod chaos;
+pub mod output;
 pub mod play;
 pub mod render;
 pub mod text_board;

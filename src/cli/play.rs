@@ -9,12 +9,13 @@ use std::sync::Arc;
 
 use crate::ai::BotLevel;
 use crate::engine::{Game, Players};
-use crate::game::{Actor, GameConfig, GameService, Location, ServiceError, SystemClock};
+use crate::game::{Actor, GameConfig, GameService, Location, Occupant, ServiceError, SystemClock};
 use crate::render::{self, RenderOptions};
 use crate::store::{GameId, GameStatus, Store};
 use crate::words::Lang;
 use crate::words::narrate::{self, Numbered};
 
+use super::output::{self, Output};
 use super::text_board;
 
 /// What `jackal play` was asked for.
@@ -63,7 +64,7 @@ fn write_picture(
     service: &GameService,
     id: GameId,
     game: &Game,
-    path: &Path,
+    path: &Output,
 ) -> Result<(), String> {
     let events = service
         .move_events(id, game.ply())
@@ -72,8 +73,8 @@ fn write_picture(
         path: render::path_of(&events),
         ..RenderOptions::default()
     };
-    std::fs::write(path, render::render(game, &options))
-        .map_err(|e| format!("writing the board picture {}: {e}", path.display()))
+    path.write(&render::render(game, &options))
+        .map_err(|e| format!("the board picture: {e}"))
 }
 
 /// Local player ids: human seat k is played by local user k.
@@ -100,29 +101,16 @@ fn create(service: &GameService, o: &PlayOptions) -> Result<GameId, String> {
     config.rules.players = players;
     config.validate()?;
     let owner = Actor::user(local_user(1));
-    let id = service
-        .create_lobby(owner, Location::default(), "en", config, Some(1))
-        .map_err(|e| e.to_string())?;
-    if o.humans == 0 {
-        service.kick(owner, id, 1).map_err(|e| e.to_string())?;
-    }
-    for k in 2..=o.humans {
-        service
-            .join(Actor::user(local_user(k)), id, Some(k))
-            .map_err(|e| e.to_string())?;
-    }
-    for (i, level) in o.bots.iter().enumerate() {
-        let team = o.humans + 1 + i as u8;
-        service
-            .add_bot(owner, id, team, *level)
-            .map_err(|e| e.to_string())?;
-    }
-    let started = match o.seed {
-        Some(seed) => service.start_with_seed(owner, id, seed),
-        None => service.start(owner, id),
+    let humans = (1..=o.humans).map(|k| Occupant::Player(local_user(k)));
+    let bots = o.bots.iter().map(|&level| Occupant::Bot(level));
+    let seats: Vec<(u8, Occupant)> = (1..).zip(humans.chain(bots)).collect();
+    let seed = match o.seed {
+        Some(seed) => seed,
+        None => getrandom::u64().map_err(|e| format!("no random seed: {e}"))?,
     };
-    started.map_err(|e| e.to_string())?;
-    Ok(id)
+    service
+        .create_started(owner, Location::default(), "en", config, &seats, seed)
+        .map_err(|e| e.to_string())
 }
 
 /// Runs the game; returns the process exit code.
@@ -130,6 +118,11 @@ pub fn run(o: &PlayOptions, input: &mut dyn BufRead, out: &mut dyn Write) -> Res
     // Resuming reads an existing file: a mistyped --db must not create an empty one.
     if o.game.is_some() && !o.db.is_file() {
         return Err(format!("there is no database file {}", o.db.display()));
+    }
+    // A picture path that names the database is refused before the database is touched.
+    let database = output::database_files(&o.db);
+    if let BoardPicture::At(path) = &o.picture {
+        Output::checked(path, &database).map_err(|e| format!("--png: {e}"))?;
     }
     let store = Store::open(&o.db).map_err(|e| e.to_string())?;
     let service = GameService::new(Arc::new(store), Arc::new(SystemClock));
@@ -145,11 +138,14 @@ pub fn run(o: &PlayOptions, input: &mut dyn BufRead, out: &mut dyn Write) -> Res
     if !o.quiet {
         say(out, &format!("Game #{id} in {}", o.db.display()));
     }
-    let picture = o.picture.path(&o.db, id);
+    let picture = match o.picture.path(&o.db, id) {
+        Some(path) => Some(Output::checked(&path, &database).map_err(|e| e.to_string())?),
+        None => None,
+    };
     if let (Some(path), false) = (&picture, o.quiet) {
         say(
             out,
-            &format!("The board picture is redrawn in {}", path.display()),
+            &format!("The board picture is redrawn in {}", path.path().display()),
         );
     }
     let mut shown_ply = None;
@@ -213,14 +209,24 @@ pub fn run(o: &PlayOptions, input: &mut dyn BufRead, out: &mut dyn Write) -> Res
             loaded.row.ply + 1
         );
         let _ = out.flush();
-        let mut line = String::new();
-        if input.read_line(&mut line).map_err(|e| e.to_string())? == 0 {
+        let mut bytes = Vec::new();
+        if input
+            .read_until(b'\n', &mut bytes)
+            .map_err(|e| e.to_string())?
+            == 0
+        {
             say(
                 out,
                 "\nNo more input: the game is saved; resume it with --game.",
             );
             return Ok(1);
         }
+        // A line that is not text (a stray binary paste, another encoding) is refused alone;
+        // the session goes on.
+        let Ok(line) = String::from_utf8(bytes) else {
+            say(out, "Not played: that line is not UTF-8 text.");
+            continue;
+        };
         let text = line.trim();
         match text {
             "" => continue,

@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use anyhow::{Context, Result, anyhow, bail};
 
+use super::output::{self, Output};
 use crate::engine::{Cell, Game};
 use crate::game::{GameService, ServiceError, SystemClock};
 use crate::render::{self, Lang, RenderOptions};
@@ -40,6 +41,12 @@ pub struct RenderRequest {
 pub fn run(request: &RenderRequest) -> Result<usize> {
     let lang = Lang::parse(&request.lang)
         .with_context(|| format!("`{}` is not a language: en or ru", request.lang))?;
+    // The output is checked before anything is read or written: `-o jackal.db` is refused.
+    let inputs = match &request.source {
+        Source::Scenario(file) => vec![file.clone()],
+        Source::Stored { db, .. } => output::database_files(db),
+    };
+    let output = Output::checked(&request.output, &inputs)?;
     let (game, path) = match &request.source {
         Source::Scenario(file) => scenario_position(file)?,
         Source::Stored { db, game, ply } => stored_position(db, *game, *ply)?,
@@ -59,8 +66,7 @@ pub fn run(request: &RenderRequest) -> Result<usize> {
         lang,
     };
     let png = render::render(&game, &options);
-    std::fs::write(&request.output, &png)
-        .with_context(|| format!("writing {}", request.output.display()))?;
+    output.write(&png)?;
     Ok(png.len())
 }
 

@@ -99,6 +99,25 @@ fn cancel_in(tx: &rusqlite::Connection, row: &GameRow, now: i64) -> Result<()> {
     end_in(tx, row, GameStatus::Cancelled, GameEnd::Cancelled, now)
 }
 
+/// Who sits on a seat of a game created full ([`GameService::create_started`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Occupant {
+    Player(UserId),
+    Bot(BotLevel),
+}
+
+fn bot_seat(game_id: GameId, team: u8, level: BotLevel, now: i64) -> SeatRow {
+    SeatRow {
+        game_id,
+        team,
+        user_id: None,
+        bot_level: Some(level.name().into()),
+        joined_at: now,
+        missed_deadlines: 0,
+        resigned: false,
+    }
+}
+
 /// A random free seat, from the operating system's generator (seating is not the engine's
 /// business, R-SEAT-3).
 fn random_seat(free: &[u8]) -> u8 {
@@ -226,18 +245,7 @@ impl GameService {
             if g.seat(team).is_some() {
                 return Err(ServiceError::SeatTaken(team));
             }
-            store::put_seat(
-                tx,
-                &SeatRow {
-                    game_id: id,
-                    team,
-                    user_id: None,
-                    bot_level: Some(level.name().into()),
-                    joined_at: self.now(),
-                    missed_deadlines: 0,
-                    resigned: false,
-                },
-            )?;
+            store::put_seat(tx, &bot_seat(id, team, level, self.now()))?;
             Ok(())
         })
     }
@@ -255,28 +263,77 @@ impl GameService {
         self.lobby_change(id, |tx, g| {
             require_lobby(&g.row)?;
             require_owner(&g.row, actor)?;
-            let empty = g.free_seats();
-            if !empty.is_empty() {
-                return Err(ServiceError::SeatsEmpty(empty));
-            }
-            let game = Game::new(g.config.rules.clone(), seed)
-                .map_err(|e| ServiceError::BadSetting(e.to_string()))?;
-            store::start_game(tx, id, seed, now)?;
-            let mut loaded = g.clone();
-            loaded.row.status = GameStatus::Active;
-            loaded.row.seed = Some(seed);
-            loaded.row.started_at = Some(now);
-            if let Some(target) = public_target(&g.row) {
-                let message = OutboxMessage::GameStarted {
-                    game_id: id,
-                    deadline_ms: turn_deadline(&loaded, &game, now),
-                };
-                outbox::enqueue(tx, target, &message, now)?;
-            }
-            self.schedule_turn(tx, &loaded, &game, now, true)?;
-            loaded.game = Some(game);
-            Ok(loaded)
+            self.start_in(tx, g, seed, now)
         })
+    }
+
+    /// Creates a game whose every seat is known at once (a local game of `jackal play`),
+    /// seats it and starts it, in one transaction: a crash at any moment leaves either no
+    /// game or a running one, never a half-seated lobby without a seed.
+    pub fn create_started(
+        &self,
+        owner: Actor,
+        location: Location,
+        language: &str,
+        config: GameConfig,
+        seats: &[(u8, Occupant)],
+        seed: u64,
+    ) -> Result<GameId> {
+        config.validate().map_err(ServiceError::BadSetting)?;
+        let now = self.now();
+        let mut conn = self.store.conn()?;
+        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let id = insert_game_row(&tx, location, &config, owner.user, language, now)?;
+        for &(team, occupant) in seats {
+            if !config.has_seat(team) {
+                return Err(ServiceError::NoSuchSeat(team));
+            }
+            let seat = match occupant {
+                Occupant::Player(user) => self.human_seat(id, team, user),
+                Occupant::Bot(level) => bot_seat(id, team, level, now),
+            };
+            store::put_seat(&tx, &seat)?;
+        }
+        let lobby = load_with(&tx, id)?;
+        let empty = lobby.free_seats();
+        if !empty.is_empty() {
+            return Err(ServiceError::SeatsEmpty(empty));
+        }
+        self.start_in(&tx, &lobby, seed, now)?;
+        tx.commit()?;
+        Ok(id)
+    }
+
+    /// Starts the full lobby `g` inside the caller's transaction.
+    fn start_in(
+        &self,
+        tx: &rusqlite::Transaction,
+        g: &Loaded,
+        seed: u64,
+        now: i64,
+    ) -> Result<Loaded> {
+        let id = g.row.id;
+        let empty = g.free_seats();
+        if !empty.is_empty() {
+            return Err(ServiceError::SeatsEmpty(empty));
+        }
+        let game = Game::new(g.config.rules.clone(), seed)
+            .map_err(|e| ServiceError::BadSetting(e.to_string()))?;
+        store::start_game(tx, id, seed, now)?;
+        let mut loaded = g.clone();
+        loaded.row.status = GameStatus::Active;
+        loaded.row.seed = Some(seed);
+        loaded.row.started_at = Some(now);
+        if let Some(target) = public_target(&g.row) {
+            let message = OutboxMessage::GameStarted {
+                game_id: id,
+                deadline_ms: turn_deadline(&loaded, &game, now),
+            };
+            outbox::enqueue(tx, target, &message, now)?;
+        }
+        self.schedule_turn(tx, &loaded, &game, now, true)?;
+        loaded.game = Some(game);
+        Ok(loaded)
     }
 
     /// Removes a player (owner or admin): from a lobby the seat is freed; in a running game a

@@ -57,6 +57,11 @@ pub enum StoreError {
         found: usize,
         known: usize,
     },
+    #[error(
+        "{path} is not a jackal database: it already holds other tables ({tables}); use \
+         another --db file (a new file is made into a jackal database)"
+    )]
+    Foreign { path: String, tables: String },
     #[error("stored data is not valid: {0}")]
     Corrupt(String),
     #[error("{0} already exists: a backup is written to a new file, it never replaces one")]
@@ -152,6 +157,36 @@ fn configure(conn: &Connection, durability: Durability) -> Result<()> {
     Ok(())
 }
 
+/// A file at schema version 0 is either new (empty) or someone else's SQLite database: the
+/// migrations must not add the game's tables to the latter, nor fail on its own `games` table
+/// with pages of SQL.
+fn refuse_foreign(conn: &Connection, path: &Path) -> Result<()> {
+    let mut names = conn.prepare(
+        "SELECT name FROM sqlite_master WHERE type IN ('table', 'view') \
+         AND name NOT LIKE 'sqlite_%' ORDER BY name",
+    )?;
+    let tables = names
+        .query_map([], |r| r.get::<_, String>(0))?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    if tables.is_empty() {
+        return Ok(());
+    }
+    const NAMED: usize = 5;
+    let mut list = tables
+        .iter()
+        .take(NAMED)
+        .cloned()
+        .collect::<Vec<_>>()
+        .join(", ");
+    if tables.len() > NAMED {
+        list.push_str(&format!(" and {} more", tables.len() - NAMED));
+    }
+    Err(StoreError::Foreign {
+        path: path.display().to_string(),
+        tables: list,
+    })
+}
+
 impl Store {
     /// Opens (or creates) the database file and brings its schema up to date. A file from a
     /// newer version is refused with a clear message and left untouched.
@@ -163,7 +198,9 @@ impl Store {
     pub fn open_with(path: impl AsRef<Path>, durability: Durability) -> Result<Store> {
         let path = path.as_ref().to_path_buf();
         let mut conn = Connection::open(&path)?;
-        configure(&conn, durability)?;
+        // The file is only read until it is known to be ours: a refused file is left as it
+        // was, journal mode included.
+        conn.busy_timeout(BUSY_TIMEOUT)?;
         let found = schema_version(&conn)?;
         let known = MIGRATION_SQL.len();
         if found > known {
@@ -173,6 +210,10 @@ impl Store {
                 known,
             });
         }
+        if found == 0 {
+            refuse_foreign(&conn, &path)?;
+        }
+        configure(&conn, durability)?;
         MIGRATIONS.to_latest(&mut conn)?;
         Ok(Store {
             path,

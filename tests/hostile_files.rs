@@ -1,0 +1,236 @@
+//! Files the command-line tools write never clobber the files they read, and a failed write
+//! leaves nothing behind (issue "Hostile input and damaged files").
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn jackal(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_jackal"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn text(path: &Path) -> &str {
+    path.to_str().unwrap()
+}
+
+/// A finished game of two random bots in `db`, without a picture.
+fn played_database(dir: &Path) -> PathBuf {
+    let db = dir.join("games.db");
+    let run = jackal(&[
+        "play",
+        "--db",
+        text(&db),
+        "--size",
+        "5",
+        "--bots",
+        "random,random",
+        "--seed",
+        "2",
+        "--quiet",
+        "--no-png",
+    ]);
+    assert!(run.status.success(), "{run:?}");
+    db
+}
+
+/// The database and the files SQLite keeps beside it, byte for byte.
+fn snapshot(db: &Path) -> Vec<Option<Vec<u8>>> {
+    ["", "-wal", "-shm"]
+        .iter()
+        .map(|suffix| std::fs::read(format!("{}{suffix}", db.display())).ok())
+        .collect()
+}
+
+fn refused(run: &Output, why: &str) {
+    assert!(!run.status.success(), "{run:?}");
+    let said = String::from_utf8_lossy(&run.stderr);
+    assert!(said.contains(why), "{said}");
+    assert_eq!(said.lines().count(), 1, "one line: {said}");
+}
+
+#[test]
+fn the_board_picture_never_overwrites_the_database() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = played_database(dir.path());
+    let before = snapshot(&db);
+    for target in ["games.db", "games.db-wal", "games.db-shm", "./games.db"] {
+        let png = dir.path().join(target);
+        let run = jackal(&[
+            "play",
+            "--db",
+            text(&db),
+            "--size",
+            "5",
+            "--bots",
+            "random,random",
+            "--quiet",
+            "--png",
+            text(&png),
+        ]);
+        refused(&run, "which this command reads");
+        let run = jackal(&["render", "--db", text(&db), "--game", "1", "-o", text(&png)]);
+        refused(&run, "which this command reads");
+        assert_eq!(snapshot(&db), before, "{target}");
+    }
+    // The refused `play` did not create a game either.
+    let run = jackal(&["render", "--db", text(&db), "--game", "2", "-o", "x.png"]);
+    refused(&run, "there is no game #2");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_link_to_the_database_is_not_a_picture_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = played_database(dir.path());
+    let before = snapshot(&db);
+    let link = dir.path().join("board.png");
+    std::os::unix::fs::symlink(&db, &link).unwrap();
+    let run = jackal(&[
+        "render",
+        "--db",
+        text(&db),
+        "--game",
+        "1",
+        "-o",
+        text(&link),
+    ]);
+    refused(&run, "which this command reads");
+    assert_eq!(snapshot(&db), before);
+}
+
+#[test]
+fn a_render_replaces_its_picture_whole_and_leaves_no_temporary_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = played_database(dir.path());
+    let png = dir.path().join("board.png");
+    std::fs::write(&png, b"an older picture").unwrap();
+    let run = jackal(&["render", "--db", text(&db), "--game", "1", "-o", text(&png)]);
+    assert!(run.status.success(), "{run:?}");
+    let img = image::open(&png).unwrap();
+    assert_eq!((img.width(), img.height()), (1024, 1024));
+    let names: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with('.'))
+        .collect();
+    assert!(names.is_empty(), "temporary files left: {names:?}");
+    // A picture over the scenario file it is drawn from is refused too.
+    let scn = dir.path().join("position.scn");
+    std::fs::write(&scn, "board 7\n").unwrap();
+    let run = jackal(&["render", "--scenario", text(&scn), "-o", text(&scn)]);
+    refused(&run, "which this command reads");
+    assert_eq!(std::fs::read_to_string(&scn).unwrap(), "board 7\n");
+}
+
+#[test]
+fn a_failed_backup_leaves_nothing_that_blocks_the_retry() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = played_database(dir.path());
+    let copy = dir.path().join("copy.db");
+
+    // An empty file is an empty database: no games table, so no backup.
+    let empty = dir.path().join("empty.db");
+    std::fs::write(&empty, b"").unwrap();
+    let run = jackal(&["backup", "--db", text(&empty), "-o", text(&copy)]);
+    refused(&run, "holds no jackal games table");
+    assert!(!copy.exists());
+
+    // A truncated database: SQLite finds it damaged.
+    let whole = std::fs::read(&db).unwrap();
+    let truncated = dir.path().join("truncated.db");
+    std::fs::write(&truncated, &whole[..whole.len() / 3]).unwrap();
+    let run = jackal(&["backup", "--db", text(&truncated), "-o", text(&copy)]);
+    assert!(!run.status.success(), "{run:?}");
+    assert!(!copy.exists());
+
+    // Nothing left behind: the retry from the sound database works.
+    let left: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .filter(|n| n.to_string_lossy().starts_with('.'))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+    let run = jackal(&["backup", "--db", text(&db), "-o", text(&copy)]);
+    assert!(run.status.success(), "{run:?}");
+    assert!(String::from_utf8_lossy(&run.stdout).contains("1 game(s)"));
+}
+
+#[test]
+fn a_backup_over_the_database_or_its_wal_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = played_database(dir.path());
+    let before = snapshot(&db);
+    for target in ["games.db", "games.db-wal", "games.db-journal"] {
+        let out = dir.path().join(target);
+        let run = jackal(&["backup", "--db", text(&db), "-o", text(&out)]);
+        refused(&run, "which this command reads");
+        assert_eq!(snapshot(&db), before, "{target}");
+    }
+    assert!(!dir.path().join("games.db-journal").exists());
+}
+
+#[test]
+fn a_line_that_is_not_text_is_refused_alone() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("local.db");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_jackal"))
+        .args(["play", "--db", text(&db), "--size", "5", "--humans", "1"])
+        .args(["--bots", "random", "--seed", "5", "--no-png"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(b"\xff\xfe d2\nmoves\nquit\n").unwrap();
+    drop(stdin);
+    let run = child.wait_with_output().unwrap();
+    let said = String::from_utf8_lossy(&run.stdout);
+    assert!(run.status.success(), "{said}");
+    assert!(
+        said.contains("Not played: that line is not UTF-8 text."),
+        "{said}"
+    );
+    // The session went on: `moves` listed the moves and `quit` saved the game.
+    assert!(said.contains("Saved. Resume with"), "{said}");
+}
+
+/// Another program's SQLite file is never given the game's tables.
+#[test]
+fn a_foreign_database_is_refused_and_left_as_it_was() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, schema) in [
+        (
+            "notes.db",
+            "CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT);",
+        ),
+        (
+            "shop.db",
+            "CREATE TABLE games (sku TEXT PRIMARY KEY, price REAL); CREATE TABLE orders (id INTEGER);",
+        ),
+    ] {
+        let db = dir.path().join(name);
+        rusqlite::Connection::open(&db)
+            .unwrap()
+            .execute_batch(schema)
+            .unwrap();
+        let before = snapshot(&db);
+        let run = jackal(&[
+            "play",
+            "--db",
+            text(&db),
+            "--size",
+            "5",
+            "--bots",
+            "random,random",
+            "--quiet",
+            "--no-png",
+        ]);
+        refused(&run, "is not a jackal database");
+        let run = jackal(&["render", "--db", text(&db), "--game", "1", "-o", "x.png"]);
+        refused(&run, "is not a jackal database");
+        assert_eq!(snapshot(&db), before, "{name} is unchanged");
+    }
+}
