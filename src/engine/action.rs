@@ -30,6 +30,19 @@ pub enum Action {
     Choose { cell: Cell, cargo: Items },
 }
 
+impl Action {
+    /// The cells the action names (one, or two for a boat).
+    pub fn cells(&self) -> impl Iterator<Item = Cell> + use<> {
+        let (a, b) = match *self {
+            Action::Move { to, .. } | Action::Ship { to } => (to, None),
+            Action::Boat { from, to } => (from, Some(to)),
+            Action::Resurrect { at } | Action::Rum { at } => (at, None),
+            Action::Choose { cell, .. } => (cell, None),
+        };
+        std::iter::once(a).chain(b)
+    }
+}
+
 /// An action as listed by `legal_actions`, with the fatal flag of R-CHAIN-9.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
 pub struct LegalAction {

@@ -10,9 +10,32 @@ use std::fmt;
 /// A cell of the board: zero-based column (a = 0) and row (1 = 0). Whether it exists depends
 /// on the board, so cells are only created through [`Board`] or checked with [`Board::exists`].
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default, Deserialize)]
+#[serde(try_from = "CellRead")]
 pub struct Cell {
     pub col: u8,
     pub row: u8,
+}
+
+/// A cell as read, before its bounds are checked: no board has a cell beyond `m13`, and one
+/// read from an import or a damaged row must not reach code that names or indexes it (`col`
+/// 255 would overflow its letter).
+#[derive(Deserialize)]
+struct CellRead {
+    col: u8,
+    row: u8,
+}
+
+impl TryFrom<CellRead> for Cell {
+    type Error = String;
+
+    fn try_from(c: CellRead) -> Result<Cell, String> {
+        let side = Board::SIZES[Board::SIZES.len() - 1];
+        if c.col < side && c.row < side {
+            Ok(Cell::new(c.col, c.row))
+        } else {
+            Err(format!("cell [{}, {}] is on no board", c.col, c.row))
+        }
+    }
 }
 
 /// Written as `[col, row]`: cells fill the stored actions, events and states. The derived

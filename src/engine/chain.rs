@@ -537,8 +537,11 @@ impl Game {
         let cell = self.vessels[v].cell;
         let points = cargo.gold_points();
         if points > 0 {
-            self.scores[Game::team_index(owner)] += points;
-            self.delivered_gold += points;
+            // Saturating: a scenario or a stored state may start a score anywhere up to the
+            // counter's limit, and a score must never wrap round to nothing.
+            let score = &mut self.scores[Game::team_index(owner)];
+            *score = score.saturating_add(points);
+            self.delivered_gold = self.delivered_gold.saturating_add(points);
             self.progress = true;
             ev.push(Event::Delivered {
                 team: owner,
@@ -557,7 +560,7 @@ impl Game {
     fn lose(&mut self, cell: Cell, items: Items, ev: &mut Vec<Event>) {
         let points = items.gold_points();
         if points > 0 {
-            self.lost_gold += points;
+            self.lost_gold = self.lost_gold.saturating_add(points);
             self.progress = true;
         }
         ev.push(Event::Lost { cell, items });

@@ -196,6 +196,9 @@ fn read_tile(token: &str) -> Option<Tile> {
 pub(crate) mod cell_items {
     use super::*;
 
+    /// The cells of the largest board (13×13, sea and corners included).
+    const MAX_CELLS: usize = 13 * 13;
+
     pub fn serialize<S: Serializer>(items: &[Items], s: S) -> Result<S::Ok, S::Error> {
         struct Listed<'a>(&'a [Items]);
         impl Serialize for Listed<'_> {
@@ -246,6 +249,12 @@ pub(crate) mod cell_items {
                 }
             }
             let len = len.ok_or_else(|| de::Error::missing_field("len"))?;
+            // A damaged `len` must not allocate gigabytes: no board has more cells.
+            if len > MAX_CELLS {
+                return Err(de::Error::custom(format!(
+                    "{len} cells: a board has at most {MAX_CELLS}"
+                )));
+            }
             let mut out = vec![Items::NONE; len];
             for (cell, items) in at.unwrap_or_default() {
                 *out.get_mut(cell)
@@ -330,6 +339,17 @@ mod tests {
         assert!(serde_json::from_str::<Board>(json).is_err());
         let json = r#"{"tiles":"","items":{"len":1,"at":[[3,[1,0,0,0,0]]]}}"#;
         assert!(serde_json::from_str::<Board>(json).is_err());
+        // A damaged length used to allocate that many cells (found by tests/fuzz.rs: 2^32
+        // cells ran for minutes; 2^64 - 1 panics).
+        for len in ["170", "4294967295", "18446744073709551615"] {
+            let json = format!(r#"{{"tiles":"","items":{{"len":{len},"at":[]}}}}"#);
+            assert!(serde_json::from_str::<Board>(&json).is_err(), "{len}");
+        }
+        let json = r#"{"tiles":"","items":{"len":169,"at":[]}}"#;
+        assert_eq!(
+            serde_json::from_str::<Board>(json).unwrap().items.len(),
+            169
+        );
     }
 
     #[test]
@@ -341,6 +361,12 @@ mod tests {
             serde_json::from_str::<Cell>(r#"{"col":2,"row":9}"#).unwrap(),
             cell
         );
+        // No board has a cell beyond m13: `[255, 0]` in an imported action used to reach
+        // the notation, whose letter overflowed (found by tests/fuzz.rs).
+        assert!(serde_json::from_str::<Cell>("[12,12]").is_ok());
+        for bad in ["[255,0]", "[0,13]", r#"{"col":13,"row":0}"#] {
+            assert!(serde_json::from_str::<Cell>(bad).is_err(), "{bad}");
+        }
         // An action as stored before cells were pairs.
         let old = r#"{"Move":{"unit":{"Pirate":1},"to":{"col":0,"row":1},"cargo":[0,0,0,0,0]}}"#;
         let action: Action = serde_json::from_str(old).unwrap();

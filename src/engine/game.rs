@@ -85,6 +85,14 @@ pub enum SetupError {
         "the `{0}` tile needs the expansion rules, which are not built yet: use the classic pack"
     )]
     ExpansionTile(TileKind),
+    /// Settings read from outside (a stored game, an import) name a side `Settings::set`
+    /// would have refused.
+    #[error("board_size {0} is not a board side: 5, 7, 9, 11 or 13")]
+    BoardSize(u8),
+    /// Settings read from outside with a pack `Pack::parse` would have refused: dealing it
+    /// would take hours (see `MAX_PACK_TILES`).
+    #[error("a pack of {0} tiles: a pack holds at most {max}", max = super::tile::MAX_PACK_TILES)]
+    PackTooLarge(u64),
 }
 
 pub fn team_side(players: Players, team: Team) -> Side {
@@ -101,6 +109,12 @@ impl Game {
     /// A new game: the map dealt face down from `seed` (R-MAP), ships on their middle slots
     /// with pirates 1–3 aboard (R-SETUP-1), team 1 to move.
     pub fn new(settings: Settings, seed: u64) -> Result<Game, SetupError> {
+        if Board::new(settings.board_size).is_none() {
+            return Err(SetupError::BoardSize(settings.board_size));
+        }
+        if settings.tile_pack.size() > super::tile::MAX_PACK_TILES {
+            return Err(SetupError::PackTooLarge(settings.tile_pack.size()));
+        }
         if let Some(kind) = settings
             .tile_pack
             .tiles()
@@ -290,7 +304,7 @@ impl Game {
         self.teams()
             .filter(|t| self.allied(*t, team))
             .map(|t| self.score(t))
-            .sum()
+            .fold(0, u32::saturating_add)
     }
 
     /// The lowest team of `team`'s side, which names the side.
@@ -469,5 +483,26 @@ impl Game {
 
     pub(crate) fn team_index(team: Team) -> usize {
         team as usize - 1
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Settings come from outside too (a stored game's JSON, an import), not only through
+    /// `Settings::set`: a side `set` would refuse is an error, not a panic.
+    #[test]
+    fn a_board_side_set_would_refuse_is_an_error() {
+        for size in [0, 8, 200] {
+            let settings = Settings {
+                board_size: size,
+                ..Settings::default()
+            };
+            assert!(matches!(
+                Game::new(settings, 1),
+                Err(SetupError::BoardSize(s)) if s == size
+            ));
+        }
     }
 }

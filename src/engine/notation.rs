@@ -209,4 +209,38 @@ mod tests {
             Ok(Notation::Choice(_, ChoiceCargo::Drop))
         ));
     }
+
+    /// An action read from JSON (an import) may name a cell of a larger board: refused as
+    /// `syntax`, like such a cell typed, and the game is untouched.
+    #[test]
+    fn typed_actions_off_the_board_are_syntax_errors() {
+        let settings = crate::engine::Settings {
+            board_size: 5,
+            tile_pack: crate::engine::Pack::Classic,
+            ..Default::default()
+        };
+        let mut game = Game::new(settings, 3).unwrap();
+        let before = game.clone();
+        let m13 = Cell::new(12, 12);
+        for action in [
+            Action::Move {
+                unit: UnitKind::Pirate(1),
+                to: m13,
+                cargo: Items::NONE,
+            },
+            Action::Ship { to: m13 },
+            Action::Boat { from: m13, to: m13 },
+            Action::Resurrect { at: m13 },
+            Action::Choose {
+                cell: m13,
+                cargo: Items::NONE,
+            },
+        ] {
+            assert_eq!(
+                game.play(&action).map_err(|e| e.kind),
+                Err(ErrorKind::Syntax)
+            );
+        }
+        assert_eq!(game, before);
+    }
 }

@@ -302,11 +302,28 @@ pub enum PackError {
     BadEntry(String),
     #[error("a pack holds at most one {0}")]
     TooManySpecial(&'static str),
+    #[error("a pack of {0} tiles: a pack holds at most {MAX_PACK_TILES}")]
+    TooLarge(u64),
 }
+
+/// The most tiles a pack may hold. The island takes at most 117 (13×13); a larger pack is
+/// shuffled whole on each of up to 1000 tries for a deal that meets R-MAP-2, so a pack of
+/// millions of tiles (65535 per entry, any number of entries) would hold the deal, and
+/// whoever waits for it, for hours.
+pub const MAX_PACK_TILES: u64 = 1000;
 
 impl Pack {
     pub fn full() -> Pack {
         Pack::Full
+    }
+
+    /// How many tiles the pack holds, counted without listing them.
+    pub fn size(&self) -> u64 {
+        let counts = match self {
+            Pack::Custom(list) => return list.iter().map(|(_, n)| u64::from(*n)).sum(),
+            _ => self.counts(),
+        };
+        counts.iter().map(|(_, n)| u64::from(*n)).sum()
     }
 
     fn counts(&self) -> Vec<(TileKind, u16)> {
@@ -389,6 +406,9 @@ impl Pack {
             list.push((kind, count));
         }
         let pack = Pack::Custom(list);
+        if pack.size() > MAX_PACK_TILES {
+            return Err(PackError::TooLarge(pack.size()));
+        }
         let tiles = pack.tiles();
         for (kind, name) in [
             (TileKind::BenGunn, "bengunn"),
@@ -439,5 +459,30 @@ mod tests {
         assert_eq!(p.to_string(), "chest5*20,empty*97,arrow3*1");
         assert!(Pack::parse("friday*2").is_err());
         assert!(Pack::parse("dragon*2").is_err());
+        assert_eq!(Pack::Full.size(), 117);
+        assert_eq!(Pack::parse("empty*500,chest5*500").unwrap().size(), 1000);
+    }
+
+    /// A pack larger than any deal needs used to be accepted from a setting's value (the
+    /// lobby, a scenario), a stored game or an import, and dealing one of millions of tiles
+    /// held the deal for minutes (each try shuffles the whole pack).
+    #[test]
+    fn a_pack_past_the_limit_is_refused() {
+        use crate::engine::{Game, SetupError};
+        assert_eq!(
+            Pack::parse("empty*1000,chest1*1"),
+            Err(PackError::TooLarge(1001))
+        );
+        let many = vec!["empty*65535"; 100].join(",");
+        assert_eq!(Pack::parse(&many), Err(PackError::TooLarge(6_553_500)));
+        // The same pack read from JSON, not through `parse`.
+        let settings = crate::engine::Settings {
+            tile_pack: Pack::Custom(vec![(TileKind::Empty, 65535); 100]),
+            ..crate::engine::Settings::default()
+        };
+        assert_eq!(
+            Game::new(settings, 1),
+            Err(SetupError::PackTooLarge(6_553_500))
+        );
     }
 }

@@ -50,6 +50,11 @@ impl Game {
 
     /// Would this action be accepted now? The first error in the order of S-NOT-4.
     pub fn check(&self, action: &Action) -> Result<(), IllegalAction> {
+        // An action read from JSON (an import, a stored row) may name a cell of another
+        // board: the same as a word that is not a cell of this board in notation (S-NOT-3).
+        if !action.cells().all(|c| self.board.exists(c)) {
+            return Err(ErrorKind::Syntax.into());
+        }
         if self.outcome.is_some() {
             return Err(ErrorKind::GameOver.into());
         }
@@ -168,7 +173,9 @@ impl Game {
         if self.progress {
             self.stall = 0;
         } else {
-            self.stall += 1;
+            // With the guard off (`stall_rounds = 0`) nothing ends a stall: the counter stops
+            // at its limit rather than wrap round to 0.
+            self.stall = self.stall.saturating_add(1);
         }
         self.progress = false;
         if let Some(outcome) = self.uncatchable_check() {
@@ -285,7 +292,7 @@ impl Game {
         let uncatchable = sides
             .iter()
             .filter(|(s, _)| *s != leader)
-            .all(|(_, s)| best > s + g);
+            .all(|(_, s)| best > s.saturating_add(g));
         uncatchable.then(|| Outcome {
             winners: self.side_of(leader),
             draw: false,

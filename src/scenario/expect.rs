@@ -145,7 +145,18 @@ fn item_list(w: &mut Words) -> Result<Items, LineError> {
             Some(t) if t.bytes().all(|b| b.is_ascii_digit()) => w.count()?,
             _ => 1,
         };
-        items.add(item, n.min(255) as u8);
+        // Items are counted in a byte: a larger count is no state at all, and clipped to 255
+        // it would pass against 255 items.
+        let n = u8::try_from(n)
+            .ok()
+            .filter(|n| items.count(item).checked_add(*n).is_some())
+            .ok_or_else(|| {
+                w.err(format!(
+                    "at most 255 {} items lie in one place",
+                    item.word()
+                ))
+            })?;
+        items.add(item, n);
         if !w.eat(",") {
             break;
         }
@@ -763,6 +774,11 @@ mod tests {
             Expectation::Reject(t, Some(ErrorKind::Syntax)) if t == "1 e5 drop"
         ));
         assert!(parse(&line("expect unit 3.1 at e5"), b, 2).is_err());
+        // No place holds more than 255 of an item: such a count used to be clipped to 255
+        // and pass against 255 coins.
+        assert!(parse(&line("expect items e5 = coin 256"), b, 2).is_err());
+        assert!(parse(&line("expect items e5 = coin 200, coin 56"), b, 2).is_err());
+        assert!(parse(&line("expect items e5 = coin 200, coin 55"), b, 2).is_ok());
         assert!(matches!(
             parse(&line("expect legal exactly d5; d5 drop; f5"), b, 2).unwrap(),
             Expectation::Legal { actions, .. } if actions.len() == 3

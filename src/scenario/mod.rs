@@ -5,6 +5,7 @@
 //! the lines of S-OUT-1 and the exit code of S-OUT-2.
 
 pub mod expect;
+mod files;
 pub mod lexer;
 pub mod setup;
 
@@ -14,6 +15,7 @@ use std::path::{Path, PathBuf};
 use crate::engine::event::Event;
 use crate::engine::game::Game;
 use expect::Verdict;
+pub use files::collect_files;
 use lexer::{Line, Source};
 use setup::{LineError, UNSUPPORTED};
 
@@ -101,50 +103,38 @@ impl Report {
     }
 }
 
-/// Every `.scn` file under the given paths, directories walked in path order.
-pub fn collect_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
-    let mut out = Vec::new();
-    for p in paths {
-        if p.is_dir() {
-            let mut found = Vec::new();
-            walk(p, &mut found).map_err(|e| format!("{}: {e}", p.display()))?;
-            found.sort();
-            out.extend(found);
-        } else if p.is_file() {
-            out.push(p.clone());
-        } else {
-            return Err(format!("{}: no such file or directory", p.display()));
-        }
-    }
-    Ok(out)
-}
-
-fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
-    for entry in std::fs::read_dir(dir)? {
-        let path = entry?.path();
-        if path.is_dir() {
-            walk(&path, out)?;
-        } else if path.extension().is_some_and(|e| e == "scn") {
-            out.push(path);
-        }
-    }
-    Ok(())
-}
-
 /// Runs `jackal check` over paths; returns the report (text and exit code) or a usage/file
 /// error (exit code 3).
 pub fn check_paths(paths: &[PathBuf], quiet: bool) -> Result<Report, String> {
     if paths.is_empty() {
         return Err("no scenario file given".into());
     }
-    let files = collect_files(paths)?;
+    let found = collect_files(paths)?;
     let mut report = Report::new(quiet);
-    for f in files {
-        let content = std::fs::read_to_string(&f).map_err(|e| format!("{}: {e}", f.display()))?;
+    for f in found {
+        let content = files::read_scenario_file(&f)?;
         report.check_content(&f.display().to_string(), &content);
     }
     report.finish();
     Ok(report)
+}
+
+/// Writes a finished report to `out` (standard output). A reader that stops early, as
+/// `jackal check … | head -1` does, closes the pipe: that is the reader's choice, not a
+/// failure, so the rest of the report is dropped without a word. The run's exit code stays
+/// the report's own (not 141, a shell's code for a death by SIGPIPE): every scenario was
+/// checked before the first line was written, so the code still tells how the check went,
+/// which is what `set -o pipefail` scripts want to see. Any other write error is returned.
+pub fn print_report(report: &Report, out: &mut impl std::io::Write) -> Result<(), String> {
+    match out
+        .write_all(report.text.as_bytes())
+        .and_then(|()| out.flush())
+    {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            Err(format!("cannot write the report: {e}"))
+        }
+        _ => Ok(()),
+    }
 }
 
 /// The game the first scenario of a file reaches after its setup and its `play` steps, and the

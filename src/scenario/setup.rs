@@ -203,6 +203,15 @@ impl<'a> Words<'a> {
     }
 }
 
+/// The highest score a scenario may set: the most gold any game can deal, every land cell of
+/// the largest board a chest of 5 coins (R-PACK-6 lets a custom pack be all chests). A higher
+/// score is no position of any game, and refusing it keeps the engine's counters far from
+/// their limits.
+pub fn max_score() -> u32 {
+    let largest = Board::new(13).expect("13 is a board size");
+    largest.land_count() as u32 * TileKind::Chest(5).hidden_gold()
+}
+
 fn parse_seed(text: &str) -> Option<u64> {
     match text.strip_prefix("0x") {
         Some(hex) => u64::from_str_radix(hex, 16).ok(),
@@ -423,6 +432,12 @@ fn build_position(
                 let k = w.count()?;
                 w.done()?;
                 if line.keyword() == "score" {
+                    let most = max_score();
+                    if k > most {
+                        return Err(w.err(format!(
+                            "a score is at most {most}: no game deals more gold than that"
+                        )));
+                    }
                     game.scores[team as usize - 1] = k;
                 } else if k > 0 {
                     return Err(unsupported(line, "rum stocks"));
@@ -441,8 +456,20 @@ fn build_position(
                 }
             }
             "stall" => {
-                game.stall = w.count()?;
+                let k = w.count()?;
                 w.done()?;
+                // R-END-6: the game ends when the counter reaches the limit, so a game in
+                // play never holds more than the limit less one (without the guard, any
+                // count; the engine's counter then stops at its maximum).
+                let limit = u32::from(game.settings.stall_rounds) * u32::from(teams);
+                if limit > 0 && k >= limit {
+                    return Err(w.err(format!(
+                        "the stall guard ends the game when the counter reaches {limit} \
+                         (stall_rounds × {teams} teams): a game in play has at most {}",
+                        limit - 1
+                    )));
+                }
+                game.stall = k;
             }
             _ => unreachable!("grouped before"),
         }
@@ -659,8 +686,8 @@ fn place_items(
                 "gold cannot lie aboard a vessel: it is delivered at once".into(),
             ));
         }
-        game.vessels[v].items.add(item, n);
-        return Ok(());
+        return add_counted(&mut game.vessels[v].items, item, n)
+            .ok_or_else(|| err(format!("more than 255 {} items aboard {cell}", item.word())));
     }
     let tile = *game.tile(cell).expect("land");
     if !tile.open {
@@ -680,8 +707,89 @@ fn place_items(
         }
         _ => {}
     }
-    let mut add = Items::NONE;
-    add.add(item, n);
-    game.items_mut(cell).add_all(add);
-    Ok(())
+    add_counted(game.items_mut(cell), item, n)
+        .ok_or_else(|| err(format!("more than 255 {} items on {cell}", item.word())))
+}
+
+/// Adds `n` items, or `None` when the count would pass 255: items on a cell or aboard are
+/// counted in a byte, and a scenario asking for more is an error, not a count silently stopped
+/// at the limit.
+fn add_counted(items: &mut Items, item: Item, n: u8) -> Option<()> {
+    items.count(item).checked_add(n)?;
+    items.add(item, n);
+    Some(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::lexer;
+    use super::*;
+
+    fn built(text: &str) -> Result<Game, LineError> {
+        let src = lexer::split("t.scn", text).remove(0);
+        build(&src).map(|(game, _)| game)
+    }
+
+    fn refused(text: &str, line: usize, says: &str) {
+        match built(text) {
+            Err(e) => {
+                assert_eq!(e.line, line, "{e:?}");
+                assert!(e.message.contains(says), "{e:?}");
+            }
+            Ok(_) => panic!("accepted:\n{text}"),
+        }
+    }
+
+    /// `score 1 = 4294967295` plus a coin carried home used to read 0.
+    #[test]
+    fn a_score_no_game_can_reach_is_refused() {
+        assert_eq!(max_score(), 585);
+        refused("board 9\nscore 1 = 4294967295\n", 2, "at most 585");
+        refused("score 2 = 586\n", 1, "at most 585");
+        assert_eq!(built("score 2 = 585\n").unwrap().score(2), 585);
+    }
+
+    /// `stall 4294967295` used to wrap to 0 at the end of the first turn, and the game never
+    /// ended; the guard ends a game when the counter reaches its limit (R-END-6), so a game in
+    /// play holds at most the limit less one.
+    #[test]
+    fn a_stall_count_the_guard_would_have_ended_is_refused() {
+        refused("stall 4294967295\n", 1, "reaches 100");
+        refused("stall 100\n", 1, "at most 99");
+        assert_eq!(built("stall 99\n").unwrap().stall(), 99);
+        refused("players 3\nset stall_rounds = 2\nstall 6\n", 3, "at most 5");
+        // Without the guard any count is a position; the counter stops at its limit.
+        let text = "set stall_rounds = 0\ntile d10 fog chest1\nunit 1.1 e5\nstall 4294967295\n";
+        let mut game = built(text).unwrap();
+        game.start(&mut Vec::new());
+        game.play_text("1 e6").unwrap();
+        assert_eq!(game.stall(), u32::MAX);
+        assert!(!game.is_over());
+    }
+
+    /// Item counts are bytes: two lines for one cell used to stop silently at 255.
+    #[test]
+    fn items_past_a_byte_are_refused() {
+        let two = |n: u32| format!("item e5 coin 200\nitem e5 coin {n}\n");
+        refused(&two(56), 2, "more than 255 coin items on e5");
+        let game = built(&two(55)).unwrap();
+        assert_eq!(
+            game.items_at(Cell::parse("e5").unwrap()).count(Item::Coin),
+            255
+        );
+        refused("item e5 bar 256\n", 1, "too many items");
+    }
+
+    /// The engine's own counters saturate where a state (a stored snapshot, say) starts at
+    /// the limit: a delivery never wraps a score round to nothing.
+    #[test]
+    fn a_score_at_the_limit_stays_there() {
+        let text = "tile d10 fog chest1\nunit 1.1 g2\nitem g2 coin\n";
+        let mut game = built(text).unwrap();
+        game.scores[0] = u32::MAX;
+        game.start(&mut Vec::new());
+        game.play_text("1 g1 coin").unwrap();
+        assert_eq!(game.score(1), u32::MAX);
+        assert_eq!(game.side_score(1), u32::MAX);
+    }
 }
