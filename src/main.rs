@@ -1,5 +1,6 @@
 //! The `jackal` command line: the bot (default), and tools around the rules engine.
 
+use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -85,6 +86,15 @@ enum Command {
         #[arg(long, default_value_t = 1000)]
         think_ms: u64,
     },
+    /// Check a database file without changing it: SQLite's integrity check, the schema
+    /// version, every game replayed from its seed against its stored state, snapshots, status
+    /// and result, and timers and outbox rows against the games. One line per problem, then a
+    /// summary; exits 1 when something is wrong.
+    Doctor {
+        /// The database file (opened read-only).
+        #[arg(long, default_value = "jackal.db")]
+        db: PathBuf,
+    },
     /// Copy the database to a new file, safely, even while the bot is running.
     Backup {
         /// The database file.
@@ -99,6 +109,8 @@ enum Command {
     ChaosChild {
         #[arg(long)]
         db: PathBuf,
+        #[arg(long, value_enum, default_value = "moves")]
+        operation: jackal::cli::chaos::Operation,
         #[arg(long)]
         games: usize,
         #[arg(long)]
@@ -218,6 +230,16 @@ fn main() -> ExitCode {
                 }
             }
         }
+        Command::Doctor { db } => match jackal::cli::doctor::run(&db) {
+            Ok(report) => {
+                print!("{}", report.text());
+                ExitCode::from(report.exit_code())
+            }
+            Err(e) => {
+                eprintln!("jackal doctor: {e:#}");
+                ExitCode::from(2)
+            }
+        },
         Command::Backup { db, output } => match jackal::cli::backup::run(&db, &output) {
             Ok(summary) => {
                 println!("{summary}");
@@ -230,26 +252,33 @@ fn main() -> ExitCode {
         },
         Command::ChaosChild {
             db,
+            operation,
             games,
             actions,
             pace_ms,
-        } => match jackal::cli::chaos::run(&db, games, actions, pace_ms, &mut std::io::stdout()) {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(e) => {
-                eprintln!("jackal chaos-child: {e}");
-                ExitCode::from(2)
+        } => {
+            let options = jackal::cli::chaos::ChaosOptions {
+                operation,
+                games,
+                work: actions,
+                pace_ms,
+            };
+            match jackal::cli::chaos::run(&db, &options, &mut std::io::stdout()) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("jackal chaos-child: {e}");
+                    ExitCode::from(2)
+                }
             }
-        },
+        }
         Command::Check { quiet, paths } => match jackal::scenario::check_paths(&paths, quiet) {
-            Ok(report) => {
-                print!("{}", report.text);
-                ExitCode::from(report.exit_code() as u8)
-            }
-            Err(e) => {
-                eprintln!("jackal check: {e}");
-                eprintln!("usage: jackal check [-q] PATH...");
-                ExitCode::from(3)
-            }
+            // `print!` would panic on a closed pipe (`jackal check … | head -1`): the report
+            // goes through `print_report`, which says what a closed pipe means for the code.
+            Ok(report) => match jackal::scenario::print_report(&report, &mut std::io::stdout()) {
+                Ok(()) => ExitCode::from(report.exit_code() as u8),
+                Err(e) => check_failed(&e, false),
+            },
+            Err(e) => check_failed(&e, true),
         },
         Command::Render {
             scenario,
@@ -317,6 +346,17 @@ fn run_bot() -> ExitCode {
             ExitCode::from(1)
         }
     }
+}
+
+/// `jackal check`'s usage or file error (exit code 3, SCENARIOS S-OUT-2). Not `eprintln!`,
+/// which panics when standard error is a closed pipe too.
+fn check_failed(e: &str, usage: bool) -> ExitCode {
+    let mut err = std::io::stderr().lock();
+    let _ = writeln!(err, "jackal check: {e}");
+    if usage {
+        let _ = writeln!(err, "usage: jackal check [-q] PATH...");
+    }
+    ExitCode::from(3)
 }
 
 fn parse_bot(text: &str) -> Result<BotLevel, String> {

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use jackal::ai::BotLevel;
 use jackal::engine::Game;
 use jackal::game::{
-    Actor, Clock, Fired, GameConfig, GameService, Location, ManualClock, Next, Notice,
+    Actor, Clock, Damage, Fired, GameConfig, GameService, Location, ManualClock, Next, Notice,
     OutboxMessage, ServiceError, Target,
 };
 use jackal::store::{self, GameStatus, Store, StoreError};
@@ -1103,6 +1103,12 @@ fn migrating_a_version_1_file_keeps_its_games() {
         service.act(user, 7, 30, &text),
         Err(ServiceError::AlreadyPlayed)
     ));
+    // Actions recorded before the log had its digest chain (migration 0007) are a prefix the
+    // chain starts after: the game still replays, after a restart too.
+    let played = service.load(7).unwrap().game;
+    let clock = Arc::new(ManualClock::new(now));
+    let restarted = GameService::new(Arc::new(Store::open(&path).unwrap()), clock);
+    assert_eq!(restarted.load(7).unwrap().game, played);
 }
 
 /// Every connection, pooled or newly opened, is in WAL mode with foreign keys enforced, waits
@@ -1383,4 +1389,198 @@ fn the_timeout_level_is_a_setting() {
         "bad setting: timeout_level: unknown bot level `genius` (levels: random, easy, normal)"
     );
     assert_eq!(s.load(id).unwrap().config.timeout_level, BotLevel::Normal);
+}
+
+/// Plays `plies` first-listed moves in a duel (fewer if it ends), through `f`'s service.
+fn play_plies(f: &Fixture, id: i64, plies: u32) {
+    let s = &f.service;
+    for ply in 0..plies {
+        let g = s.load(id).unwrap().game.unwrap();
+        if g.is_over() {
+            break;
+        }
+        let user = if g.controller() == 1 { ALICE } else { BOB };
+        let mv = first_move(f, id, user);
+        s.act(user, id, ply, &mv).unwrap();
+    }
+}
+
+/// The service as after a restart: nothing in memory, everything read from the file.
+fn restarted(f: &Fixture) -> GameService {
+    GameService::new(Arc::new(Store::open(&f.path).unwrap()), f.clock.clone())
+}
+
+fn damage_of<T: std::fmt::Debug>(result: Result<T, ServiceError>) -> (i64, Damage) {
+    match result {
+        Err(ServiceError::Damaged { game, damage }) => (game, damage),
+        other => panic!("expected a damaged game, got {other:?}"),
+    }
+}
+
+/// A game whose stored settings or seed were edited into something the program never writes
+/// (a board side of 8 or 200, an active game without a seed) is named with what is wrong,
+/// wherever it is loaded; before, loading it panicked. Every other game loads and plays on,
+/// and its timers fire.
+#[test]
+fn a_damaged_game_is_named_and_the_others_play_on() {
+    let f = fixture();
+    let healthy = duel(&f);
+    let size8 = duel(&f);
+    let size200 = duel(&f);
+    let no_seed = duel(&f);
+    let conn = f.service.store().conn().unwrap();
+    for (id, size) in [(size8, 8), (size200, 200)] {
+        conn.execute(
+            "UPDATE games SET settings = json_set(settings, '$.rules.board_size', ?2) \
+             WHERE id = ?1",
+            [id, size],
+        )
+        .unwrap();
+    }
+    conn.execute("UPDATE games SET seed = NULL WHERE id = ?1", [no_seed])
+        .unwrap();
+    drop(conn);
+    let s = restarted(&f);
+    for id in [size8, size200] {
+        let (game, damage) = damage_of(s.load(id));
+        assert_eq!(game, id);
+        assert!(matches!(&damage, Damage::Settings(why) if why.contains("board_size")));
+        damage_of(s.position_at(id, 0));
+        damage_of(s.legal_moves(ALICE, id));
+    }
+    let refused = s.load(no_seed).unwrap_err();
+    assert_eq!(
+        refused.to_string(),
+        format!("game #{no_seed} is damaged: it is active but has no seed")
+    );
+    damage_of(s.act(ALICE, no_seed, 0, "1 d2"));
+    // The healthy game, in the same file, on the same service.
+    let mv = first_move(&f, healthy, ALICE);
+    assert_eq!(s.act(ALICE, healthy, 0, &mv).unwrap().ply, 1);
+    f.clock.advance_ms(48 * HOUR);
+    let fired = s.fire_due_timers().unwrap();
+    for id in [size8, size200, no_seed] {
+        assert!(
+            fired
+                .iter()
+                .any(|x| matches!(x, Fired::Failed { game_id, error } if *game_id == id && error.contains("damaged"))),
+            "{fired:?}"
+        );
+    }
+    assert!(
+        fired.contains(&Fired::TimedOut {
+            game_id: healthy,
+            team: 2
+        }),
+        "{fired:?}"
+    );
+}
+
+/// A snapshot is checked against its game before it stands in for the log: one copied from
+/// another game (with or without its checksum), or with its state edited, is not used, and
+/// the game replays from its log to the right state. Before, the other game's state was
+/// taken as this one's.
+#[test]
+fn a_snapshot_that_is_not_its_games_is_not_used() {
+    let f = fixture();
+    let mine = duel_with(&f, small_config(), 42);
+    let other = duel_with(&f, small_config(), 43);
+    play_plies(&f, mine, 26);
+    play_plies(&f, other, 26);
+    let good = f.service.load(mine).unwrap().game.unwrap();
+    assert_eq!(good.ply(), 26, "both games reach their snapshot at ply 25");
+    let copies = [
+        // Another game's row, checksum and all.
+        "UPDATE snapshots SET (state, checksum) = (SELECT state, checksum FROM snapshots \
+         WHERE game_id = ?2 AND ply = 25) WHERE game_id = ?1 AND ply = 25",
+        // Another game's state, without a checksum (as if written before checksums).
+        "UPDATE snapshots SET (state, checksum) = (SELECT state, NULL FROM snapshots \
+         WHERE game_id = ?2 AND ply = 25) WHERE game_id = ?1 AND ply = 25",
+        // Its own state, edited: a score that was never made.
+        "UPDATE snapshots SET state = json_set(state, '$.scores[0]', 9) \
+         WHERE game_id = ?1 AND ply = 25 AND ?2 IS NOT NULL",
+    ];
+    for sql in copies {
+        let conn = f.service.store().conn().unwrap();
+        let saved: (String, Option<Vec<u8>>) = conn
+            .query_row(
+                "SELECT state, checksum FROM snapshots WHERE game_id = ?1 AND ply = 25",
+                [mine],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .unwrap();
+        assert_eq!(conn.execute(sql, [mine, other]).unwrap(), 1, "{sql}");
+        assert_eq!(
+            restarted(&f).load(mine).unwrap().game.as_ref(),
+            Some(&good),
+            "{sql}"
+        );
+        assert_eq!(
+            restarted(&f).position_at(mine, 25).unwrap(),
+            f.service.position_at(mine, 25).unwrap()
+        );
+        conn.execute(
+            "UPDATE snapshots SET state = ?2, checksum = ?3 WHERE game_id = ?1 AND ply = 25",
+            rusqlite::params![mine, saved.0, saved.1],
+        )
+        .unwrap();
+    }
+    // The snapshot as written is used, and plays on.
+    let s = restarted(&f);
+    assert_eq!(s.load(mine).unwrap().game, Some(good));
+}
+
+/// Replaces the action recorded at `ply` of game `id` by another move legal there, as a hand
+/// edit of the file would (dropping the log's append-only trigger first, migration 0003).
+fn change_action(f: &Fixture, id: i64, ply: u32) {
+    let conn = f.service.store().conn().unwrap();
+    conn.execute_batch("DROP TRIGGER IF EXISTS actions_no_update")
+        .unwrap();
+    let recorded = store::action_at(&conn, id, ply).unwrap().unwrap().action;
+    let other = f
+        .service
+        .position_at(id, ply - 1)
+        .unwrap()
+        .legal_actions()
+        .into_iter()
+        .map(|l| serde_json::to_string(&l.action).unwrap())
+        .find(|a| *a != recorded)
+        .expect("another legal move");
+    conn.execute(
+        "UPDATE actions SET action = ?3 WHERE game_id = ?1 AND ply = ?2",
+        rusqlite::params![id, ply, other],
+    )
+    .unwrap();
+}
+
+/// An action changed in the file after it was recorded breaks the digest chained over the
+/// log: a replay that reaches it names the game and the ply instead of playing it. Before,
+/// the changed action (another legal move) was played silently.
+#[test]
+fn an_action_changed_after_it_was_recorded_is_named() {
+    let f = fixture();
+    let above = duel(&f);
+    let under = duel(&f);
+    let bystander = duel(&f);
+    play_plies(&f, above, 30);
+    play_plies(&f, under, 30);
+    // After the latest snapshot (ply 25): every load replays it.
+    change_action(&f, above, 28);
+    let s = restarted(&f);
+    assert_eq!(
+        damage_of(s.load(above)),
+        (above, Damage::Edited { ply: 28 })
+    );
+    // Under the snapshot: the latest state comes from the snapshot, which is not read again
+    // (a load stays O(1) in the game's length), but any replay that passes it names it.
+    change_action(&f, under, 10);
+    let s = restarted(&f);
+    assert_eq!(s.load(under).unwrap().row.ply, 30);
+    assert_eq!(
+        damage_of(s.position_at(under, 12)),
+        (under, Damage::Edited { ply: 10 })
+    );
+    // The other games of the file are not touched by it.
+    let mv = first_move(&f, bystander, ALICE);
+    assert_eq!(s.act(ALICE, bystander, 0, &mv).unwrap().ply, 1);
 }

@@ -3,6 +3,7 @@
 pub mod arena;
 pub mod backup;
 pub mod chaos;
+pub mod doctor;
 pub mod output;
 pub mod play;
 pub mod render;

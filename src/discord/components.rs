@@ -152,17 +152,18 @@ async fn route(p: &mut Press<'_>, id: CustomId) -> Result<()> {
             p.edit(text_only(tr!(p.lang, "bot-added"))).await
         }
         CustomId::SettingPick { game } => {
-            let setting = p.chosen()?;
+            let chosen = p.chosen()?;
+            let setting = settings::known_setting(&chosen).ok_or(BotError::UnknownComponent)?;
             p.acknowledge().await?;
             let loaded = p.data.call(move |s| s.load(game)).await?;
             let rows = vec![
-                settings::value_menu(game, &loaded.config, p.lang, &setting),
+                settings::value_menu(game, &loaded.config, p.lang, setting),
                 settings::pick_menu(game, &loaded.config, p.lang),
             ];
             let content = tr!(
                 p.lang,
                 "settings-choose-value",
-                setting = settings::name(p.lang, &setting)
+                setting = settings::name(p.lang, setting)
             );
             let edit = EditInteractionResponse::new()
                 .content(content)

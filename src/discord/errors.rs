@@ -126,7 +126,7 @@ impl BotError {
             self,
             BotError::Discord(_)
                 | BotError::Internal(_)
-                | BotError::Service(ServiceError::Store(_))
+                | BotError::Service(ServiceError::Store(_) | ServiceError::Damaged { .. })
         )
     }
 
@@ -219,9 +219,10 @@ fn service_text(e: &ServiceError, lang: Lang) -> String {
                 count = seats.len()
             )
         }
-        ServiceError::NoRandomness(_) | ServiceError::BadExport(_) | ServiceError::Store(_) => {
-            tr!(lang, "err-internal")
-        }
+        ServiceError::NoRandomness(_)
+        | ServiceError::BadExport(_)
+        | ServiceError::Store(_)
+        | ServiceError::Damaged { .. } => tr!(lang, "err-internal"),
     }
 }
 

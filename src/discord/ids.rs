@@ -132,6 +132,11 @@ impl CustomId {
 
     pub fn parse(text: &str) -> Result<CustomId, UnknownId> {
         let unknown = || UnknownId(text.chars().take(MAX_LEN).collect());
+        // Discord never sends a longer id: one is forged, and what it says (a long `play`
+        // action, say) could not be encoded into an id again.
+        if text.len() > MAX_LEN {
+            return Err(unknown());
+        }
         let mut parts = text.splitn(5, ':');
         if parts.next() != Some(PREFIX) {
             return Err(unknown());
@@ -294,5 +299,10 @@ mod tests {
         ] {
             assert!(CustomId::parse(text).is_err(), "{text}");
         }
+        // Longer than Discord allows: it used to be read, and its encoding failed the
+        // length check (found by tests/fuzz.rs).
+        let long = format!("jk1:play:1:2:1 e5{}", " coin".repeat(20));
+        assert!(long.len() > MAX_LEN);
+        assert!(CustomId::parse(&long).is_err());
     }
 }

@@ -22,7 +22,7 @@ use super::types::Data;
 use super::views::lobby;
 use super::views::picker::{self as picker_view};
 use super::views::post::{self, Post};
-use crate::game::{GameEnd, Loaded, OutboxMessage, Queued, Target};
+use crate::game::{GameEnd, Loaded, OutboxMessage, Queued, ServiceError, Target};
 use crate::game::{GameId, GameStatus};
 use crate::render::{self, RenderOptions};
 use crate::tr;
@@ -53,9 +53,16 @@ enum Failure {
 
 impl From<crate::discord::errors::BotError> for Failure {
     fn from(e: crate::discord::errors::BotError) -> Failure {
-        Failure::Retry {
-            after: Duration::from_secs(5),
-            why: e.to_string(),
+        use crate::discord::errors::BotError;
+        match e {
+            // A damaged game stays damaged until someone repairs the file: its rows are given
+            // up (logged, with what is wrong) instead of being retried for ever. Other games'
+            // rows go on meanwhile either way: each game's rows go on their own.
+            BotError::Service(ServiceError::Damaged { .. }) => Failure::GiveUp(e.to_string()),
+            e => Failure::Retry {
+                after: Duration::from_secs(5),
+                why: e.to_string(),
+            },
         }
     }
 }

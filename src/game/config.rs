@@ -103,6 +103,16 @@ impl GameConfig {
     /// On error nothing changes.
     pub fn set(&mut self, id: &str, value: &str) -> Result<(), String> {
         let mut next = self.clone();
+        next.apply(id, value)?;
+        next.validate()?;
+        *self = next;
+        Ok(())
+    }
+
+    /// Reads one setting into `self`, checking that value alone (not how it goes with the
+    /// others: that is [`GameConfig::validate`]). On error `self` may be half changed.
+    fn apply(&mut self, id: &str, value: &str) -> Result<(), String> {
+        let next = self;
         let value = value.trim();
         match id {
             "turn_time" => {
@@ -153,8 +163,6 @@ impl GameConfig {
                     other => other.to_string(),
                 })?,
         }
-        next.validate()?;
-        *self = next;
         Ok(())
     }
 
@@ -181,7 +189,16 @@ impl GameConfig {
     }
 
     /// Checks the whole configuration, including that a game can be dealt with these rules.
+    ///
+    /// A configuration read from outside (a stored game, an import) never went through
+    /// [`GameConfig::set`], so each value is first read back through it: a stored value passes
+    /// exactly the checks a new one does (a board side of 8, 30-second turns, 5000 stall
+    /// rounds are refused here as in the lobby).
     pub fn validate(&self) -> Result<(), String> {
+        for id in GameConfig::ids() {
+            let value = self.get(id).ok_or_else(|| format!("no value for {id}"))?;
+            self.clone().apply(id, &value)?;
+        }
         if self.reminder_seconds >= self.turn_seconds {
             return Err(format!(
                 "the reminder ({}) must come before the deadline ({})",
@@ -265,6 +282,27 @@ mod tests {
             level,
             "timeout_level: unknown bot level `genius` (levels: random, easy, normal)"
         );
+    }
+
+    /// A configuration read from JSON (a stored game, an import) passes the checks a new
+    /// one does, value by value: before, a board side of 8 reached the engine and panicked.
+    #[test]
+    fn stored_values_pass_the_checks_of_new_ones() {
+        assert_eq!(GameConfig::default().validate(), Ok(()));
+        let stored = |edit: fn(&mut serde_json::Value)| {
+            let mut json = serde_json::to_value(GameConfig::default()).unwrap();
+            edit(&mut json);
+            serde_json::from_value::<GameConfig>(json)
+                .unwrap()
+                .validate()
+        };
+        let size8 = stored(|j| j["rules"]["board_size"] = 8.into()).unwrap_err();
+        assert!(size8.contains("board_size"), "{size8}");
+        assert!(stored(|j| j["rules"]["board_size"] = 200.into()).is_err());
+        assert!(stored(|j| j["rules"]["stall_rounds"] = 5000.into()).is_err());
+        assert!(stored(|j| j["turn_seconds"] = 30.into()).is_err());
+        assert!(stored(|j| j["max_missed"] = 0.into()).is_err());
+        assert!(stored(|j| j["rules"]["board_size"] = 9.into()).is_ok());
     }
 
     /// A configuration stored before the timeout level existed reads with the default one.

@@ -6,8 +6,10 @@
 //! due, the next deadline and reminder, and the outbox rows for the public post and the next
 //! player's private message. `UNIQUE(game, ply)` makes a double click harmless.
 
+pub mod audit;
 pub mod clock;
 pub mod config;
+pub mod damage;
 mod delivery;
 pub mod end;
 mod lobby;
@@ -21,12 +23,15 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use crate::engine::{ErrorKind, Game};
-use crate::store::{self, GameRow, SeatRow, Store, StoreError};
+use crate::store::digest::{self, ChainWalk, SnapshotCheck};
+use crate::store::{self, GameRow, SeatRow, Store, StoreError, StoredSnapshot};
 
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use config::{GameConfig, TimeoutPolicy};
+pub use damage::Damage;
 pub use delivery::PostMaterial;
 pub use end::GameEnd;
+pub use lobby::Occupant;
 pub use outbox::{Notice, OutboxMessage, Queued, Target};
 pub use timers::Fired;
 pub use transfer::ExportedGame;
@@ -84,6 +89,10 @@ pub enum ServiceError {
     NoRandomness(String),
     #[error("bad export: {0}")]
     BadExport(String),
+    /// A stored game that cannot be trusted (edited by hand, a damaged file): it is refused,
+    /// with what is wrong, and every other game goes on.
+    #[error("game #{game} is damaged: {damage}")]
+    Damaged { game: GameId, damage: Damage },
     #[error(transparent)]
     Store(#[from] StoreError),
 }
@@ -230,6 +239,13 @@ impl GameService {
         Ok(loaded)
     }
 
+    /// A game's seats, without loading the game: enough to tell whose game it is, even when
+    /// its stored state is damaged.
+    pub fn seats(&self, id: GameId) -> Result<Vec<SeatRow>> {
+        let conn = self.store.conn()?;
+        Ok(store::seats(&conn, id)?)
+    }
+
     /// Keeps a game's latest state (`game`, the state at `loaded`'s ply) for the next move.
     pub(crate) fn remember(&self, loaded: &Loaded, game: Game) {
         let id = loaded.row.id;
@@ -265,9 +281,17 @@ pub fn ending(row: &GameRow) -> Option<GameEnd> {
     end
 }
 
+/// The game's configuration, held to the checks of a new one: the settings column is plain
+/// JSON that anyone with the file can edit, and the engine trusts validated settings.
 fn parse_config(row: &GameRow) -> Result<GameConfig> {
-    serde_json::from_str(&row.settings)
-        .map_err(|e| StoreError::Corrupt(format!("settings of game #{}: {e}", row.id)).into())
+    let damaged = |why: String| ServiceError::Damaged {
+        game: row.id,
+        damage: Damage::Settings(why),
+    };
+    let config: GameConfig =
+        serde_json::from_str(&row.settings).map_err(|e| damaged(e.to_string()))?;
+    config.validate().map_err(damaged)?;
+    Ok(config)
 }
 
 pub(crate) fn load_with(conn: &rusqlite::Connection, id: GameId) -> Result<Loaded> {
@@ -290,7 +314,17 @@ fn load_row(
         None => parse_config(&row)?,
     };
     let game = match (row.status, row.seed, known) {
-        (GameStatus::Lobby, _, _) | (_, None, _) => None,
+        (GameStatus::Lobby, _, _) => None,
+        // Only a game that started has a seed, and an active one always has: without it there
+        // is no map, and "no state" would read as "not started" to every caller.
+        (GameStatus::Active, None, _) => {
+            return Err(ServiceError::Damaged {
+                game: id,
+                damage: Damage::NoSeed(row.status),
+            });
+        }
+        // A lobby cancelled (or imported as ended) before it started.
+        (_, None, _) => None,
         (_, _, Some(game)) => Some(game),
         (_, Some(seed), None) => Some(replay(conn, &row, &config, seed, row.ply)?),
     };
@@ -302,7 +336,10 @@ fn load_row(
     })
 }
 
-/// The state after `ply` actions: from the latest snapshot at or before it, else the seed.
+/// The state after `ply` actions: from the latest snapshot at or before it that passes its
+/// check (store/digest.rs), else from the seed. Every action replayed is checked against the
+/// log's digest chain first: a row changed after it was written names the game as damaged
+/// instead of being played.
 fn replay(
     conn: &rusqlite::Connection,
     row: &GameRow,
@@ -310,36 +347,86 @@ fn replay(
     seed: u64,
     ply: u32,
 ) -> Result<Game> {
-    let fresh = || {
-        Game::new(config.rules.clone(), seed)
-            .map_err(|e| StoreError::Corrupt(format!("game #{}: {e}", row.id)))
-    };
-    let (mut game, from) = match store::snapshot_before(conn, row.id, ply)? {
-        Some((at, json)) => match serde_json::from_str::<Game>(&json) {
-            Ok(g) if g.ply() == at => (g, at),
-            Ok(_) | Err(_) => {
-                tracing::warn!(
-                    game = row.id,
-                    ply = at,
-                    "unreadable snapshot; replaying from the seed"
-                );
-                (fresh()?, 0)
-            }
-        },
-        None => (fresh()?, 0),
-    };
-    for a in store::actions_after(conn, row.id, from)? {
-        if a.ply > ply {
-            break;
+    let id = row.id;
+    let damaged = |damage| ServiceError::Damaged { game: id, damage };
+    let snapshot = store::snapshot_before(conn, id, ply)?.and_then(|s| trusted(row, s));
+    let (mut game, mut walk) = match snapshot {
+        Some((game, chain)) => (game, ChainWalk::after(chain)),
+        None => {
+            let game = Game::new(config.rules.clone(), seed)
+                .map_err(|e| damaged(Damage::Deal(e.to_string())))?;
+            (game, ChainWalk::from_start())
         }
-        let action = serde_json::from_str(&a.action)
-            .map_err(|e| StoreError::Corrupt(format!("game #{} ply {}: {e}", row.id, a.ply)))?;
+    };
+    for logged in store::log_between(conn, id, game.ply(), ply)? {
+        let a = &logged.row;
+        let next = game.ply() + 1;
+        if a.ply != next {
+            return Err(damaged(Damage::Missing { ply: next }));
+        }
+        if !walk.step(a, logged.chain.as_deref()) {
+            return Err(damaged(Damage::Edited { ply: a.ply }));
+        }
+        let action = serde_json::from_str(&a.action).map_err(|e| {
+            damaged(Damage::UnreadableAction {
+                ply: a.ply,
+                why: e.to_string(),
+            })
+        })?;
         game.play(&action).map_err(|e| {
-            StoreError::Corrupt(format!(
-                "game #{} ply {} does not replay: {e}",
-                row.id, a.ply
-            ))
+            damaged(Damage::Replay {
+                ply: a.ply,
+                why: e.to_string(),
+            })
         })?;
     }
+    if game.ply() < ply {
+        return Err(damaged(Damage::Missing {
+            ply: game.ply() + 1,
+        }));
+    }
     Ok(game)
+}
+
+/// The state `snapshot` holds and the log's chain at its ply, if the snapshot may stand in
+/// for the replay up to there; `None` (logged) if it is not this game's at that ply, or cannot
+/// be read. A snapshot written before checksums existed is not used either: nothing shows it
+/// belongs here, and the replay from the seed costs milliseconds, once per game until its
+/// next snapshot (the state is then kept in memory).
+fn trusted(row: &GameRow, snapshot: StoredSnapshot) -> Option<(Game, Option<Vec<u8>>)> {
+    let owner = digest::Owner {
+        game: row.id,
+        seed: row.seed,
+        settings: &row.settings,
+    };
+    match digest::check_snapshot(owner, &snapshot) {
+        SnapshotCheck::Verified => {}
+        SnapshotCheck::Unchecked => {
+            tracing::debug!(
+                game = row.id,
+                ply = snapshot.ply,
+                "a snapshot without a checksum; replaying from the seed"
+            );
+            return None;
+        }
+        SnapshotCheck::Mismatch => {
+            tracing::warn!(
+                game = row.id,
+                ply = snapshot.ply,
+                "a snapshot does not match its game (another game's or another ply's, or edited); replaying from the log"
+            );
+            return None;
+        }
+    }
+    match serde_json::from_str::<Game>(&snapshot.state) {
+        Ok(game) if game.ply() == snapshot.ply => Some((game, snapshot.chain)),
+        Ok(_) | Err(_) => {
+            tracing::warn!(
+                game = row.id,
+                ply = snapshot.ply,
+                "unreadable snapshot; replaying from the log"
+            );
+            None
+        }
+    }
 }

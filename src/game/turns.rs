@@ -8,11 +8,13 @@ use super::end::GameEnd;
 use super::lobby::{end_in, notice, public_target};
 use super::outbox::{self, Notice, OutboxMessage, Target};
 use super::record;
-use super::{Actor, GameService, Loaded, Result, SNAPSHOT_EVERY, ServiceError, TimeoutPolicy};
+use super::{
+    Actor, Damage, GameService, Loaded, Result, SNAPSHOT_EVERY, ServiceError, TimeoutPolicy,
+};
 use crate::ai::{self, Bot, BotLevel, NoMove};
 use crate::engine::mapgen::SplitMix64;
 use crate::engine::{Action, ChoiceKind, Event, Game, Outcome, Players, notation};
-use crate::store::{self, ActionRow, GameId, GameStatus, SeatRow, StoreError, UserId};
+use crate::store::{self, ActionRow, GameId, GameStatus, SeatRow, UserId};
 
 /// Writes that ride along in an action's transaction.
 #[derive(Default)]
@@ -322,11 +324,12 @@ impl GameService {
             Err(NoMove::GameOver) => Ok(None),
             // R-TURN-5 skips a turn without a legal action before anyone is asked to play
             // it: a game in play where the player on turn has none is damaged.
-            Err(e @ NoMove::NoLegalAction { .. }) => Err(StoreError::Corrupt(format!(
-                "game #{id} at move {}: {e}, a position the rules never reach",
-                loaded.row.ply + 1
-            ))
-            .into()),
+            Err(NoMove::NoLegalAction { .. }) => Err(ServiceError::Damaged {
+                game: id,
+                damage: Damage::Stuck {
+                    move_number: loaded.row.ply + 1,
+                },
+            }),
         }
     }
 

@@ -5,6 +5,7 @@
 //! beside the one writer, and `busy_timeout` makes a second writer wait for the first
 //! instead of failing.
 
+pub mod digest;
 mod rows;
 
 use std::path::{Path, PathBuf};
@@ -25,6 +26,7 @@ pub const MIGRATION_SQL: &[&str] = &[
     include_str!("../../migrations/0004_bot_timers.sql"),
     include_str!("../../migrations/0005_games_by_thread.sql"),
     include_str!("../../migrations/0006_values_not_sentences.sql"),
+    include_str!("../../migrations/0007_checked_snapshots.sql"),
 ];
 
 static MIGRATIONS: LazyLock<Migrations<'static>> =

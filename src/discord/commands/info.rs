@@ -11,7 +11,7 @@ use crate::discord::errors::BotError;
 use crate::discord::turn;
 use crate::discord::types::{Context, Result};
 use crate::discord::views::{self, GameTeams, fit_lines, relative_time, team_mark};
-use crate::game::GameStatus;
+use crate::game::{GameStatus, ServiceError};
 use crate::guide;
 use crate::render::{self, RenderOptions};
 use crate::tr;
@@ -76,7 +76,14 @@ pub async fn games(ctx: Context<'_>) -> Result<()> {
         .call(move |s| {
             let mut out = Vec::new();
             for row in s.my_games(user, false)? {
-                let loaded = s.load(row.id)?;
+                // One damaged game (logged) leaves the others listed.
+                let loaded = match s.load(row.id) {
+                    Err(e @ ServiceError::Damaged { .. }) => {
+                        tracing::error!(game = row.id, error = %e, "a damaged game was left out of a list");
+                        continue;
+                    }
+                    other => other?,
+                };
                 let deadline = s.deadline_of(row.id)?;
                 out.push((loaded, deadline));
             }

@@ -116,7 +116,12 @@ pub async fn which_game(ctx: Context<'_>, option: Option<i64>, any_here: bool) -
             let here = s.games_here(channel)?;
             let mut mine = Vec::new();
             for row in &here {
-                if s.load(row.id)?.seat_of(user).is_some() {
+                // Seats only: a game here whose stored state is damaged must not stop every
+                // command in the channel (the command on that game then says what is wrong).
+                if s.seats(row.id)?
+                    .iter()
+                    .any(|seat| seat.user_id == Some(user))
+                {
                     mine.push(row.id);
                 }
             }

@@ -159,6 +159,13 @@ pub fn choices(config: &GameConfig, id: &str) -> Vec<String> {
         .collect()
 }
 
+/// The setting a value of the panel's first menu names, if it names one. A menu's value comes
+/// back as any string a client sends; only a real setting may reach the next menu, whose
+/// custom id carries it (and must fit Discord's 100 characters).
+pub fn known_setting(value: &str) -> Option<&'static str> {
+    GameConfig::ids().find(|id| *id == value)
+}
+
 /// The panel's first menu: which setting to change.
 pub fn pick_menu(game: GameId, config: &GameConfig, lang: Lang) -> CreateActionRow {
     let options = GameConfig::ids()

@@ -1,0 +1,291 @@
+//! `jackal doctor --db FILE`: checks a database file and reports what is wrong, one line per
+//! problem naming the game, then a summary. It never changes the file: it is opened read-only
+//! (no migration, no journal-mode switch, no checkpoint), and a file at an older schema
+//! version is checked on a migrated copy in a temporary folder.
+//!
+//! The checks: SQLite's `integrity_check`; the schema version (known, too new, or not a
+//! jackal database at all); every game through [`audit`] (settings, seats, the whole log
+//! replayed from the seed against the digest chain, each snapshot, status and result); rows of
+//! other tables that point at games that are not there, and timers still pending for games
+//! that are not being played.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use anyhow::{Context, Result, bail};
+use rusqlite::{Connection, OpenFlags};
+
+use crate::game::audit;
+use crate::store::{self, MIGRATION_SQL, Store};
+
+/// The tables every jackal database has had since the first schema.
+const JACKAL_TABLES: [&str; 6] = ["games", "seats", "actions", "snapshots", "timers", "outbox"];
+/// Tables whose rows belong to a game (`game_id`), and what their rows are called.
+const GAME_ROWS: [(&str, &str); 6] = [
+    ("seats", "seat"),
+    ("actions", "action"),
+    ("snapshots", "snapshot"),
+    ("timers", "timer"),
+    ("outbox", "outbox"),
+    ("dm_prompts", "prompt"),
+];
+/// Lines of `integrity_check` shown (a badly damaged file can have thousands).
+const INTEGRITY_LINES: usize = 20;
+
+/// What the doctor found.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Report {
+    /// The file, as named on the command line.
+    pub path: String,
+    /// Worth knowing, not wrong (an older schema version).
+    pub notes: Vec<String>,
+    /// One line per problem.
+    pub problems: Vec<String>,
+    /// Games checked.
+    pub games: usize,
+}
+
+impl Report {
+    /// The notes, the problems and the summary line.
+    pub fn text(&self) -> String {
+        let mut out = String::new();
+        for line in self.notes.iter().chain(&self.problems) {
+            let _ = writeln!(out, "{line}");
+        }
+        let games = match self.games {
+            1 => "1 game".to_string(),
+            n => format!("{n} games"),
+        };
+        let _ = match self.problems.len() {
+            0 => writeln!(out, "{}: {games} checked, no problems found", self.path),
+            1 => writeln!(out, "{}: {games} checked, 1 problem", self.path),
+            n => writeln!(out, "{}: {games} checked, {n} problems", self.path),
+        };
+        out
+    }
+
+    /// 0 when nothing is wrong, 1 otherwise.
+    pub fn exit_code(&self) -> u8 {
+        u8::from(!self.problems.is_empty())
+    }
+}
+
+/// Checks the database file `db`. `Err` when it cannot be checked at all (no such file).
+pub fn run(db: &Path) -> Result<Report> {
+    // Opening a missing file read-only fails anyway; this says it plainly, and a directory
+    // or a typo never becomes a new database.
+    if !db.is_file() {
+        bail!("there is no database file {}", db.display());
+    }
+    let mut report = Report {
+        path: db.display().to_string(),
+        ..Report::default()
+    };
+    let conn = open_read_only(db).with_context(|| format!("opening {} read-only", db.display()))?;
+    conn.busy_timeout(std::time::Duration::from_secs(10))?;
+    if let Err(e) = check(&conn, &mut report) {
+        let not_sqlite = e
+            .downcast_ref::<rusqlite::Error>()
+            .and_then(rusqlite::Error::sqlite_error_code)
+            == Some(rusqlite::ErrorCode::NotADatabase);
+        report.problems.push(if not_sqlite {
+            "it is not an SQLite database".into()
+        } else {
+            format!("the database could not be read: {e:#}")
+        });
+    }
+    Ok(report)
+}
+
+/// Opens `db` so that nothing on the disk changes. A read-only connection still makes the
+/// `-wal` and `-shm` files of a database in WAL mode when they are not there (and leaves them
+/// behind); when there is no `-wal`, no other connection has the file open and everything is
+/// in the file itself, so it is opened as immutable: read as it is, no side files, no locks.
+/// With a `-wal` (the bot running, or killed), the WAL's commits must be read too: a plain
+/// read-only connection, which uses the files that are already there.
+fn open_read_only(db: &Path) -> rusqlite::Result<Connection> {
+    let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+    let mut wal = db.as_os_str().to_owned();
+    wal.push("-wal");
+    match db.to_str() {
+        Some(path) if !Path::new(&wal).exists() => Connection::open_with_flags(
+            format!("file:{}?immutable=1", uri_path(path)),
+            flags | OpenFlags::SQLITE_OPEN_URI,
+        ),
+        _ => Connection::open_with_flags(db, flags),
+    }
+}
+
+/// `path` as the path of a `file:` URI: everything but unreserved characters and `/`
+/// percent-encoded (a `?`, `#` or `%` in a file name must not end or change the path).
+fn uri_path(path: &str) -> String {
+    let mut out = String::new();
+    for b in path.bytes() {
+        if b.is_ascii_alphanumeric() || b"-._~/".contains(&b) {
+            out.push(char::from(b));
+        } else {
+            let _ = write!(out, "%{b:02X}");
+        }
+    }
+    out
+}
+
+/// Every check, in order; an error stops the rest (a file too damaged to read further).
+fn check(conn: &Connection, report: &mut Report) -> Result<()> {
+    let integrity = integrity(conn)?;
+    let damaged_pages = !integrity.is_empty();
+    report.problems.extend(integrity);
+    let version = store::schema_version(conn)?;
+    let known = MIGRATION_SQL.len();
+    if version > known {
+        report.problems.push(format!(
+            "schema version {version}: written by a newer jackal (this one knows up to \
+             {known}); not checked further"
+        ));
+        return Ok(());
+    }
+    if let Some(why) = not_ours(conn, version)? {
+        report.problems.push(why);
+        return Ok(());
+    }
+    if damaged_pages {
+        // Rows read from broken pages would only add noise to SQLite's own report.
+        return Ok(());
+    }
+    if version < known {
+        report.notes.push(format!(
+            "schema version {version}, older than this jackal's {known}: checked on an \
+             upgraded copy (the file itself is upgraded when the bot or jackal play next \
+             opens it)"
+        ));
+        let copy = tempfile::tempdir().context("a temporary folder for the upgraded copy")?;
+        let path = copy.path().join("copy.db");
+        let path_text = path.to_str().context("a temporary path that is UTF-8")?;
+        conn.execute("VACUUM INTO ?1", [path_text])?;
+        let store = Store::open(&path).context("upgrading a copy of the file")?;
+        return check_rows(&*store.conn()?, report);
+    }
+    check_rows(conn, report)
+}
+
+/// SQLite's own check of the file's pages and indexes: nothing when it is sound.
+fn integrity(conn: &Connection) -> Result<Vec<String>> {
+    let mut stmt = conn.prepare("PRAGMA integrity_check")?;
+    let lines = stmt
+        .query_map([], |r| r.get::<_, String>(0))?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    if lines == ["ok"] {
+        return Ok(Vec::new());
+    }
+    let mut out: Vec<String> = lines
+        .iter()
+        .take(INTEGRITY_LINES)
+        .map(|l| format!("integrity: {l}"))
+        .collect();
+    if lines.len() > INTEGRITY_LINES {
+        out.push(format!(
+            "integrity: … and {} more",
+            lines.len() - INTEGRITY_LINES
+        ));
+    }
+    Ok(out)
+}
+
+/// Why the file is not a jackal database, if it is not.
+fn not_ours(conn: &Connection, version: usize) -> Result<Option<String>> {
+    let mut stmt = conn.prepare(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' \
+         ORDER BY name",
+    )?;
+    let tables = stmt
+        .query_map([], |r| r.get::<_, String>(0))?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    if version == 0 && tables.is_empty() {
+        return Ok(Some(
+            "an empty database, not a jackal one (the bot or jackal play make a new file \
+             into one)"
+                .into(),
+        ));
+    }
+    let missing: Vec<&str> = JACKAL_TABLES
+        .into_iter()
+        .filter(|t| !tables.iter().any(|name| name == t))
+        .collect();
+    if version == 0 || !missing.is_empty() {
+        let shown: Vec<&str> = tables.iter().take(5).map(String::as_str).collect();
+        return Ok(Some(format!(
+            "not a jackal database: schema version {version}, tables {}{}",
+            shown.join(", "),
+            if tables.len() > shown.len() {
+                ", …"
+            } else {
+                ""
+            }
+        )));
+    }
+    Ok(None)
+}
+
+/// The games, then the rows that point at them: on a database at this version's schema.
+fn check_rows(conn: &Connection, report: &mut Report) -> Result<()> {
+    for id in store::all_game_ids(conn)? {
+        report.games += 1;
+        match audit::audit(conn, id) {
+            Ok(found) => report
+                .problems
+                .extend(found.iter().map(|f| format!("game #{id}: {f}"))),
+            Err(e) => report
+                .problems
+                .push(format!("game #{id}: could not be read: {e}")),
+        }
+    }
+    for (table, what) in GAME_ROWS {
+        let sql = format!(
+            "SELECT game_id, COUNT(*) FROM {table} WHERE game_id IS NOT NULL \
+             AND game_id NOT IN (SELECT id FROM games) GROUP BY game_id ORDER BY game_id"
+        );
+        let mut stmt = conn.prepare(&sql)?;
+        let orphans = stmt
+            .query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?)))?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        for (game, count) in orphans {
+            let rows = if count == 1 {
+                "row belongs"
+            } else {
+                "rows belong"
+            };
+            report.problems.push(format!(
+                "game #{game}: there is no such game, but {count} {what} {rows} to it"
+            ));
+        }
+    }
+    let mut stmt = conn.prepare(
+        "SELECT t.game_id, t.kind, g.status, t.ply, \
+         (SELECT COALESCE(MAX(a.ply), 0) FROM actions a WHERE a.game_id = t.game_id) \
+         FROM timers t JOIN games g ON g.id = t.game_id WHERE t.fired_at IS NULL \
+         ORDER BY t.game_id, t.kind",
+    )?;
+    let timers = stmt
+        .query_map([], |r| {
+            Ok((
+                r.get::<_, i64>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, String>(2)?,
+                r.get::<_, i64>(3)?,
+                r.get::<_, i64>(4)?,
+            ))
+        })?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    for (game, kind, status, ply, last) in timers {
+        if status != "active" {
+            report.problems.push(format!(
+                "game #{game}: a {kind} timer is pending, but the game is {status}"
+            ));
+        } else if ply > last {
+            report.problems.push(format!(
+                "game #{game}: a {kind} timer for ply {ply}, past the end of its log (ply {last})"
+            ));
+        }
+    }
+    Ok(())
+}
