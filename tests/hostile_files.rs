@@ -234,3 +234,39 @@ fn a_foreign_database_is_refused_and_left_as_it_was() {
         assert_eq!(snapshot(&db), before, "{name} is unchanged");
     }
 }
+
+/// A stored game edited into something the program never writes (a board side of 8, a
+/// started game without its seed) used to make `jackal render` and `jackal play` panic
+/// (exit 101); each now names the game and what is wrong, in one line, and changes nothing.
+#[test]
+fn a_damaged_stored_game_is_named_not_a_panic() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, sql, why) in [
+        (
+            "size8.db",
+            "UPDATE games SET settings = json_set(settings, '$.rules.board_size', 8)",
+            "game #1 is damaged: its settings are not valid",
+        ),
+        (
+            "seedless.db",
+            "UPDATE games SET seed = NULL",
+            "game #1 is damaged: it is finished but has no seed",
+        ),
+    ] {
+        let db = played_database(dir.path());
+        let damaged = dir.path().join(name);
+        std::fs::rename(&db, &damaged).unwrap();
+        rusqlite::Connection::open(&damaged)
+            .unwrap()
+            .execute_batch(sql)
+            .unwrap();
+        let before = snapshot(&damaged);
+        let png = dir.path().join("board.png");
+        let run = jackal(&["render", "--db", text(&damaged), "--game", "1", "-o", text(&png)]);
+        refused(&run, why);
+        assert!(!png.exists());
+        let run = jackal(&["play", "--db", text(&damaged), "--game", "1", "--no-png"]);
+        refused(&run, why);
+        assert_eq!(snapshot(&damaged), before, "{name} is unchanged");
+    }
+}

@@ -316,8 +316,9 @@ fn load_row(
     let game = match (row.status, row.seed, known) {
         (GameStatus::Lobby, _, _) => None,
         // Only a game that started has a seed, and an active one always has: without it there
-        // is no map, and "no state" would read as "not started" to every caller.
-        (GameStatus::Active, None, _) => {
+        // is no map, and "no state" would read as "not started" to every caller. An ended game
+        // with moves recorded started too.
+        (status, None, _) if status == GameStatus::Active || row.ply > 0 => {
             return Err(ServiceError::Damaged {
                 game: id,
                 damage: Damage::NoSeed(row.status),
