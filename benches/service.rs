@@ -132,7 +132,7 @@ fn next_move(service: &GameService, id: GameId, dice: &mut SplitMix64) -> (UserI
     let loaded = service.load(id).expect("the game loads");
     let game = loaded.game.as_ref().expect("the game is running");
     let user = loaded
-        .seat(game.controller())
+        .team_seat(game.controller())
         .and_then(|s| s.user_id)
         .expect("every seat is a user");
     let moves = service.legal_moves(user, id).expect("the player has moves");

@@ -270,8 +270,7 @@ fn killed_while_players_resign_each_resignation_is_whole() {
             let (id, team): (i64, u8) = (w[1].parse().unwrap(), w[2].parse().unwrap());
             let loaded = service.load(id).unwrap();
             let seat = loaded.seat(team).unwrap();
-            let ended =
-                matches!(loaded.end(), Some(GameEnd::Resigned { team: t, .. }) if t == team);
+            let ended = matches!(loaded.end(), Some(GameEnd::Resigned { team: t, .. }) if t.number() == team);
             assert!(
                 seat.resigned || ended,
                 "game {id}: team {team}'s resignation is lost"

@@ -40,7 +40,7 @@ use std::time::{Duration, Instant};
 use jackal::discord::ids::CustomId;
 use jackal::engine::mapgen::SplitMix64;
 use jackal::engine::notation;
-use jackal::engine::{Game, Settings};
+use jackal::engine::{Game, Settings, Team};
 use jackal::game::{Actor, ExportedGame, GameConfig, GameEnd, GameService, Location, ManualClock};
 use jackal::store::{Durability, GameStatus, Store};
 use jackal::words::Lang;
@@ -1019,7 +1019,7 @@ fn exports() -> &'static Vec<Value> {
                 actions.push(json!({
                     "ply": actions.len() + 1,
                     "team": team,
-                    "user_id": (team != 2).then_some(1000 + u64::from(team)),
+                    "user_id": (team != Team::of(2)).then_some(1000 + u64::from(team.number())),
                     "notation": game.notation(&action),
                     "action": action,
                 }));
@@ -1045,8 +1045,8 @@ fn exports() -> &'static Vec<Value> {
                 GameEnd::Cancelled
             } else {
                 GameEnd::Resigned {
-                    team: 1,
-                    winners: vec![2],
+                    team: Team::of(1),
+                    winners: vec![Team::of(2)],
                 }
             });
             out.extend([running, ended]);

@@ -262,7 +262,15 @@ fn a_damaged_stored_game_is_named_not_a_panic() {
             .unwrap();
         let before = snapshot(&damaged);
         let png = dir.path().join("board.png");
-        let run = jackal(&["render", "--db", text(&damaged), "--game", "1", "-o", text(&png)]);
+        let run = jackal(&[
+            "render",
+            "--db",
+            text(&damaged),
+            "--game",
+            "1",
+            "-o",
+            text(&png),
+        ]);
         refused(&run, why);
         assert!(!png.exists());
         let run = jackal(&["play", "--db", text(&damaged), "--game", "1", "--no-png"]);

@@ -7,7 +7,7 @@
 
 use image::{Rgb, RgbImage};
 use jackal::engine::mapgen::SplitMix64;
-use jackal::engine::{Board, Cell, Game, Pack, Players, Settings};
+use jackal::engine::{Board, Cell, Game, Pack, Players, Settings, Team};
 use jackal::render::layout::{Layout, SIZE};
 use jackal::render::style::{self, HIGHLIGHT, PATH};
 use jackal::render::{self, Lang, RenderOptions};
@@ -118,7 +118,7 @@ fn probes_tint_unit_colour_highlight_and_path() {
     let (cx, cy) = layout.cell_centre(cell("f4"));
     let on_disc = (cx - layout.cell as f32 * 0.15, cy);
     assert!(
-        close(at(&img, on_disc), style::team_colour(1)),
+        close(at(&img, on_disc), style::team_colour(Team::of(1))),
         "{:?}",
         at(&img, on_disc)
     );
@@ -154,7 +154,7 @@ fn crowded_maze_two_teams() {
     let mut seen = [false; 2];
     for y in r.y as u32..(r.y + r.h) as u32 {
         for x in r.x as u32..(r.x + r.w) as u32 {
-            for (i, team) in [1u8, 2].into_iter().enumerate() {
+            for (i, team) in [Team::of(1), Team::of(2)].into_iter().enumerate() {
                 seen[i] |= *img.get_pixel(x, y) == style::team_colour(team)
                     || close(*img.get_pixel(x, y), style::team_colour(team));
             }

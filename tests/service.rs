@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use jackal::ai::BotLevel;
-use jackal::engine::Game;
+use jackal::engine::{Game, Team};
 use jackal::game::{
     Actor, Clock, Damage, Fired, GameConfig, GameService, Location, ManualClock, Next, Notice,
     OutboxMessage, ServiceError, Target,
@@ -175,7 +175,7 @@ fn seats_seeds_and_kicks() {
     assert_eq!(
         accepted.next,
         Next::Bot {
-            team: 2,
+            team: Team::of(2),
             level: BotLevel::Easy
         }
     );
@@ -196,12 +196,18 @@ fn a_duel_plays_through_the_service() {
     // Alice moves first; Bob is told it's not his turn.
     assert!(matches!(
         s.legal_moves(BOB, id),
-        Err(ServiceError::NotYourTurn { team: 1 })
+        Err(ServiceError::NotYourTurn { team }) if team == Team::of(1)
     ));
     let mv = first_move(&f, id, ALICE);
     let acc = s.act(ALICE, id, 0, &mv).unwrap();
     assert_eq!(acc.ply, 1);
-    assert_eq!(acc.next, Next::Human { team: 2, user: BOB });
+    assert_eq!(
+        acc.next,
+        Next::Human {
+            team: Team::of(2),
+            user: BOB
+        }
+    );
     // The outbox holds the start, Alice's turn, the board post and Bob's turn.
     let conn = s.store().conn().unwrap();
     let kinds: Vec<String> = store::game_outbox(&conn, id)
@@ -459,7 +465,7 @@ fn export_and_import_round_trip() {
     let s = &f.service;
     let id = duel(&f);
     for ply in 0..6 {
-        let user = if s.load(id).unwrap().game.unwrap().controller() == 1 {
+        let user = if s.load(id).unwrap().game.unwrap().controller() == Team::of(1) {
             ALICE
         } else {
             BOB
@@ -506,7 +512,7 @@ fn deadlines_remind_then_a_bot_moves_then_takes_the_seat() {
         s.fire_due_timers().unwrap(),
         [Fired::Reminded {
             game_id: id,
-            team: 1
+            team: Team::of(1)
         }]
     );
     assert!(s.fire_due_timers().unwrap().is_empty(), "fires once");
@@ -527,14 +533,14 @@ fn deadlines_remind_then_a_bot_moves_then_takes_the_seat() {
         s.fire_due_timers().unwrap(),
         [Fired::TimedOut {
             game_id: id,
-            team: 1
+            team: Team::of(1)
         }]
     );
     // The bot played Alice's whole turn, the choice her move led to included: Bob is on
     // turn, not Alice with a half-played turn and a new deadline.
     let loaded = s.load(id).unwrap();
     assert_eq!(loaded.row.ply, 2, "a move and the answer to its choice");
-    assert_eq!(loaded.game.as_ref().unwrap().controller(), 2);
+    assert_eq!(loaded.game.as_ref().unwrap().controller(), Team::of(2));
     assert_eq!(loaded.seat(1).unwrap().missed_deadlines, 1);
     assert_eq!(loaded.seat(1).unwrap().user_id, Some(ALICE));
     // Bob moves; Alice misses again: the bot keeps her seat.
@@ -544,7 +550,7 @@ fn deadlines_remind_then_a_bot_moves_then_takes_the_seat() {
     let fired = s.fire_due_timers().unwrap();
     assert!(fired.contains(&Fired::TimedOut {
         game_id: id,
-        team: 1
+        team: Team::of(1)
     }));
     let seat = s.load(id).unwrap().seat(1).unwrap().clone();
     assert_eq!(seat.user_id, None);
@@ -747,7 +753,7 @@ fn a_player_removed_on_turn_is_replaced_by_a_bot_at_once() {
         s.fire_due_timers().unwrap(),
         [Fired::BotMoved {
             game_id: id,
-            team: 2
+            team: Team::of(2)
         }]
     );
     assert_eq!(s.load(id).unwrap().row.ply, 2);
@@ -772,7 +778,7 @@ fn a_player_removed_on_turn_is_replaced_by_a_bot_at_once() {
         s.fire_due_timers().unwrap(),
         [Fired::BotMoved {
             game_id: id,
-            team: 1
+            team: Team::of(1)
         }]
     );
 }
@@ -869,7 +875,7 @@ fn a_broken_game_does_not_stop_other_timers() {
     );
     assert!(fired.contains(&Fired::TimedOut {
         game_id: healthy,
-        team: 1
+        team: Team::of(1)
     }));
     // Set aside: the broken game's timers do not come back every time.
     assert!(
@@ -909,7 +915,11 @@ fn a_corrupt_snapshot_falls_back_to_replay() {
         if g.is_over() {
             break;
         }
-        let user = if g.controller() == 1 { ALICE } else { BOB };
+        let user = if g.controller() == Team::of(1) {
+            ALICE
+        } else {
+            BOB
+        };
         let mv = first_move(&f, id, user);
         s.act(user, id, ply, &mv).unwrap();
     }
@@ -1001,7 +1011,7 @@ fn migrating_a_version_1_file_keeps_its_games() {
                  created_at) VALUES (7, ?1, ?2, NULL, ?3, ?4, ?5, ?6)",
                 rusqlite::params![
                     ply,
-                    team,
+                    team.number(),
                     notation,
                     serde_json::to_string(&action).unwrap(),
                     serde_json::to_string(&events).unwrap(),
@@ -1093,7 +1103,7 @@ fn migrating_a_version_1_file_keeps_its_games() {
         }
     );
     drop(conn);
-    let user = match loaded.seat(game.controller()).and_then(|s| s.user_id) {
+    let user = match loaded.team_seat(game.controller()).and_then(|s| s.user_id) {
         Some(user) => user,
         None => panic!("a human seat is on turn"),
     };
@@ -1229,7 +1239,11 @@ fn different_games_proceed_in_parallel() {
             std::thread::spawn(move || {
                 for ply in 0..10 {
                     let g = s.load(id).unwrap().game.unwrap();
-                    let user = if g.controller() == 1 { ALICE } else { BOB };
+                    let user = if g.controller() == Team::of(1) {
+                        ALICE
+                    } else {
+                        BOB
+                    };
                     let mv = s.legal_moves(user, id).unwrap()[0].notation.clone();
                     s.act(user, id, ply, &mv).unwrap();
                 }
@@ -1284,7 +1298,7 @@ fn a_thinking_bot_leaves_the_write_lock_free() {
         fired,
         [Fired::BotMoved {
             game_id: id,
-            team: 1
+            team: Team::of(1)
         }]
     );
     assert_eq!(s.load(id).unwrap().row.ply, 1);
@@ -1333,7 +1347,7 @@ fn a_bots_move_is_posted_like_a_persons() {
         s.fire_due_timers().unwrap(),
         [Fired::BotMoved {
             game_id: id,
-            team: 2
+            team: Team::of(2)
         }]
     );
     let posts: Vec<(Target, u32)> = s
@@ -1399,7 +1413,11 @@ fn play_plies(f: &Fixture, id: i64, plies: u32) {
         if g.is_over() {
             break;
         }
-        let user = if g.controller() == 1 { ALICE } else { BOB };
+        let user = if g.controller() == Team::of(1) {
+            ALICE
+        } else {
+            BOB
+        };
         let mv = first_move(f, id, user);
         s.act(user, id, ply, &mv).unwrap();
     }
@@ -1470,7 +1488,7 @@ fn a_damaged_game_is_named_and_the_others_play_on() {
     assert!(
         fired.contains(&Fired::TimedOut {
             game_id: healthy,
-            team: 2
+            team: Team::of(2)
         }),
         "{fired:?}"
     );

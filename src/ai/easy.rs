@@ -96,6 +96,6 @@ impl Judge {
                 })
                 .fold(f32::MIN, f32::max);
         }
-        rewards(game, &self.prior)[self.team as usize - 1]
+        rewards(game, &self.prior)[self.team.index()]
     }
 }

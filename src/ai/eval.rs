@@ -68,14 +68,14 @@ pub(super) fn values(game: &Game, prior: &Prior) -> [f32; 4] {
     let mut out = [0.0; 4];
     let mut done = [false; 4];
     for team in game.teams() {
-        let t = team as usize - 1;
+        let t = team.index();
         if done[t] {
             continue;
         }
         let value = side_value(game, prior, team);
         for ally in game.teams().filter(|a| game.allied(*a, team)) {
-            out[ally as usize - 1] = value;
-            done[ally as usize - 1] = true;
+            out[ally.index()] = value;
+            done[ally.index()] = true;
         }
     }
     out
@@ -87,24 +87,24 @@ pub(super) fn rewards(game: &Game, prior: &Prior) -> [f32; 4] {
     if let Some(outcome) = game.outcome() {
         let share = if outcome.draw { 0.5 } else { 1.0 };
         for team in &outcome.winners {
-            out[*team as usize - 1] = share;
+            out[team.index()] = share;
         }
         return out;
     }
     let values = values(game, prior);
     for team in game.teams() {
-        let mine = values[team as usize - 1];
+        let mine = values[team.index()];
         let best_enemy = game
             .teams()
             .filter(|e| game.enemies(*e, team) && !game.is_eliminated(*e))
-            .map(|e| values[e as usize - 1])
+            .map(|e| values[e.index()])
             .fold(f32::MIN, f32::max);
         let lead = if best_enemy == f32::MIN {
             0.0
         } else {
             mine - best_enemy
         };
-        out[team as usize - 1] = 1.0 / (1.0 + (-lead / SCALE).exp());
+        out[team.index()] = 1.0 / (1.0 + (-lead / SCALE).exp());
     }
     out
 }
@@ -138,7 +138,7 @@ fn piles(game: &Game) -> Vec<Pile> {
 /// Pieces of `item` in the hand of a unit answering a choice on `cell`.
 fn in_hand(game: &Game, cell: Cell, item: Item) -> u32 {
     match game.pending() {
-        Some(p) if game.unit_cell(p.chain.unit) == Some(cell) => p.chain.cargo.count(item) as u32,
+        Some(p) if game.unit_cell(p.unit()) == Some(cell) => p.cargo().count(item) as u32,
         _ => 0,
     }
 }
@@ -251,7 +251,7 @@ fn threatened(game: &Game, cell: Cell, team: Team) -> bool {
             && match u.place {
                 Place::Land { cell: c, .. } => board.adjacent(c, cell),
                 Place::Aboard(v) => {
-                    let vessel = game.vessels()[v];
+                    let vessel = game.vessel(v);
                     if vessel.boat {
                         board.adjacent(vessel.cell, cell)
                     } else {

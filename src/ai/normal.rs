@@ -165,7 +165,7 @@ impl Search {
         for &n in &path[1..] {
             let node = &mut self.nodes[n as usize];
             node.visits += 1;
-            node.reward += rewards[node.mover as usize - 1];
+            node.reward += rewards[node.mover.index()];
         }
     }
 

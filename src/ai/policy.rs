@@ -80,7 +80,7 @@ impl Glance {
                 self.step(game, from, to, cargo)
             }
             Action::Choose { cell, cargo } => {
-                let from = game.pending().and_then(|p| game.unit_cell(p.chain.unit));
+                let from = game.pending().and_then(|p| game.unit_cell(p.unit()));
                 self.step(game, from, cell, cargo)
             }
             Action::Ship { to } => self.sail(game, to),
@@ -92,7 +92,7 @@ impl Glance {
     fn step(&self, game: &Game, from: Option<Cell>, to: Cell, cargo: Items) -> f32 {
         let board = game.board();
         if let Some(v) = game.vessel_at(to) {
-            let ours = game.allied(game.vessels()[v].owner, self.team);
+            let ours = game.allied(game.vessel(v).owner, self.team);
             return match (ours, cargo.gold_points()) {
                 (true, 0) => -0.5,
                 (true, gold) => 5.0 * gold as f32,
@@ -133,7 +133,7 @@ impl Glance {
         let Some(ship) = game.main_ship(game.turn()) else {
             return 0.0;
         };
-        let here = game.vessels()[ship].cell;
+        let here = game.vessel(ship).cell;
         let mut gain = -0.3;
         for unit in game.units() {
             let Place::Land { cell, .. } = unit.place else {

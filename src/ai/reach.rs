@@ -7,7 +7,7 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-use crate::engine::{Board, Cell, Game, Place, Side, Team, TileKind, Unit};
+use crate::engine::{Board, Cell, Game, Place, Side, Team, TileKind, Unit, VesselId};
 
 /// Farther than anything on a board: "out of reach".
 pub(super) const FAR: u16 = 200;
@@ -113,7 +113,7 @@ fn spread(game: &Game, team: Team, sources: Vec<(Cell, u16)>, cost: Cost, weigh:
 fn home_sources(game: &Game, team: Team) -> Vec<(Cell, u16)> {
     let board = game.board();
     let mut out = Vec::new();
-    for (v, vessel) in game.vessels().iter().enumerate() {
+    for (v, vessel) in game.vessels_with_ids() {
         if vessel.sunk || !game.allied(vessel.owner, team) {
             continue;
         }
@@ -151,7 +151,7 @@ fn walk_sources(game: &Game, unit: &Unit) -> Vec<(Cell, u16)> {
             vec![(cell, sober + maze)]
         }
         Place::Aboard(v) => {
-            let vessel = game.vessels()[v];
+            let vessel = game.vessel(v);
             if vessel.boat {
                 board
                     .neighbours(vessel.cell)
@@ -190,7 +190,7 @@ fn walk_sources(game: &Game, unit: &Unit) -> Vec<(Cell, u16)> {
 
 /// The nearest vessel of `team`'s side a swimmer on `from` can climb aboard, and the moves
 /// (through sea cells, R-SWIM-1) that takes.
-fn swim_to_vessel(game: &Game, from: Cell, team: Team) -> Option<(usize, u16)> {
+fn swim_to_vessel(game: &Game, from: Cell, team: Team) -> Option<(VesselId, u16)> {
     let board = game.board();
     let mut seen = vec![false; board.cell_count()];
     let mut frontier = vec![from];
@@ -202,7 +202,7 @@ fn swim_to_vessel(game: &Game, from: Cell, team: Team) -> Option<(usize, u16)> {
         for cell in frontier {
             for n in board.neighbours(cell).filter(|c| board.is_sea(*c)) {
                 if let Some(v) = game.vessel_at(n)
-                    && game.allied(game.vessels()[v].owner, team)
+                    && game.allied(game.vessel(v).owner, team)
                 {
                     return Some((v, moves));
                 }
@@ -219,7 +219,7 @@ fn swim_to_vessel(game: &Game, from: Cell, team: Team) -> Option<(usize, u16)> {
 }
 
 /// Can this vessel move: an able fighting unit of its owner aboard (R-VESSEL-3)?
-fn has_sailor(game: &Game, vessel: usize, owner: Team) -> bool {
+fn has_sailor(game: &Game, vessel: VesselId, owner: Team) -> bool {
     game.units()
         .iter()
         .any(|u| u.team == owner && u.place == Place::Aboard(vessel) && u.able() && u.sails())
@@ -310,15 +310,15 @@ mod tests {
         let g2 = Cell::parse("g2").unwrap();
         let g12 = Cell::parse("g12").unwrap();
         // A pirate aboard lands on the front cell in one move.
-        let pirate = game.units().iter().find(|u| u.team == 1).unwrap();
+        let pirate = game.units().iter().find(|u| u.team == Team::of(1)).unwrap();
         let walk = walk(&game, pirate);
         assert_eq!(walk.get(g2), 1);
         assert!(walk.get(g12) > walk.get(g2));
         // Gold on the front cell boards in one move; deep in the fog it takes longer.
-        let south = home(&game, 1);
+        let south = home(&game, Team::of(1));
         assert_eq!(south.get(g2), 1);
         assert!(south.get(g12) > 10 && south.get(g12) < FAR);
-        let north = home(&game, 2);
+        let north = home(&game, Team::of(2));
         assert_eq!(north.get(g12), 1);
         assert!(north.get(g2) > 10);
     }

@@ -218,9 +218,7 @@ turn 1
     let fog: Vec<Cell> = game.public_view().fog_cells().to_vec();
     for pair in fog.chunks(2) {
         if let [a, b] = *pair {
-            let (ta, tb) = (*swapped.tile(a).unwrap(), *swapped.tile(b).unwrap());
-            *swapped.tile_mut(a) = tb;
-            *swapped.tile_mut(b) = ta;
+            swapped.swap_tiles_for_tests(a, b);
         }
     }
     assert_ne!(game, swapped);
@@ -238,15 +236,28 @@ turn 1
 /// skip such a turn, R-TURN-5, so only a hand-made state asks it) is a value, not a panic.
 #[test]
 fn no_legal_action_is_a_value() {
-    let mut game = Game::new(small(7), 1).unwrap();
-    for unit in game.units.iter_mut().filter(|u| u.team == 1) {
-        unit.place = crate::engine::Place::Dead;
-    }
+    use crate::engine::setup::{Setup, UnitFlags, UnitSetup};
+    use crate::engine::{Team, UnitKind, UnitRef};
+    let team1_dead = (1..=3).map(|n| UnitSetup {
+        unit: UnitRef {
+            team: Team::of(1),
+            kind: UnitKind::Pirate(n),
+        },
+        at: None,
+        flags: UnitFlags::default(),
+    });
+    let setup = Setup {
+        settings: small(7),
+        seed: Some(1),
+        units: team1_dead.collect(),
+        ..Setup::default()
+    };
+    let game = Game::from_setup(&setup).unwrap();
     assert!(!game.is_over() && game.legal_actions().is_empty());
     for level in BotLevel::ALL {
         assert_eq!(
             decide(&game.public_view(), &quick(level, 1)),
-            Err(NoMove::NoLegalAction { team: 1 })
+            Err(NoMove::NoLegalAction { team: Team::of(1) })
         );
     }
 }

@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use crate::ai::{self, Bot, BotLevel, Budget};
 use crate::engine::mapgen::SplitMix64;
-use crate::engine::{Game, Pack, Players, Settings};
+use crate::engine::{Game, Pack, Players, Settings, Team};
 
 /// What `jackal arena` was asked for.
 #[derive(Clone, Debug)]
@@ -141,9 +141,9 @@ impl ArenaOptions {
     }
 
     /// The entry of `--bots` seated as `team` in game `g`.
-    fn entry_of(&self, g: u32, team: u8) -> usize {
+    fn entry_of(&self, g: u32, team: Team) -> usize {
         let k = self.bots.len();
-        (team as usize - 1 + g as usize) % k
+        (team.index() + g as usize) % k
     }
 }
 
@@ -231,7 +231,7 @@ pub fn run(
 fn play_one(options: &ArenaOptions, settings: &Settings, g: u32) -> Result<Played, String> {
     let map = options.map_seed(g);
     let mut game = Game::new(settings.clone(), map).map_err(|e| e.to_string())?;
-    let teams: Vec<u8> = game.teams().collect();
+    let teams: Vec<Team> = game.teams().collect();
     let bots: Vec<Bot> = teams
         .iter()
         .map(|&team| {
@@ -247,7 +247,7 @@ fn play_one(options: &ArenaOptions, settings: &Settings, g: u32) -> Result<Playe
     let mut plies = 0u64;
     while !game.is_over() {
         let team = game.controller();
-        let bot = &bots[team as usize - 1];
+        let bot = &bots[team.index()];
         let view = game.public_view();
         let asked = Instant::now();
         let action = ai::decide(&view, bot)
@@ -408,8 +408,20 @@ mod tests {
         };
         assert_eq!(options.map_seed(0), options.map_seed(1));
         assert_ne!(options.map_seed(1), options.map_seed(2));
-        assert_eq!((options.entry_of(0, 1), options.entry_of(0, 2)), (0, 1));
-        assert_eq!((options.entry_of(1, 1), options.entry_of(1, 2)), (1, 0));
+        assert_eq!(
+            (
+                options.entry_of(0, Team::of(1)),
+                options.entry_of(0, Team::of(2))
+            ),
+            (0, 1)
+        );
+        assert_eq!(
+            (
+                options.entry_of(1, Team::of(1)),
+                options.entry_of(1, Team::of(2))
+            ),
+            (1, 0)
+        );
         assert_eq!(
             entry_names(&[BotLevel::Easy, BotLevel::Easy, BotLevel::Random]),
             ["easy", "easy#2", "random"]

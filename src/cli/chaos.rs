@@ -161,7 +161,7 @@ fn run_moves(
         let loaded = service.load(row.id).map_err(|e| e.to_string())?;
         let game = loaded.game.as_ref().expect("active");
         let user = loaded
-            .seat(game.controller())
+            .team_seat(game.controller())
             .and_then(|s| s.user_id)
             .ok_or("a chaos seat without a player")?;
         let moves = service
@@ -395,7 +395,7 @@ fn run_backup(
         if let Some(row) = first_active(service)? {
             let loaded = service.load(row).map_err(text)?;
             let game = loaded.game.as_ref().ok_or("an active game has a state")?;
-            if let Some(user) = loaded.seat(game.controller()).and_then(|s| s.user_id) {
+            if let Some(user) = loaded.team_seat(game.controller()).and_then(|s| s.user_id) {
                 let moves = service.legal_moves(user, row).map_err(text)?;
                 let pick = &moves[n as usize % moves.len()];
                 service

@@ -175,7 +175,7 @@ pub fn run(o: &PlayOptions, input: &mut dyn BufRead, out: &mut dyn Write) -> Res
         }
         let game = loaded.game.as_ref().expect("an active game has a state");
         let team = game.controller();
-        let Some(user) = loaded.seat(team).and_then(|s| s.user_id) else {
+        let Some(user) = loaded.team_seat(team).and_then(|s| s.user_id) else {
             // A bot's turn (a bot's move writes the game: only then is one asked for).
             let acc = service
                 .bot_step(id)

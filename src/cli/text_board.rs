@@ -23,7 +23,7 @@ fn tile_code(game: &Game, cell: Cell) -> String {
     let board = game.board();
     if board.is_sea(cell) {
         return match game.vessel_at(cell) {
-            Some(v) => format!("S{}", game.vessels()[v].owner),
+            Some(v) => format!("S{}", game.vessel(v).owner),
             None => "~~".into(),
         };
     }
@@ -67,7 +67,7 @@ fn occupant(game: &Game, cell: Cell) -> char {
         .map(|u| u.team);
     match teams.next() {
         None => ' ',
-        Some(t) if teams.all(|o| o == t) => char::from(b'0' + t),
+        Some(t) if teams.all(|o| o == t) => char::from(b'0' + t.number()),
         Some(_) => '*',
     }
 }
@@ -111,7 +111,7 @@ pub fn render(game: &Game) -> String {
                 Place::Land { cell, step } if step > 0 => format!("{cell}:{step}"),
                 Place::Land { cell, .. } => cell.to_string(),
                 Place::Swim(cell) => format!("{cell} swimming"),
-                Place::Aboard(v) => format!("{} aboard", game.vessels()[v].cell),
+                Place::Aboard(v) => format!("{} aboard", game.vessel(v).cell),
                 Place::Tunnel(cell) => format!("tunnel ({cell})"),
                 Place::Dead => "dead".into(),
             };

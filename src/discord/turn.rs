@@ -47,7 +47,7 @@ pub async fn players_turn(data: &Data, user: UserId, game: GameId) -> Result<(Lo
         return Err(ServiceError::NotYourGame(game).into());
     }
     let team = state.controller();
-    if loaded.seat(team).and_then(|s| s.user_id) != Some(user) {
+    if loaded.team_seat(team).and_then(|s| s.user_id) != Some(user) {
         return Err(ServiceError::NotYourTurn { team }.into());
     }
     Ok((loaded, state))
@@ -58,7 +58,7 @@ fn at(loaded: &Loaded, game: &Game, deadline_ms: Option<i64>) -> At {
     At {
         game: loaded.row.id,
         ply: game.ply(),
-        team: game.controller(),
+        team: game.controller().number(),
         deadline_ms,
     }
 }
@@ -155,7 +155,7 @@ pub async fn after_move(
     let at = At {
         game: accepted.game_id,
         ply: accepted.ply - 1,
-        team: accepted.team,
+        team: accepted.team.number(),
         deadline_ms: None,
     };
     Ok(PickerMessage {

@@ -9,7 +9,7 @@ use super::item::Items;
 use super::moves::entry_step;
 use super::settings::PlaneSeats;
 use super::tile::TileKind;
-use super::unit::{Place, Seat, Team};
+use super::unit::{Place, Seat, Team, UnitId, VesselId};
 
 /// One movement into a cell. `step` overrides the maze step (crocodile returns, advancing).
 #[derive(Clone, Copy, Debug)]
@@ -44,7 +44,7 @@ impl Game {
     /// enter the target.
     pub(crate) fn start_unit_move(
         &mut self,
-        u: usize,
+        u: UnitId,
         to: Cell,
         cargo: Items,
         ev: &mut Vec<Event>,
@@ -86,13 +86,14 @@ impl Game {
 
     /// R-PLANE-6: the lander leaves its seat; the plane stays usable only if someone is still
     /// seated (and never with one seat).
-    fn take_off(&mut self, u: usize, cell: Cell, ev: &mut Vec<Event>) {
+    fn take_off(&mut self, u: UnitId, cell: Cell, ev: &mut Vec<Event>) {
         self.units[u].seat = None;
         let place = self.units[u].place;
         let remaining = self
             .units
-            .iter()
-            .position(|o| o.alive() && o.place == place && o.seat.is_some());
+            .enumerate()
+            .find(|(_, o)| o.alive() && o.place == place && o.seat.is_some())
+            .map(|(o, _)| o);
         match remaining {
             Some(o) if self.settings.plane_seats != PlaneSeats::One => {
                 self.units[o].seat = Some(Seat::Pilot);
@@ -280,7 +281,7 @@ impl Game {
             && self.units[u].fights()
             && self.enemies_at(team, Place::Land { cell: x, step }).any
         {
-            let at: Vec<usize> = self.units_at(x, step).filter(|&i| i != u).collect();
+            let at: Vec<UnitId> = self.units_at(x, step).filter(|&i| i != u).collect();
             let enemies = self.enemies_among(team, &at);
             self.attack(u, x, &enemies, ev);
         }
@@ -378,7 +379,7 @@ impl Game {
             }
             return Flow::Done;
         }
-        let swimmers: Vec<usize> = self.swimmers_at(x).collect();
+        let swimmers: Vec<UnitId> = self.swimmers_at(x).collect();
         let enemies = self.enemies_among(team, &swimmers);
         let unit = self.units[u];
         let blocked_by_missionary = enemies.iter().any(|&e| self.units[e].is_missionary());
@@ -398,7 +399,7 @@ impl Game {
     }
 
     /// R-CHAIN-3: a land position the unit may not enter.
-    fn may_not_enter(&self, u: usize, x: Cell, step: u8) -> bool {
+    fn may_not_enter(&self, u: UnitId, x: Cell, step: u8) -> bool {
         let unit = &self.units[u];
         let kind = self.open_kind(x);
         if kind.is_some_and(TileKind::is_fortress)
@@ -441,15 +442,14 @@ impl Game {
         if !self.units.iter().any(|o| o.place == place && o.is_friday()) {
             return;
         }
-        let here: Vec<usize> = self
+        let here: Vec<UnitId> = self
             .units
-            .iter()
             .enumerate()
             .filter(|(_, o)| o.place == place)
             .map(|(i, _)| i)
             .collect();
         let friday = here.iter().copied().find(|&i| self.units[i].is_friday());
-        let missionaries: Vec<usize> = here
+        let missionaries: Vec<UnitId> = here
             .iter()
             .copied()
             .filter(|&i| self.units[i].is_missionary())
@@ -465,7 +465,7 @@ impl Game {
     }
 
     /// R-FIGHT-4: the attacker knocks out every enemy at its position.
-    fn attack(&mut self, u: usize, x: Cell, enemies: &[usize], ev: &mut Vec<Event>) {
+    fn attack(&mut self, u: UnitId, x: Cell, enemies: &[UnitId], ev: &mut Vec<Event>) {
         let team = self.units[u].team;
         for &e in enemies {
             if self.units[e].is_friday() {
@@ -481,7 +481,7 @@ impl Game {
     }
 
     /// R-FIGHT-4, R-RETREAT: to the retreat vessel, losing drunk, trapped, stuck and seated.
-    pub(crate) fn knock_out(&mut self, e: usize, from: Cell, ev: &mut Vec<Event>) {
+    pub(crate) fn knock_out(&mut self, e: UnitId, from: Cell, ev: &mut Vec<Event>) {
         let team = self.units[e].team;
         match self.retreat_vessel(team, from) {
             Some(v) => {
@@ -502,10 +502,9 @@ impl Game {
     }
 
     /// R-RETREAT-1..3: the nearest own vessel, else the nearest allied one.
-    pub(crate) fn retreat_vessel(&self, team: Team, from: Cell) -> Option<usize> {
+    pub(crate) fn retreat_vessel(&self, team: Team, from: Cell) -> Option<VesselId> {
         let pick = |own: bool| {
             self.vessels
-                .iter()
                 .enumerate()
                 .filter(|(_, v)| {
                     !v.sunk
@@ -529,7 +528,7 @@ impl Game {
     }
 
     /// Cargo arriving aboard: gold scores for the owner, other items lie aboard (R-CARGO-7).
-    fn deliver(&mut self, v: usize, cargo: Items, ev: &mut Vec<Event>) {
+    fn deliver(&mut self, v: VesselId, cargo: Items, ev: &mut Vec<Event>) {
         if cargo.is_empty() {
             return;
         }
@@ -539,7 +538,7 @@ impl Game {
         if points > 0 {
             // Saturating: a scenario or a stored state may start a score anywhere up to the
             // counter's limit, and a score must never wrap round to nothing.
-            let score = &mut self.scores[Game::team_index(owner)];
+            let score = &mut self.scores[owner.index()];
             *score = score.saturating_add(points);
             self.delivered_gold = self.delivered_gold.saturating_add(points);
             self.progress = true;
@@ -581,7 +580,7 @@ impl Game {
     }
 
     /// A unit dies (R-DEATH): ordinary pirates stay recorded dead; others leave for good.
-    pub(crate) fn kill(&mut self, u: usize, at: Cell, cause: DeathCause, ev: &mut Vec<Event>) {
+    pub(crate) fn kill(&mut self, u: UnitId, at: Cell, cause: DeathCause, ev: &mut Vec<Event>) {
         let unit = &mut self.units[u];
         unit.place = Place::Dead;
         unit.drunk = false;
@@ -646,7 +645,7 @@ impl Game {
         let reference = self.units[u].reference();
         match kind {
             TileKind::Trap => {
-                let others: Vec<usize> = self.units_at(x, step).filter(|&i| i != u).collect();
+                let others: Vec<UnitId> = self.units_at(x, step).filter(|&i| i != u).collect();
                 if others.is_empty() {
                     if !friday {
                         self.units[u].trapped = true;

@@ -13,66 +13,82 @@ use super::item::Items;
 use super::mapgen::{self, MapError};
 use super::settings::{Players, Settings};
 use super::tile::{Tile, TileKind};
-use super::unit::{Place, Team, Unit, UnitKind, UnitRef, Vessel};
+use super::unit::{Place, Team, Unit, UnitId, UnitKind, UnitRef, Units, Vessel, VesselId, Vessels};
 
 /// Where items taken by a move came from; where restricted cargo returns (R-CHAIN-4, D-5).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
 pub enum ItemHome {
     Cell(Cell),
-    Vessel(usize),
+    Vessel(VesselId),
 }
 
 /// A unit move in progress: what R-CHAIN-2 needs to remember between entries.
 #[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
 pub struct Chain {
-    pub unit: usize,
-    pub cargo: Items,
-    pub origin: ItemHome,
+    pub(super) unit: UnitId,
+    pub(super) cargo: Items,
+    pub(super) origin: ItemHome,
     /// Entered (cell, maze step, motion) triples (R-CHAIN-6).
-    pub visited: Vec<(Cell, u8, Motion)>,
+    pub(super) visited: Vec<(Cell, u8, Motion)>,
 }
 
 #[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
 pub struct Pending {
-    pub kind: ChoiceKind,
-    pub chain: Chain,
+    pub(super) kind: ChoiceKind,
+    pub(super) chain: Chain,
+}
+
+impl Pending {
+    pub fn kind(&self) -> ChoiceKind {
+        self.kind
+    }
+
+    /// The unit whose move raised the choice.
+    pub fn unit(&self) -> UnitId {
+        self.chain.unit
+    }
+
+    /// The cargo that unit carries while the choice waits (R-SCORE-3 counts it in play).
+    pub fn cargo(&self) -> Items {
+        self.chain.cargo
+    }
 }
 
 #[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
 pub struct Game {
-    pub(crate) settings: Settings,
-    pub(crate) board: Board,
-    pub(crate) seed: Option<u64>,
+    pub(super) settings: Settings,
+    pub(super) board: Board,
+    pub(super) seed: Option<u64>,
     /// One entry per cell of the square (board index); `None` on sea and missing corners.
     #[serde(with = "super::codec::tiles")]
-    pub(crate) tiles: Vec<Option<Tile>>,
+    pub(super) tiles: Vec<Option<Tile>>,
     /// Items lying on each land cell (in a maze: on its last step, R-CARGO-1).
     #[serde(with = "super::codec::cell_items")]
-    pub(crate) items: Vec<Items>,
-    pub(crate) units: Vec<Unit>,
-    pub(crate) vessels: Vec<Vessel>,
-    pub(crate) scores: [u32; 4],
-    pub(crate) rum: [u32; 4],
-    pub(crate) eliminated: [bool; 4],
-    pub(crate) turn: Team,
-    pub(crate) weed: u32,
-    pub(crate) weed_turn: bool,
-    pub(crate) stall: u32,
+    pub(super) items: Vec<Items>,
+    pub(super) units: Units,
+    pub(super) vessels: Vessels,
+    pub(super) scores: [u32; 4],
+    pub(super) rum: [u32; 4],
+    pub(super) eliminated: [bool; 4],
+    pub(super) turn: Team,
+    pub(super) weed: u32,
+    pub(super) weed_turn: bool,
+    pub(super) stall: u32,
     /// A tile was opened or gold left play during the current turn (R-END-6).
-    pub(crate) progress: bool,
-    pub(crate) pending: Option<Pending>,
-    pub(crate) outcome: Option<Outcome>,
+    pub(super) progress: bool,
+    pub(super) pending: Option<Pending>,
+    pub(super) outcome: Option<Outcome>,
     /// Gold accounting for the conservation invariant: points dealt, delivered and lost.
-    pub(crate) dealt_gold: u32,
-    pub(crate) delivered_gold: u32,
-    pub(crate) lost_gold: u32,
+    pub(super) dealt_gold: u32,
+    pub(super) delivered_gold: u32,
+    pub(super) lost_gold: u32,
     /// Accepted actions so far.
-    pub(crate) ply: u32,
+    pub(super) ply: u32,
     /// Set on copies used to compute the fatal flag: opening fog stops the simulation.
     #[serde(skip)]
-    pub(crate) probe: bool,
+    pub(super) probe: bool,
     #[serde(skip)]
-    pub(crate) probe_hit_fog: bool,
+    pub(super) probe_hit_fog: bool,
 }
 
 /// Why a game could not be set up.
@@ -97,10 +113,10 @@ pub enum SetupError {
 
 pub fn team_side(players: Players, team: Team) -> Side {
     match (players, team) {
-        (_, 1) => Side::South,
+        (_, Team(1)) => Side::South,
         (Players::Two, _) => Side::North,
-        (_, 2) => Side::West,
-        (_, 3) => Side::North,
+        (_, Team(2)) => Side::West,
+        (_, Team(3)) => Side::North,
         _ => Side::East,
     }
 }
@@ -131,7 +147,7 @@ impl Game {
 
     /// Deals the pack face down onto the land cells from `seed` (R-MAP), as a new game and a
     /// scenario's `seed` line do.
-    pub(crate) fn deal(&mut self, seed: u64) -> Result<(), mapgen::MapError> {
+    pub(super) fn deal(&mut self, seed: u64) -> Result<(), mapgen::MapError> {
         let board = self.board;
         let tiles = mapgen::generate(board, &self.settings.tile_pack.tiles(), seed)?;
         for (cell, tile) in board.land_cells().zip(tiles) {
@@ -144,7 +160,7 @@ impl Game {
 
     /// The default scenario position (SCENARIOS §3.3): every land cell an open empty tile,
     /// ships on their middle slots, pirates aboard; turn processing not started.
-    pub(crate) fn blank(settings: Settings) -> Game {
+    pub(super) fn blank(settings: Settings) -> Game {
         let board = settings.board();
         let mut tiles = vec![None; board.cell_count()];
         for cell in board.land_cells() {
@@ -154,12 +170,12 @@ impl Game {
             board,
             tiles,
             items: vec![Items::NONE; board.cell_count()],
-            units: Vec::new(),
-            vessels: Vec::new(),
+            units: Units::default(),
+            vessels: Vessels::default(),
             scores: [0; 4],
             rum: [0; 4],
             eliminated: [false; 4],
-            turn: 1,
+            turn: Team::of(1),
             weed: 0,
             weed_turn: false,
             stall: 0,
@@ -177,7 +193,7 @@ impl Game {
         };
         for team in game.teams() {
             let side = team_side(game.settings.players, team);
-            game.vessels.push(Vessel {
+            let ship = game.vessels.push(Vessel {
                 owner: team,
                 boat: false,
                 cell: board.middle_slot(side),
@@ -185,7 +201,6 @@ impl Game {
                 items: Items::NONE,
                 sunk: false,
             });
-            let ship = game.vessels.len() - 1;
             for n in 1..=3 {
                 game.units
                     .push(Unit::new(team, UnitKind::Pirate(n), Place::Aboard(ship)));
@@ -223,12 +238,35 @@ impl Game {
         self.items[self.board.index(cell)]
     }
 
+    /// Every unit of the game, the dead included, in a fixed order.
     pub fn units(&self) -> &[Unit] {
         &self.units
     }
 
+    /// Every unit with its id.
+    pub fn units_with_ids(&self) -> impl Iterator<Item = (UnitId, &Unit)> {
+        self.units.enumerate()
+    }
+
+    /// The unit `id` names. An id comes from this game (or one it was cloned from), so it
+    /// always names a unit.
+    pub fn unit_by_id(&self, id: UnitId) -> &Unit {
+        &self.units[id]
+    }
+
+    /// Every vessel of the game, the sunk included, in a fixed order.
     pub fn vessels(&self) -> &[Vessel] {
         &self.vessels
+    }
+
+    /// Every vessel with its id.
+    pub fn vessels_with_ids(&self) -> impl Iterator<Item = (VesselId, &Vessel)> {
+        self.vessels.enumerate()
+    }
+
+    /// The vessel `id` names (see [`Game::unit_by_id`]).
+    pub fn vessel(&self, id: VesselId) -> &Vessel {
+        &self.vessels[id]
     }
 
     /// The team whose turn it is (R-SEAT-2).
@@ -241,11 +279,11 @@ impl Game {
     }
 
     pub fn score(&self, team: Team) -> u32 {
-        self.scores[team as usize - 1]
+        self.scores[team.index()]
     }
 
     pub fn rum(&self, team: Team) -> u32 {
-        self.rum[team as usize - 1]
+        self.rum[team.index()]
     }
 
     pub fn weed(&self) -> u32 {
@@ -273,12 +311,14 @@ impl Game {
     }
 
     pub fn is_eliminated(&self, team: Team) -> bool {
-        self.eliminated[team as usize - 1]
+        self.eliminated[team.index()]
     }
 
     /// The teams of this game, 1-based.
     pub fn teams(&self) -> impl Iterator<Item = Team> + use<> {
-        1..=self.settings.players.team_count()
+        Team::ALL
+            .into_iter()
+            .take(self.settings.players.team_count() as usize)
     }
 
     pub fn teams_in_play(&self) -> impl Iterator<Item = Team> + '_ {
@@ -287,7 +327,7 @@ impl Game {
 
     /// R-GEN-1: teams of the same side.
     pub fn allied(&self, a: Team, b: Team) -> bool {
-        a == b || (self.settings.players == Players::TwoVsTwo && a % 2 == b % 2)
+        a == b || (self.settings.players == Players::TwoVsTwo && a.0 % 2 == b.0 % 2)
     }
 
     pub fn enemies(&self, a: Team, b: Team) -> bool {
@@ -354,10 +394,11 @@ impl Game {
     }
 
     /// The living unit `r`, by index.
-    pub fn find_unit(&self, r: UnitRef) -> Option<usize> {
+    pub fn find_unit(&self, r: UnitRef) -> Option<UnitId> {
         self.units
-            .iter()
-            .position(|u| u.team == r.team && u.kind == r.kind && u.alive())
+            .enumerate()
+            .find(|(_, u)| u.team == r.team && u.kind == r.kind && u.alive())
+            .map(|(id, _)| id)
     }
 
     pub fn unit(&self, r: UnitRef) -> Option<&Unit> {
@@ -365,8 +406,8 @@ impl Game {
     }
 
     /// The cell a living unit is on (its vessel's cell aboard, its entry cave when stuck).
-    pub fn unit_cell(&self, index: usize) -> Option<Cell> {
-        self.place_cell(self.units[index].place)
+    pub fn unit_cell(&self, id: UnitId) -> Option<Cell> {
+        self.place_cell(self.units[id].place)
     }
 
     pub fn place_cell(&self, place: Place) -> Option<Cell> {
@@ -378,47 +419,50 @@ impl Game {
     }
 
     /// The vessel afloat on `cell`, if any.
-    pub fn vessel_at(&self, cell: Cell) -> Option<usize> {
-        self.vessels.iter().position(|v| !v.sunk && v.cell == cell)
+    pub fn vessel_at(&self, cell: Cell) -> Option<VesselId> {
+        self.vessels
+            .enumerate()
+            .find(|(_, v)| !v.sunk && v.cell == cell)
+            .map(|(id, _)| id)
     }
 
-    pub fn main_ship(&self, team: Team) -> Option<usize> {
+    pub fn main_ship(&self, team: Team) -> Option<VesselId> {
         self.vessels
-            .iter()
-            .position(|v| v.owner == team && !v.boat && !v.sunk)
+            .enumerate()
+            .find(|(_, v)| v.owner == team && !v.boat && !v.sunk)
+            .map(|(id, _)| id)
     }
 
     /// Living units at a land position (cell and maze step).
-    pub(crate) fn units_at(&self, cell: Cell, step: u8) -> impl Iterator<Item = usize> + '_ {
+    pub(crate) fn units_at(&self, cell: Cell, step: u8) -> impl Iterator<Item = UnitId> + '_ {
         self.units_where(move |p| p == Place::Land { cell, step })
     }
 
     /// Living units standing on a land cell, any maze step.
-    pub(crate) fn units_on_cell(&self, cell: Cell) -> impl Iterator<Item = usize> + '_ {
+    pub(crate) fn units_on_cell(&self, cell: Cell) -> impl Iterator<Item = UnitId> + '_ {
         self.units_where(move |p| matches!(p, Place::Land { cell: c, .. } if c == cell))
     }
 
-    pub(crate) fn swimmers_at(&self, cell: Cell) -> impl Iterator<Item = usize> + '_ {
+    pub(crate) fn swimmers_at(&self, cell: Cell) -> impl Iterator<Item = UnitId> + '_ {
         self.units_where(move |p| p == Place::Swim(cell))
     }
 
-    pub(crate) fn aboard(&self, vessel: usize) -> impl Iterator<Item = usize> + '_ {
+    pub(crate) fn aboard(&self, vessel: VesselId) -> impl Iterator<Item = UnitId> + '_ {
         self.units_where(move |p| p == Place::Aboard(vessel))
     }
 
     fn units_where<F: Fn(Place) -> bool + 'static>(
         &self,
         pred: F,
-    ) -> impl Iterator<Item = usize> + '_ {
+    ) -> impl Iterator<Item = UnitId> + '_ {
         self.units
-            .iter()
             .enumerate()
             .filter(move |(_, u)| pred(u.place))
             .map(|(i, _)| i)
     }
 
     /// The units of `at` that are enemies of `team`.
-    pub(crate) fn enemies_among(&self, team: Team, at: &[usize]) -> Vec<usize> {
+    pub(crate) fn enemies_among(&self, team: Team, at: &[UnitId]) -> Vec<UnitId> {
         at.iter()
             .copied()
             .filter(|&i| self.enemies(self.units[i].team, team))
@@ -445,17 +489,25 @@ impl Game {
         self.tile(cell).is_some_and(|t| !t.open)
     }
 
-    pub(crate) fn tile_mut(&mut self, cell: Cell) -> &mut Tile {
+    /// Swaps the tiles of two cells, as no rule does (the earthquake swaps open tiles only):
+    /// for tests that change what lies under the fog and nothing else.
+    #[cfg(test)]
+    pub(crate) fn swap_tiles_for_tests(&mut self, a: Cell, b: Cell) {
+        let (ia, ib) = (self.board.index(a), self.board.index(b));
+        self.tiles.swap(ia, ib);
+    }
+
+    pub(super) fn tile_mut(&mut self, cell: Cell) -> &mut Tile {
         let i = self.board.index(cell);
         self.tiles[i].as_mut().expect("a land cell")
     }
 
-    pub(crate) fn items_mut(&mut self, cell: Cell) -> &mut Items {
+    pub(super) fn items_mut(&mut self, cell: Cell) -> &mut Items {
         let i = self.board.index(cell);
         &mut self.items[i]
     }
 
-    pub(crate) fn home_items_mut(&mut self, home: ItemHome) -> &mut Items {
+    pub(super) fn home_items_mut(&mut self, home: ItemHome) -> &mut Items {
         match home {
             ItemHome::Cell(c) => self.items_mut(c),
             ItemHome::Vessel(v) => &mut self.vessels[v].items,
@@ -480,15 +532,53 @@ impl Game {
             ItemHome::Vessel(v) => self.vessels[v].items,
         }
     }
-
-    pub(crate) fn team_index(team: Team) -> usize {
-        team as usize - 1
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The engine's own counters saturate where a state (a stored snapshot, say) starts at
+    /// the limit: a delivery never wraps a score round to nothing.
+    #[test]
+    fn a_score_at_the_limit_stays_there() {
+        use crate::engine::setup::{At, ItemSetup, Setup, UnitFlags, UnitSetup};
+        let cell = |t| Cell::parse(t).unwrap();
+        let mut chest = Tile::fog(TileKind::Chest(1), 0);
+        chest.open = false;
+        let setup = Setup {
+            tiles: vec![crate::engine::setup::TileSetup {
+                cell: cell("d10"),
+                tile: chest,
+            }],
+            units: vec![UnitSetup {
+                unit: UnitRef {
+                    team: Team::of(1),
+                    kind: UnitKind::Pirate(1),
+                },
+                at: Some(At {
+                    cell: cell("g2"),
+                    step: None,
+                }),
+                flags: UnitFlags::default(),
+            }],
+            items: vec![ItemSetup {
+                at: At {
+                    cell: cell("g2"),
+                    step: None,
+                },
+                item: crate::engine::Item::Coin,
+                count: 1,
+            }],
+            ..Setup::default()
+        };
+        let mut game = Game::from_setup(&setup).unwrap();
+        game.scores[0] = u32::MAX;
+        game.start(&mut Vec::new());
+        game.play_text("1 g1 coin").unwrap();
+        assert_eq!(game.score(Team::of(1)), u32::MAX);
+        assert_eq!(game.side_score(Team::of(1)), u32::MAX);
+    }
 
     /// Settings come from outside too (a stored game's JSON, an import), not only through
     /// `Settings::set`: a side `set` would refuse is an error, not a panic.

@@ -14,7 +14,7 @@ use super::item::{Item, Items};
 use super::settings::PlaneSeats;
 use super::stack_vec::StackVec;
 use super::tile::TileKind;
-use super::unit::{Place, Seat, Team, UnitKind, UnitRef};
+use super::unit::{Place, Seat, Team, UnitId, UnitKind, UnitRef, VesselId};
 
 /// A summary of the enemy units at one position.
 #[derive(Clone, Copy, Debug)]
@@ -67,7 +67,7 @@ pub(crate) fn entry_step(game: &Game, cell: Cell, friday: bool) -> u8 {
 
 impl Game {
     /// Direct-step targets of a unit (R-STEP-1), cargo aside; flights from a seat included.
-    pub(crate) fn step_targets(&self, u: usize, out: &mut impl Extend<Cell>) {
+    pub(crate) fn step_targets(&self, u: UnitId, out: &mut impl Extend<Cell>) {
         let unit = &self.units[u];
         let board = self.board;
         match unit.place {
@@ -105,7 +105,7 @@ impl Game {
     }
 
     /// R-PLANE-5: is this seated unit the one that may fly now?
-    pub(crate) fn is_lander(&self, u: usize) -> bool {
+    pub(crate) fn is_lander(&self, u: UnitId) -> bool {
         let unit = &self.units[u];
         let Some(seat) = unit.seat else { return false };
         if !unit.able() {
@@ -172,7 +172,7 @@ impl Game {
 
     /// Is `to` one of the unit's direct-step targets? The same answer as [`Game::step_targets`]
     /// without building the list.
-    fn is_step_target(&self, u: usize, to: Cell) -> bool {
+    fn is_step_target(&self, u: UnitId, to: Cell) -> bool {
         let unit = &self.units[u];
         let board = self.board;
         if !board.exists(to) {
@@ -206,7 +206,7 @@ impl Game {
     /// R-STEP-2 checks 3 (launch) to 9 for a unit able to act and a target it can reach.
     fn check_step(
         &self,
-        u: usize,
+        u: UnitId,
         to: Cell,
         cargo: Items,
         occupied: &Occupied,
@@ -284,7 +284,7 @@ impl Game {
     }
 
     /// Checks 7 and 8 of R-STEP-2 for a unit stepping onto `enemies`.
-    fn check_enemies(&self, u: usize, enemies: EnemiesAt) -> Result<(), ErrorKind> {
+    fn check_enemies(&self, u: UnitId, enemies: EnemiesAt) -> Result<(), ErrorKind> {
         if !enemies.any {
             return Ok(());
         }
@@ -314,7 +314,7 @@ impl Game {
     pub(crate) fn check_vessel_move(
         &self,
         team: Team,
-        v: usize,
+        v: VesselId,
         to: Cell,
     ) -> Result<(), ErrorKind> {
         let vessel = &self.vessels[v];
@@ -374,7 +374,7 @@ impl Game {
     /// allocation: this also answers "can this team act?" at the start of every turn.
     fn visit_main_actions(&self, team: Team, visit: &mut dyn FnMut(Action) -> ControlFlow<()>) {
         let occupied = Occupied::of(self);
-        for u in 0..self.units.len() {
+        for u in self.units.ids() {
             let unit = &self.units[u];
             if unit.team != team || !unit.able() {
                 continue;
@@ -406,7 +406,7 @@ impl Game {
                 }
             }
         }
-        for v in 0..self.vessels.len() {
+        for v in self.vessels.ids() {
             if self.vessels[v].owner != team || self.vessels[v].sunk {
                 continue;
             }

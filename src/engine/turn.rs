@@ -5,7 +5,7 @@ use super::board::Cell;
 use super::error::{ErrorKind, IllegalAction};
 use super::event::{EndReason, Event, Outcome};
 use super::game::Game;
-use super::unit::{Place, Team, UnitRef};
+use super::unit::{Place, Team, UnitId, UnitRef, VesselId};
 
 impl Game {
     /// Plays one action for the side to move and returns what happened, in order. An illegal
@@ -98,12 +98,12 @@ impl Game {
 
     /// R-VESSEL-3/4: a vessel moves with everyone aboard; swimmers there are picked up or run
     /// over.
-    fn move_vessel(&mut self, v: usize, to: Cell, ev: &mut Vec<Event>) {
+    fn move_vessel(&mut self, v: VesselId, to: Cell, ev: &mut Vec<Event>) {
         let team = self.vessels[v].owner;
         let from = self.vessels[v].cell;
         self.vessels[v].cell = to;
         ev.push(Event::VesselMoved { team, from, to });
-        let swimmers: Vec<usize> = self.swimmers_at(to).collect();
+        let swimmers: Vec<UnitId> = self.swimmers_at(to).collect();
         for s in swimmers {
             let unit = self.units[s];
             if self.allied(unit.team, team) {
@@ -128,7 +128,6 @@ impl Game {
         let team = self.turn;
         let dead = self
             .units
-            .iter()
             .enumerate()
             .filter(|(_, u)| u.team == team && u.kind.is_pirate() && !u.alive())
             .min_by_key(|(_, u)| u.kind)
@@ -199,11 +198,12 @@ impl Game {
     /// The next team in turn order that is in play (R-SEAT-2).
     fn next_team(&self, team: Team) -> Team {
         let count = self.settings.players.team_count();
-        let mut t = team;
+        let mut t = team.number();
         for _ in 0..count {
             t = t % count + 1;
-            if !self.is_eliminated(t) {
-                return t;
+            let next = Team::of(t);
+            if !self.is_eliminated(next) {
+                return next;
             }
         }
         team
@@ -261,7 +261,7 @@ impl Game {
     /// Sides in contention with their scores, one entry per side (named by its lowest team),
     /// in a fixed-size list: this runs at the end of every turn.
     fn side_scores(&self) -> ([(Team, u32); 4], usize) {
-        let mut out = [(0, 0); 4];
+        let mut out = [(Team::of(1), 0); 4];
         let mut n = 0;
         for t in self.teams_in_play() {
             let first = self.side_key(t);

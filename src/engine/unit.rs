@@ -7,8 +7,87 @@ use super::board::Cell;
 use super::codec::{is_false, is_zero};
 use super::item::Items;
 
-/// A team (R-GEN-1), 1–4.
-pub type Team = u8;
+/// A team (R-GEN-1): one seat, numbered 1–4. Written as its number (`2`), in JSON too.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(try_from = "u8", into = "u8")]
+pub struct Team(pub(super) u8);
+
+impl Team {
+    /// Every team a game can have, in turn order (R-SEAT-2).
+    pub const ALL: [Team; 4] = [Team(1), Team(2), Team(3), Team(4)];
+
+    /// Team `n`, if `n` is 1–4.
+    pub const fn new(n: u8) -> Option<Team> {
+        if n >= 1 && n <= 4 {
+            Some(Team(n))
+        } else {
+            None
+        }
+    }
+
+    /// Team `n` for a number known to be 1–4 (a constant, a loop over `1..=count`); panics
+    /// otherwise.
+    pub const fn of(n: u8) -> Team {
+        match Team::new(n) {
+            Some(t) => t,
+            None => panic!("a team is numbered 1–4"),
+        }
+    }
+
+    /// The seat number, 1–4.
+    pub const fn number(self) -> u8 {
+        self.0
+    }
+
+    /// The team's place in per-team tables (scores, rum stocks): 0–3.
+    pub const fn index(self) -> usize {
+        self.0 as usize - 1
+    }
+}
+
+impl TryFrom<u8> for Team {
+    type Error = String;
+
+    fn try_from(n: u8) -> Result<Team, String> {
+        Team::new(n).ok_or_else(|| format!("team {n}: teams are numbered 1–4"))
+    }
+}
+
+impl From<Team> for u8 {
+    fn from(t: Team) -> u8 {
+        t.0
+    }
+}
+
+impl fmt::Display for Team {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+
+/// A unit of a game: its place in the game's list of units, which never reorders (a dead
+/// unit stays listed, R-UNIT-3). Only the game it came from can read it.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct UnitId(pub(super) u8);
+
+impl UnitId {
+    pub(super) fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// A vessel of a game (a main ship or a launched boat): its place in the game's list of
+/// vessels, which never reorders (a sunk vessel stays listed, R-SINK-3).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct VesselId(pub(super) u8);
+
+impl VesselId {
+    pub(super) fn index(self) -> usize {
+        self.0 as usize
+    }
+}
 
 /// A unit's id within its team (R-UNIT-1).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize, PartialOrd, Ord)]
@@ -68,8 +147,8 @@ pub enum Place {
     Land { cell: Cell, step: u8 },
     /// Swimming on a sea cell without a vessel.
     Swim(Cell),
-    /// Aboard the vessel with this index.
-    Aboard(usize),
+    /// Aboard this vessel.
+    Aboard(VesselId),
     /// Stuck in the cave tunnel, having entered by this cave.
     Tunnel(Cell),
     /// A dead ordinary pirate, waiting for a resurrection (R-UNIT-3).
@@ -184,4 +263,112 @@ pub struct Vessel {
     pub items: Items,
     #[serde(default, skip_serializing_if = "is_false")]
     pub sunk: bool,
+}
+
+/// A game's units, read by [`UnitId`]. The list only grows (recruits join it; the dead stay),
+/// so an id stays valid for the game's whole life.
+#[derive(Clone, PartialEq, Eq, Debug, Default, Serialize, Deserialize)]
+#[serde(transparent)]
+pub(super) struct Units(Vec<Unit>);
+
+impl Units {
+    pub fn push(&mut self, unit: Unit) -> UnitId {
+        self.0.push(unit);
+        UnitId((self.0.len() - 1) as u8)
+    }
+
+    /// Every id, in list order.
+    pub fn ids(&self) -> impl Iterator<Item = UnitId> + use<> {
+        (0..self.0.len() as u8).map(UnitId)
+    }
+
+    /// Each unit with its id.
+    pub fn enumerate(&self) -> impl Iterator<Item = (UnitId, &Unit)> {
+        self.0.iter().enumerate().map(|(i, u)| (UnitId(i as u8), u))
+    }
+
+    pub fn iter_mut(&mut self) -> std::slice::IterMut<'_, Unit> {
+        self.0.iter_mut()
+    }
+
+    pub fn retain(&mut self, keep: impl FnMut(&Unit) -> bool) {
+        self.0.retain(keep)
+    }
+}
+
+impl std::ops::Deref for Units {
+    type Target = [Unit];
+
+    fn deref(&self) -> &[Unit] {
+        &self.0
+    }
+}
+
+impl std::ops::Index<UnitId> for Units {
+    type Output = Unit;
+
+    fn index(&self, id: UnitId) -> &Unit {
+        &self.0[id.index()]
+    }
+}
+
+impl std::ops::IndexMut<UnitId> for Units {
+    fn index_mut(&mut self, id: UnitId) -> &mut Unit {
+        &mut self.0[id.index()]
+    }
+}
+
+/// A game's vessels, read by [`VesselId`]. The list only grows (boats are launched; the sunk
+/// stay, marked), so an id stays valid for the game's whole life.
+#[derive(Clone, PartialEq, Eq, Debug, Default, Serialize, Deserialize)]
+#[serde(transparent)]
+pub(super) struct Vessels(Vec<Vessel>);
+
+impl Vessels {
+    pub fn push(&mut self, vessel: Vessel) -> VesselId {
+        self.0.push(vessel);
+        VesselId((self.0.len() - 1) as u8)
+    }
+
+    pub fn ids(&self) -> impl Iterator<Item = VesselId> + use<> {
+        (0..self.0.len() as u8).map(VesselId)
+    }
+
+    pub fn enumerate(&self) -> impl Iterator<Item = (VesselId, &Vessel)> {
+        self.0
+            .iter()
+            .enumerate()
+            .map(|(i, v)| (VesselId(i as u8), v))
+    }
+}
+
+impl std::ops::Deref for Vessels {
+    type Target = [Vessel];
+
+    fn deref(&self) -> &[Vessel] {
+        &self.0
+    }
+}
+
+impl std::ops::Index<VesselId> for Vessels {
+    type Output = Vessel;
+
+    fn index(&self, id: VesselId) -> &Vessel {
+        &self.0[id.index()]
+    }
+}
+
+impl std::ops::IndexMut<VesselId> for Vessels {
+    fn index_mut(&mut self, id: VesselId) -> &mut Vessel {
+        &mut self.0[id.index()]
+    }
+}
+
+impl<'a> IntoIterator for &'a Units {
+    type Item = &'a Unit;
+    type IntoIter = std::slice::Iter<'a, Unit>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.iter()
+    }
 }

@@ -163,11 +163,11 @@ fn replay_all(
                     why: e.to_string(),
                 }),
                 Ok(action) => {
-                    if a.team != game.turn() {
+                    if a.team != game.turn().number() {
                         found.push(Finding::WrongTeam {
                             ply,
                             recorded: a.team,
-                            to_move: game.turn(),
+                            to_move: game.turn().number(),
                         });
                     }
                     game.play(&action).err().map(|e| Damage::Replay {

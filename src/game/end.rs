@@ -6,7 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::engine::{EndReason, Outcome};
+use crate::engine::{EndReason, Outcome, Team};
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "end", rename_all = "snake_case")]
@@ -14,11 +14,16 @@ pub enum GameEnd {
     /// The rules ended the game (R-END).
     Played(Outcome),
     /// A player of a duel resigned; the other side won.
-    Resigned { team: u8, winners: Vec<u8> },
+    Resigned { team: Team, winners: Vec<Team> },
     /// The owner or a server admin cancelled the game.
     Cancelled,
     /// The game's Discord thread was deleted: the game was archived where it stood.
     ThreadDeleted,
+}
+
+/// A team as a JSON number, 1–4.
+fn team_number(value: &serde_json::Value) -> Option<Team> {
+    Team::new(u8::try_from(value.as_u64()?).ok()?)
 }
 
 impl GameEnd {
@@ -42,18 +47,18 @@ impl GameEnd {
         if value.get("cancelled").is_some() {
             return Some(GameEnd::Cancelled);
         }
-        let team = u8::try_from(value.get("resigned")?.as_u64()?).ok()?;
+        let team = team_number(value.get("resigned")?)?;
         let winners = value
             .get("winners")?
             .as_array()?
             .iter()
-            .map(|w| w.as_u64().and_then(|w| u8::try_from(w).ok()))
-            .collect::<Option<Vec<u8>>>()?;
+            .map(team_number)
+            .collect::<Option<Vec<Team>>>()?;
         Some(GameEnd::Resigned { team, winners })
     }
 
     /// The winning teams (empty for a cancellation or a draw).
-    pub fn winners(&self) -> &[u8] {
+    pub fn winners(&self) -> &[Team] {
         match self {
             GameEnd::Played(o) if !o.draw => &o.winners,
             GameEnd::Resigned { winners, .. } => winners,
@@ -81,7 +86,7 @@ mod tests {
 
     fn outcome() -> Outcome {
         Outcome {
-            winners: vec![2],
+            winners: vec![Team::of(2)],
             draw: false,
             reason: EndReason::Uncatchable,
         }
@@ -92,8 +97,8 @@ mod tests {
         for end in [
             GameEnd::Played(outcome()),
             GameEnd::Resigned {
-                team: 1,
-                winners: vec![2],
+                team: Team::of(1),
+                winners: vec![Team::of(2)],
             },
             GameEnd::Cancelled,
             GameEnd::ThreadDeleted,
@@ -117,8 +122,8 @@ mod tests {
         assert_eq!(
             GameEnd::from_stored("{\"resigned\":3,\"winners\":[1]}"),
             Some(GameEnd::Resigned {
-                team: 3,
-                winners: vec![1]
+                team: Team::of(3),
+                winners: vec![Team::of(1)]
             })
         );
         assert_eq!(GameEnd::from_stored("{}"), None);
@@ -131,7 +136,7 @@ mod tests {
 
     #[test]
     fn winners() {
-        assert_eq!(GameEnd::Played(outcome()).winners(), &[2]);
+        assert_eq!(GameEnd::Played(outcome()).winners(), &[Team::of(2)]);
         assert!(GameEnd::Cancelled.winners().is_empty());
         assert!(!GameEnd::ThreadDeleted.is_result());
     }

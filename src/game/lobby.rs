@@ -380,7 +380,11 @@ impl GameService {
             ..seat.clone()
         };
         store::put_seat(tx, &bot)?;
-        if let Some(game) = loaded.game.as_ref().filter(|g| g.controller() == seat.team) {
+        if let Some(game) = loaded
+            .game
+            .as_ref()
+            .filter(|g| g.controller().number() == seat.team)
+        {
             let mut after = loaded.clone();
             if let Some(s) = after.seats.iter_mut().find(|s| s.team == seat.team) {
                 *s = bot;

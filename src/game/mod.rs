@@ -22,7 +22,7 @@ mod turns;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use crate::engine::{ErrorKind, Game};
+use crate::engine::{ErrorKind, Game, Team};
 use crate::store::digest::{self, ChainWalk, SnapshotCheck};
 use crate::store::{self, GameRow, SeatRow, Store, StoreError, StoredSnapshot};
 
@@ -72,7 +72,7 @@ pub enum ServiceError {
     #[error("only the game's owner or a server admin can do that")]
     NotOwner,
     #[error("it is not your turn: team {team} is to move")]
-    NotYourTurn { team: u8 },
+    NotYourTurn { team: Team },
     /// `current`: the actions played so far (the board the player should answer is
     /// `current + 1`, as boards and prompts number moves).
     #[error("the board you answered is out of date: the game has moved on to move {}", current + 1)]
@@ -152,8 +152,14 @@ impl Loaded {
         ending(&self.row)
     }
 
-    pub fn seat(&self, team: u8) -> Option<&SeatRow> {
-        self.seats.iter().find(|s| s.team == team)
+    /// The seat numbered `seat` (a lobby's seat, 1–4).
+    pub fn seat(&self, seat: u8) -> Option<&SeatRow> {
+        self.seats.iter().find(|s| s.team == seat)
+    }
+
+    /// The seat of `team` once the game is played: the seat with its number.
+    pub fn team_seat(&self, team: Team) -> Option<&SeatRow> {
+        self.seat(team.number())
     }
 
     pub fn seat_of(&self, user: UserId) -> Option<&SeatRow> {

@@ -7,6 +7,7 @@ use rusqlite::TransactionBehavior;
 use super::outbox::{self, OutboxMessage, Target};
 use super::turns::Stand;
 use super::{GameService, Result};
+use crate::engine::{Game, Team};
 use crate::store::{self, GameStatus, TimerKind, TimerRow};
 
 /// What firing a timer did.
@@ -14,16 +15,16 @@ use crate::store::{self, GameStatus, TimerKind, TimerRow};
 pub enum Fired {
     Reminded {
         game_id: i64,
-        team: u8,
+        team: Team,
     },
     TimedOut {
         game_id: i64,
-        team: u8,
+        team: Team,
     },
     /// A bot on turn made its move.
     BotMoved {
         game_id: i64,
-        team: u8,
+        team: Team,
     },
     Stale {
         game_id: i64,
@@ -85,11 +86,13 @@ impl GameService {
         let loaded = self.load_on(&tx, timer.game_id)?;
         let game_id = timer.game_id;
         let current = loaded.row.status == GameStatus::Active && loaded.row.ply == timer.ply;
-        let team = loaded.game.as_ref().map_or(0, |g| g.controller());
-        let user = loaded.seat(team).and_then(|s| s.user_id);
+        let team = loaded.game.as_ref().map(Game::controller);
+        let user = team
+            .and_then(|t| loaded.team_seat(t))
+            .and_then(|s| s.user_id);
         let now = self.now();
-        match (timer.kind, current, user) {
-            (TimerKind::Deadline, true, Some(_)) => {
+        match (timer.kind, current, team, user) {
+            (TimerKind::Deadline, true, Some(team), Some(_)) => {
                 // The move (or resignation) replaces this timer in its own transaction, so a
                 // crash before it leaves the deadline due, and it fires again after restart;
                 // so does a game that changed while the bot thought.
@@ -98,14 +101,14 @@ impl GameService {
                     None => Ok(Fired::Stale { game_id }),
                 }
             }
-            (TimerKind::Reminder, true, Some(user)) => {
+            (TimerKind::Reminder, true, Some(team), Some(user)) => {
                 if store::mark_timer_fired(&tx, timer, now)? {
                     // `schedule_turn` set the reminder this long before the deadline.
                     let deadline = timer.due_at + loaded.config.reminder_seconds as i64 * 1000;
                     let message = OutboxMessage::Reminder {
                         game_id,
                         ply: timer.ply,
-                        team,
+                        team: team.number(),
                         deadline_ms: deadline,
                     };
                     // A reminder that comes due only once its deadline has passed too (the bot
@@ -117,7 +120,7 @@ impl GameService {
                 tx.commit()?;
                 Ok(Fired::Reminded { game_id, team })
             }
-            (TimerKind::Bot, true, None) => match thought.filter(|t| t.still_fits(&loaded)) {
+            (TimerKind::Bot, true, _, None) => match thought.filter(|t| t.still_fits(&loaded)) {
                 Some(thought) => {
                     let accepted =
                         self.commit_action(tx, loaded, thought.first(), None, Default::default())?;

@@ -108,7 +108,7 @@ impl GameService {
             let mut game = Game::new(e.config.rules.clone(), seed)
                 .map_err(|err| ServiceError::BadExport(err.to_string()))?;
             for (i, a) in e.actions.iter().enumerate() {
-                if a.ply != i as u32 + 1 || a.team != game.turn() {
+                if a.ply != i as u32 + 1 || a.team != game.turn().number() {
                     return Err(ServiceError::BadExport(format!(
                         "action {} is out of order",
                         a.ply

@@ -13,7 +13,7 @@ use super::{
 };
 use crate::ai::{self, Bot, BotLevel, NoMove};
 use crate::engine::mapgen::SplitMix64;
-use crate::engine::{Action, ChoiceKind, Event, Game, Outcome, Players, notation};
+use crate::engine::{Action, ChoiceKind, Event, Game, Outcome, Players, Team, notation};
 use crate::store::{self, ActionRow, GameId, GameStatus, SeatRow, UserId};
 
 /// Writes that ride along in an action's transaction.
@@ -33,8 +33,8 @@ struct ThisPly {
 /// Who moves next.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Next {
-    Human { team: u8, user: UserId },
-    Bot { team: u8, level: BotLevel },
+    Human { team: Team, user: UserId },
+    Bot { team: Team, level: BotLevel },
     Over,
 }
 
@@ -43,7 +43,7 @@ pub enum Next {
 pub struct Accepted {
     pub game_id: GameId,
     pub ply: u32,
-    pub team: u8,
+    pub team: Team,
     pub action: Action,
     pub notation: String,
     pub events: Vec<Event>,
@@ -77,7 +77,7 @@ pub struct LegalMove {
 pub(super) struct Thought {
     pub ply: u32,
     /// The team whose player the bot stands in for (R-TURN-8).
-    pub team: u8,
+    pub team: Team,
     /// For a bot's seat, one action (its timer comes back for the next); for a person whose
     /// time ran out, the whole turn: the action and the answers to the choices it leads to,
     /// so that the player is not handed a half-played turn with a fresh deadline.
@@ -123,7 +123,7 @@ fn bot_seed(map_seed: u64, stand: Stand) -> u64 {
 /// The bot's answers to the choices (R-CHAIN) that `action` leads to while `team` keeps the
 /// turn, played out on a copy of `game`. Each answer is decided on the public view of the
 /// position it answers, as the bot would see it at its own timer.
-fn answers_to_choices(game: &Game, action: Action, team: u8, bot: &Bot) -> Vec<Action> {
+fn answers_to_choices(game: &Game, action: Action, team: Team, bot: &Bot) -> Vec<Action> {
     let mut game = game.clone();
     let mut answers = Vec::new();
     if game.play(&action).is_err() {
@@ -143,7 +143,7 @@ fn answers_to_choices(game: &Game, action: Action, team: u8, bot: &Bot) -> Vec<A
 
 /// The seat commanding the turn (R-TURN-8: on weed turns another team's player).
 fn controller_seat<'a>(loaded: &'a Loaded, game: &Game) -> Option<&'a SeatRow> {
-    loaded.seat(game.controller())
+    loaded.team_seat(game.controller())
 }
 
 /// The seat commanding the turn, if `user` holds it.
@@ -160,7 +160,7 @@ fn next_of(loaded: &Loaded, game: &Game) -> Next {
         return Next::Over;
     }
     let team = game.controller();
-    match loaded.seat(team) {
+    match loaded.team_seat(team) {
         Some(SeatRow {
             user_id: Some(user),
             ..
@@ -392,7 +392,7 @@ impl GameService {
             &ActionRow {
                 game_id: id,
                 ply,
-                team,
+                team: team.number(),
                 user_id: by,
                 notation: notation.clone(),
                 action: serde_json::to_string(&action).expect("plain data"),
@@ -518,7 +518,7 @@ impl GameService {
             let message = OutboxMessage::YourTurn {
                 game_id: id,
                 ply,
-                team,
+                team: team.number(),
                 deadline_ms: Some(deadline),
             };
             outbox::enqueue(tx, Target::User { id: user }, &message, now)?;
@@ -549,9 +549,10 @@ impl GameService {
         let now = self.now();
         require_active(loaded)?;
         if loaded.config.rules.players == Players::Two {
-            let winner = if seat.team == 1 { 2 } else { 1 };
+            let resigned = Team::new(seat.team).ok_or(ServiceError::NoSuchSeat(seat.team))?;
+            let winner = Team::of(if seat.team == 1 { 2 } else { 1 });
             let end = GameEnd::Resigned {
-                team: seat.team,
+                team: resigned,
                 winners: vec![winner],
             };
             end_in(&tx, &loaded.row, GameStatus::Finished, end, now)?;

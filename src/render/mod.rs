@@ -185,8 +185,8 @@ fn draw_contents(canvas: &mut Canvas, kit: &Kit, game: &Game, path: &[Cell], hig
     for u in game.units() {
         let cell = match u.place {
             Place::Land { cell, .. } | Place::Swim(cell) | Place::Tunnel(cell) => cell,
-            Place::Aboard(v) => match game.vessels().get(v) {
-                Some(vessel) if !vessel.sunk => vessel.cell,
+            Place::Aboard(v) => match game.vessel(v) {
+                vessel if !vessel.sunk => vessel.cell,
                 _ => continue,
             },
             Place::Dead => continue,
@@ -281,11 +281,7 @@ fn magnify(
     let y = (cy - side / 2.0).clamp(b.y, b.y + b.h - side);
     let plate = Rect::new(x, y, side, side);
     let ground = match (game.tile(cell), game.vessel_at(cell)) {
-        (_, Some(v)) => style::mix(
-            style::team_colour(game.vessels()[v].owner),
-            style::WHITE,
-            0.55,
-        ),
+        (_, Some(v)) => style::mix(style::team_colour(game.vessel(v).owner), style::WHITE, 0.55),
         (Some(t), _) if t.open => style::tile_tint(t.kind),
         (Some(_), _) => style::FOG,
         (None, _) => SEA,

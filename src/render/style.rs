@@ -33,7 +33,7 @@ pub const PATH: Colour = rgb(0xFFB000);
 /// Team colours from the Okabe–Ito palette, which stays distinguishable for the common
 /// colour-vision deficiencies; each team also has its own token shape ([`TeamShape`]).
 pub fn team_colour(team: Team) -> Colour {
-    match team {
+    match team.number() {
         1 => rgb(0xD55E00),
         2 => rgb(0x0072B2),
         3 => rgb(0x009E73),
@@ -51,7 +51,7 @@ pub enum TeamShape {
 }
 
 pub fn team_shape(team: Team) -> TeamShape {
-    match team {
+    match team.number() {
         1 => TeamShape::Circle,
         2 => TeamShape::Square,
         3 => TeamShape::Diamond,

@@ -83,7 +83,7 @@ fn draw_hits(canvas: &mut Canvas, plate: Rect, hits: u8) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::{Board, Cell, Items};
+    use crate::engine::{Board, Cell, Items, Team};
     use crate::render::layout::SIZE;
     use crate::render::strings::Lang;
 
@@ -94,7 +94,7 @@ mod tests {
         let kit = Kit::new(Board::new(13).unwrap(), Lang::En);
         let mut canvas = Canvas::new(SIZE, SIZE, BLACK);
         let ship = Vessel {
-            owner: 2,
+            owner: Team::of(2),
             boat: false,
             cell: Cell::new(0, 6),
             hits: 1,
@@ -109,7 +109,7 @@ mod tests {
         for v in [ship, boat] {
             draw(&mut canvas, &kit, &v, false);
             let r = kit.layout.cell_rect(v.cell);
-            let plate = style::mix(style::team_colour(2), WHITE, 0.55);
+            let plate = style::mix(style::team_colour(Team::of(2)), WHITE, 0.55);
             let probe = canvas
                 .img
                 .get_pixel((r.x + r.w * 0.3) as u32, (r.y + r.h * 0.8) as u32);

@@ -403,7 +403,7 @@ fn describe_place(game: &Game, place: Place) -> String {
         Place::Land { cell, step } if step > 0 => format!("{cell} step {step}"),
         Place::Land { cell, .. } => cell.to_string(),
         Place::Swim(cell) => format!("{cell} (swimming)"),
-        Place::Aboard(v) => format!("{} (aboard)", game.vessels()[v].cell),
+        Place::Aboard(v) => format!("{} (aboard)", game.vessel(v).cell),
         Place::Tunnel(cell) => format!("tunnel (entered by {cell})"),
         Place::Dead => "dead".into(),
     }
@@ -436,7 +436,7 @@ pub fn check(game: &Game, e: &Expectation) -> Verdict {
             let board = game.board();
             let have = if board.is_sea(*cell) {
                 game.vessel_at(*cell)
-                    .map_or(Items::NONE, |v| game.vessels()[v].items)
+                    .map_or(Items::NONE, |v| game.vessel(v).items)
             } else {
                 let k = game.maze_steps(*cell);
                 match step {
@@ -486,7 +486,7 @@ pub fn check(game: &Game, e: &Expectation) -> Verdict {
             check_bool(ok, actual)
         }
         Expectation::ShipAt(t, cell) => {
-            let at = game.main_ship(*t).map(|v| game.vessels()[v].cell);
+            let at = game.main_ship(*t).map(|v| game.vessel(v).cell);
             check_bool(at == Some(*cell), || match at {
                 Some(c) => format!("ship {t} at {c}"),
                 None => format!("ship {t} sunk"),
@@ -643,7 +643,7 @@ fn check_unit(game: &Game, r: UnitRef, c: &UnitCheck) -> Verdict {
             let ok = match u.place {
                 Place::Land { cell: c, step: s } => c == *cell && step.is_none_or(|k| k == s),
                 Place::Swim(c) => c == *cell && step.is_none() && board.is_sea(c),
-                Place::Aboard(v) => game.vessels()[v].cell == *cell && step.is_none(),
+                Place::Aboard(v) => game.vessel(v).cell == *cell && step.is_none(),
                 _ => false,
             };
             check_bool(ok, where_now)
@@ -668,7 +668,7 @@ fn check_unit(game: &Game, r: UnitRef, c: &UnitCheck) -> Verdict {
                 return Verdict::Fail(where_now());
             };
             let carried = match game.pending() {
-                Some(p) if p.chain.unit == i => p.chain.cargo,
+                Some(p) if p.unit() == i => p.cargo(),
                 _ => Items::NONE,
             };
             check_bool(carried == *items, || {

@@ -1,14 +1,17 @@
 //! Building and validating a scenario's starting position (SCENARIOS §3).
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 use super::lexer::{Line, Source};
 use crate::engine::board::{Board, Cell, Dir, DirSet};
-use crate::engine::game::{Game, team_side};
-use crate::engine::item::{Item, Items};
-use crate::engine::settings::{PlaneSeats, Settings};
+use crate::engine::game::Game;
+use crate::engine::item::Item;
+use crate::engine::settings::Settings;
+use crate::engine::setup::{
+    At, BoatSetup, ItemSetup, Part, Setup, ShipSetup, TileSetup, UnitFlags, UnitSetup,
+};
 use crate::engine::tile::{Tile, TileKind};
-use crate::engine::unit::{Place, Seat, Team, Unit, UnitKind, UnitRef};
+use crate::engine::unit::{Seat, Team, UnitKind, UnitRef};
 
 /// A statement the checker refuses, with the line it is on.
 #[derive(Clone, Debug, PartialEq)]
@@ -130,7 +133,7 @@ impl<'a> Words<'a> {
     pub fn team(&mut self, teams: u8) -> Result<Team, LineError> {
         let w = self.next("a team")?;
         match w.parse::<u8>() {
-            Ok(t) if (1..=teams).contains(&t) => Ok(t),
+            Ok(t) if (1..=teams).contains(&t) => Ok(Team::of(t)),
             _ => Err(self.err(format!("`{w}` is not a team of this game (1–{teams})"))),
         }
     }
@@ -144,7 +147,10 @@ impl<'a> Words<'a> {
             return Err(self.err(format!("team {team} does not take part")));
         }
         let kind = UnitKind::parse(id).ok_or_else(bad)?;
-        Ok(UnitRef { team, kind })
+        Ok(UnitRef {
+            team: Team::of(team),
+            kind,
+        })
     }
 
     pub fn item(&mut self) -> Result<Item, LineError> {
@@ -203,27 +209,11 @@ impl<'a> Words<'a> {
     }
 }
 
-/// The highest score a scenario may set: the most gold any game can deal, every land cell of
-/// the largest board a chest of 5 coins (R-PACK-6 lets a custom pack be all chests). A higher
-/// score is no position of any game, and refusing it keeps the engine's counters far from
-/// their limits.
-pub fn max_score() -> u32 {
-    let largest = Board::new(13).expect("13 is a board size");
-    largest.land_count() as u32 * TileKind::Chest(5).hidden_gold()
-}
-
 fn parse_seed(text: &str) -> Option<u64> {
     match text.strip_prefix("0x") {
         Some(hex) => u64::from_str_radix(hex, 16).ok(),
         None => text.parse().ok(),
     }
-}
-
-struct UnitLine<'a> {
-    line: &'a Line,
-    r: UnitRef,
-    pos: Option<(Cell, Option<u8>)>,
-    flags: Vec<&'a str>,
 }
 
 /// Builds the scenario's game (validated, start-of-turn processing not yet run) and returns
@@ -311,23 +301,59 @@ pub fn build(src: &Source) -> Result<(Game, usize), LineError> {
     Ok((game, first_step))
 }
 
+/// The lines each part of a [`Setup`] came from, to name a line when the engine refuses a
+/// part (`Game::from_setup`).
+#[derive(Default)]
+struct Lines<'a> {
+    tiles: Vec<&'a Line>,
+    units: Vec<&'a Line>,
+    ships: Vec<&'a Line>,
+    boats: Vec<&'a Line>,
+    items: Vec<&'a Line>,
+    scores: Vec<&'a Line>,
+    rum: Vec<&'a Line>,
+    seed: Option<&'a Line>,
+    turn: Option<&'a Line>,
+    weed: Option<&'a Line>,
+    stall: Option<&'a Line>,
+}
+
+impl<'a> Lines<'a> {
+    fn of(&self, part: Part) -> Option<&'a Line> {
+        match part {
+            Part::Settings => None,
+            Part::Seed => self.seed,
+            Part::Tile(i) => self.tiles.get(i).copied(),
+            Part::Unit(i) => self.units.get(i).copied(),
+            Part::Ship(i) => self.ships.get(i).copied(),
+            Part::Boat(i) => self.boats.get(i).copied(),
+            Part::Item(i) => self.items.get(i).copied(),
+            Part::Score(i) => self.scores.get(i).copied(),
+            Part::Rum(i) => self.rum.get(i).copied(),
+            Part::Turn => self.turn,
+            Part::Weed => self.weed,
+            Part::Stall => self.stall,
+        }
+    }
+}
+
 /// `seed`: the seed and its line, if the scenario deals a map.
 fn build_position(
     settings: Settings,
     seed: Option<(u64, &Line)>,
     lines: &[&Line],
 ) -> Result<Game, LineError> {
-    let mut game = Game::blank(settings);
-    if let Some((s, line)) = seed {
-        game.deal(s)
-            .map_err(|e| LineError::at(line, e.to_string()))?;
-    }
-    let board = game.board;
-    let teams = game.settings.players.team_count();
-    let mut unit_lines: Vec<UnitLine> = Vec::new();
-    let mut item_lines: Vec<(&Line, Cell, Option<u8>, Item, u32)> = Vec::new();
-    let mut ships_set: BTreeMap<Team, &Line> = BTreeMap::new();
-    let mut turn_line: Option<(&Line, Team)> = None;
+    let board = settings.board();
+    let teams = settings.players.team_count();
+    let mut setup = Setup {
+        settings,
+        seed: seed.map(|(s, _)| s),
+        ..Setup::default()
+    };
+    let mut from = Lines {
+        seed: seed.map(|(_, l)| l),
+        ..Lines::default()
+    };
     for &line in lines {
         let mut w = Words::new(line);
         match line.keyword() {
@@ -347,9 +373,6 @@ fn build_position(
                     return Err(w.err("`used` only applies to open first-entry tiles and planes"));
                 }
                 for cell in cells {
-                    if !board.is_land(cell) {
-                        return Err(w.err(format!("{cell} is a sea cell: tiles lie on land")));
-                    }
                     let mut tile = if fog {
                         Tile::fog(kind, 0)
                     } else {
@@ -357,42 +380,46 @@ fn build_position(
                     };
                     // An open tile that acts on opening has already acted (SCENARIOS §3.2).
                     tile.used = used || (!fog && kind.acts_on_opening());
-                    let i = board.index(cell);
-                    game.tiles[i] = Some(tile);
+                    setup.tiles.push(TileSetup { cell, tile });
+                    from.tiles.push(line);
                 }
             }
             "unit" => {
-                let r = w.unit_ref(teams)?;
-                if !r.kind.is_pirate() {
+                let unit = w.unit_ref(teams)?;
+                if !unit.kind.is_pirate() {
                     return Err(unsupported(line, "Ben Gunn, Friday and the missionary"));
                 }
-                let pos = if w.eat("dead") {
+                let at = if w.eat("dead") {
                     None
                 } else {
-                    Some(w.pos(board)?)
+                    let (cell, step) = w.pos(board)?;
+                    Some(At { cell, step })
                 };
-                let flags: Vec<&str> = w.rest().iter().map(String::as_str).collect();
-                for f in &flags {
-                    match *f {
-                        "drunk" | "trapped" | "pilot" | "passenger" => {}
+                let mut flags = UnitFlags::default();
+                for f in w.rest() {
+                    if at.is_none() {
+                        return Err(w.err("a dead unit has no flags"));
+                    }
+                    let seat = |s| {
+                        if flags.seat.is_some() {
+                            Err(w.err("a unit takes one seat"))
+                        } else {
+                            Ok(Some(s))
+                        }
+                    };
+                    match f.as_str() {
+                        "drunk" => flags.drunk = true,
+                        "trapped" => flags.trapped = true,
                         "stuck" | "converted" => {
                             return Err(unsupported(line, &format!("the `{f}` state")));
                         }
+                        "pilot" => flags.seat = seat(Seat::Pilot)?,
+                        "passenger" => flags.seat = seat(Seat::Passenger)?,
                         _ => return Err(w.err(format!("`{f}` is not a unit flag"))),
                     }
-                    if pos.is_none() {
-                        return Err(w.err("a dead unit has no flags"));
-                    }
                 }
-                if unit_lines.iter().any(|u| u.r == r) {
-                    return Err(w.err(format!("unit {r} is given twice")));
-                }
-                unit_lines.push(UnitLine {
-                    line,
-                    r,
-                    pos,
-                    flags,
-                });
+                setup.units.push(UnitSetup { unit, at, flags });
+                from.units.push(line);
             }
             "item" => {
                 let (cell, step) = w.pos(board)?;
@@ -402,322 +429,86 @@ fn build_position(
                 if matches!(item, Item::Ball | Item::Boat | Item::Cart) {
                     return Err(unsupported(line, &format!("the {} item", item.word())));
                 }
-                item_lines.push((line, cell, step, item, count));
+                setup.items.push(ItemSetup {
+                    at: At { cell, step },
+                    item,
+                    count,
+                });
+                from.items.push(line);
             }
             "ship" => {
                 let team = w.team(teams)?;
-                if w.eat("sunk") {
+                let (cell, hits) = if w.eat("sunk") {
                     return Err(unsupported(line, "sinking ships"));
-                }
-                let cell = w.cell(board)?;
-                let hits = if w.eat("hits") { w.count()? } else { 0 };
+                } else {
+                    let cell = w.cell(board)?;
+                    let hits = if w.eat("hits") { w.count()? } else { 0 };
+                    (Some(cell), hits)
+                };
                 w.done()?;
-                if ships_set.insert(team, line).is_some() {
-                    return Err(w.err(format!("ship {team} is placed twice")));
-                }
-                let side = team_side(game.settings.players, team);
-                if !board.is_slot_of(cell, side) {
-                    return Err(w.err(format!("{cell} is not a ship slot of team {team}'s side")));
-                }
                 if hits > 0 {
                     return Err(unsupported(line, "hits on ships"));
                 }
-                let v = game.main_ship(team).expect("every team has a ship");
-                game.vessels[v].cell = cell;
+                setup.ships.push(ShipSetup { team, cell, hits });
+                from.ships.push(line);
             }
-            "boat" => return Err(unsupported(line, "boats")),
+            "boat" => {
+                if line.keyword() == "boat" {
+                    return Err(unsupported(line, "boats"));
+                }
+                let team = w.team(teams)?;
+                let cell = w.cell(board)?;
+                w.done()?;
+                setup.boats.push(BoatSetup { team, cell });
+                from.boats.push(line);
+            }
             "score" | "rum" => {
                 let team = w.team(teams)?;
                 w.expect("=")?;
                 let k = w.count()?;
                 w.done()?;
                 if line.keyword() == "score" {
-                    let most = max_score();
-                    if k > most {
-                        return Err(w.err(format!(
-                            "a score is at most {most}: no game deals more gold than that"
-                        )));
+                    setup.scores.push((team, k));
+                    from.scores.push(line);
+                } else {
+                    if k > 0 {
+                        return Err(unsupported(line, "rum stocks"));
                     }
-                    game.scores[team as usize - 1] = k;
-                } else if k > 0 {
-                    return Err(unsupported(line, "rum stocks"));
+                    setup.rum.push((team, k));
+                    from.rum.push(line);
                 }
             }
             "turn" => {
                 let team = w.team(teams)?;
                 w.done()?;
-                turn_line = Some((line, team));
+                setup.turn = Some(team);
+                from.turn = Some(line);
             }
-            "weed" => {
+            "weed" | "stall" => {
                 let k = w.count()?;
                 w.done()?;
-                if k > 0 {
-                    return Err(unsupported(line, "the shaitan weed"));
+                if line.keyword() == "weed" {
+                    if k > 0 {
+                        return Err(unsupported(line, "the shaitan weed"));
+                    }
+                    setup.weed = k;
+                    from.weed = Some(line);
+                } else {
+                    setup.stall = k;
+                    from.stall = Some(line);
                 }
-            }
-            "stall" => {
-                let k = w.count()?;
-                w.done()?;
-                // R-END-6: the game ends when the counter reaches the limit, so a game in
-                // play never holds more than the limit less one (without the guard, any
-                // count; the engine's counter then stops at its maximum).
-                let limit = u32::from(game.settings.stall_rounds) * u32::from(teams);
-                if limit > 0 && k >= limit {
-                    return Err(w.err(format!(
-                        "the stall guard ends the game when the counter reaches {limit} \
-                         (stall_rounds × {teams} teams): a game in play has at most {}",
-                        limit - 1
-                    )));
-                }
-                game.stall = k;
             }
             _ => unreachable!("grouped before"),
         }
     }
-    // Two vessels on one cell (§3.4 item 2).
-    for (team, line) in &ships_set {
-        let v = game.main_ship(*team).expect("placed");
-        let cell = game.vessels[v].cell;
-        if game
-            .vessels
-            .iter()
-            .filter(|o| o.cell == cell && !o.sunk)
-            .count()
-            > 1
-        {
-            return Err(LineError::at(line, format!("two vessels on {cell}")));
-        }
-    }
-    place_units(&mut game, &unit_lines)?;
-    for (line, cell, step, item, count) in item_lines {
-        place_items(&mut game, line, cell, step, item, count)?;
-    }
-    if let Some((_, team)) = turn_line {
-        game.turn = team;
-    }
-    game.dealt_gold = game.gold_in_play();
-    Ok(game)
-}
-
-fn place_units(game: &mut Game, lines: &[UnitLine]) -> Result<(), LineError> {
-    let board = game.board;
-    let listed: BTreeSet<Team> = lines.iter().map(|u| u.r.team).collect();
-    game.units.retain(|u| !listed.contains(&u.team));
-    for &team in &listed {
-        for n in 1..=3 {
-            if !lines
-                .iter()
-                .any(|u| u.r.team == team && u.r.kind == UnitKind::Pirate(n))
-            {
-                game.units
-                    .push(Unit::new(team, UnitKind::Pirate(n), Place::Dead));
-            }
-        }
-    }
-    for ul in lines {
-        let err = |m: String| LineError::at(ul.line, m);
-        let Some((cell, step)) = ul.pos else {
-            game.units
-                .push(Unit::new(ul.r.team, ul.r.kind, Place::Dead));
-            continue;
-        };
-        let place = if board.is_sea(cell) {
-            if step.is_some() {
-                return Err(err("`step` is only for maze cells".into()));
-            }
-            match game.vessel_at(cell) {
-                Some(v) => {
-                    if game.enemies(game.vessels[v].owner, ul.r.team) {
-                        return Err(err(format!(
-                            "unit {} aboard a vessel of another side",
-                            ul.r
-                        )));
-                    }
-                    Place::Aboard(v)
-                }
-                None => Place::Swim(cell),
-            }
-        } else {
-            let tile = game.tile(cell).expect("land");
-            if !tile.open {
-                return Err(err(format!("unit on a fog tile ({cell})")));
-            }
-            let kind = tile.effective();
-            if !kind.is_stop() && !matches!(kind, TileKind::Cannon(_)) {
-                return Err(err(format!(
-                    "a unit cannot stand on the {} tile",
-                    tile.kind
-                )));
-            }
-            let k = game.maze_steps(cell);
-            match (k, step) {
-                (0, Some(_)) => return Err(err("`step` is only for maze cells".into())),
-                (k, None) if k > 0 => return Err(err(format!("{cell} is a maze: give the step"))),
-                (k, Some(s)) if s == 0 || s > k => {
-                    return Err(err(format!("the maze on {cell} has steps 1–{k}")));
-                }
-                _ => {}
-            }
-            Place::Land {
-                cell,
-                step: step.unwrap_or(0),
-            }
-        };
-        let mut unit = Unit::new(ul.r.team, ul.r.kind, place);
-        for f in &ul.flags {
-            match *f {
-                "drunk" => unit.drunk = true,
-                "trapped" => {
-                    if !matches!(place, Place::Land { .. })
-                        || game.open_kind(cell) != Some(TileKind::Trap)
-                    {
-                        return Err(err("`trapped` needs a trap cell".into()));
-                    }
-                    unit.trapped = true;
-                }
-                "pilot" | "passenger" => {
-                    if !matches!(place, Place::Land { .. })
-                        || game.open_kind(cell) != Some(TileKind::Plane)
-                    {
-                        return Err(err(format!("`{f}` needs an unspent open plane")));
-                    }
-                    let seat = if *f == "pilot" {
-                        Seat::Pilot
-                    } else {
-                        Seat::Passenger
-                    };
-                    if seat == Seat::Passenger && game.settings.plane_seats == PlaneSeats::One {
-                        return Err(err("the plane has one seat (`plane_seats = one`)".into()));
-                    }
-                    unit.seat = Some(seat);
-                }
-                _ => unreachable!("checked while reading"),
-            }
-        }
-        game.units.push(unit);
-    }
-    // Seats: one pilot at most; a passenger needs a pilot.
-    for cell in board.land_cells() {
-        let seats: Vec<(Seat, &UnitLine)> = lines
-            .iter()
-            .filter(|ul| ul.pos.map(|p| p.0) == Some(cell))
-            .filter_map(|ul| {
-                ul.flags.iter().find_map(|f| match *f {
-                    "pilot" => Some((Seat::Pilot, ul)),
-                    "passenger" => Some((Seat::Passenger, ul)),
-                    _ => None,
-                })
-            })
-            .collect();
-        let pilots = seats.iter().filter(|s| s.0 == Seat::Pilot).count();
-        let passengers = seats.iter().filter(|s| s.0 == Seat::Passenger).count();
-        if pilots > 1 || passengers > 1 || (passengers == 1 && pilots == 0) {
-            let ul = seats.last().expect("non-empty").1;
-            return Err(LineError::at(
-                ul.line,
-                "a plane has one pilot and at most one passenger, and a passenger needs a pilot",
-            ));
-        }
-    }
-    // Enemies together; a trapped unit alone (§3.4 item 4).
-    let units = game.units.clone();
-    for (i, a) in units.iter().enumerate() {
-        if !a.alive() {
-            continue;
-        }
-        let line = lines
-            .iter()
-            .find(|ul| ul.r == a.reference())
-            .map(|ul| ul.line);
-        for b in units.iter().skip(i + 1) {
-            let together =
-                a.place == b.place && matches!(a.place, Place::Land { .. } | Place::Swim(_));
-            let b_line = || {
-                lines
-                    .iter()
-                    .find(|ul| ul.r == b.reference())
-                    .map(|ul| ul.line)
-            };
-            if together
-                && game.enemies(a.team, b.team)
-                && let Some(line) = line.or_else(b_line)
-            {
-                return Err(LineError::at(
-                    line,
-                    format!(
-                        "enemy units {} and {} stand together",
-                        a.reference(),
-                        b.reference()
-                    ),
-                ));
-            }
-        }
-        if let Place::Land { cell, .. } = a.place
-            && a.trapped
-            && game.units_on_cell(cell).count() > 1
-            && let Some(line) = line
-        {
-            return Err(LineError::at(
-                line,
-                "a trapped unit must be alone on its trap",
-            ));
-        }
-    }
-    Ok(())
-}
-
-fn place_items(
-    game: &mut Game,
-    line: &Line,
-    cell: Cell,
-    step: Option<u8>,
-    item: Item,
-    count: u32,
-) -> Result<(), LineError> {
-    let err = |m: String| LineError::at(line, m);
-    let board = game.board;
-    let n = u8::try_from(count).map_err(|_| err("too many items".into()))?;
-    if board.is_sea(cell) {
-        let v = game
-            .vessel_at(cell)
-            .ok_or_else(|| err(format!("items cannot lie in the sea ({cell})")))?;
-        if item.points() > 0 {
-            return Err(err(
-                "gold cannot lie aboard a vessel: it is delivered at once".into(),
-            ));
-        }
-        return add_counted(&mut game.vessels[v].items, item, n)
-            .ok_or_else(|| err(format!("more than 255 {} items aboard {cell}", item.word())));
-    }
-    let tile = *game.tile(cell).expect("land");
-    if !tile.open {
-        return Err(err(format!("items cannot lie on a fog tile ({cell})")));
-    }
-    let kind = tile.effective();
-    if kind.is_fortress() || kind == TileKind::Jungle {
-        return Err(err(format!("items cannot lie on the {} tile", tile.kind)));
-    }
-    let k = game.maze_steps(cell);
-    match (k, step) {
-        (0, Some(_)) => return Err(err("`step` is only for maze cells".into())),
-        (k, s) if k > 0 && s != Some(k) => {
-            return Err(err(format!(
-                "items in a maze lie only on its last step ({k})"
-            )));
-        }
-        _ => {}
-    }
-    add_counted(game.items_mut(cell), item, n)
-        .ok_or_else(|| err(format!("more than 255 {} items on {cell}", item.word())))
-}
-
-/// Adds `n` items, or `None` when the count would pass 255: items on a cell or aboard are
-/// counted in a byte, and a scenario asking for more is an error, not a count silently stopped
-/// at the limit.
-fn add_counted(items: &mut Items, item: Item, n: u8) -> Option<()> {
-    items.count(item).checked_add(n)?;
-    items.add(item, n);
-    Some(())
+    Game::from_setup(&setup).map_err(|e| match from.of(e.part) {
+        Some(line) => LineError::at(line, e.message),
+        None => LineError {
+            line: 0,
+            text: String::new(),
+            message: e.message,
+        },
+    })
 }
 
 #[cfg(test)]
@@ -743,10 +534,10 @@ mod tests {
     /// `score 1 = 4294967295` plus a coin carried home used to read 0.
     #[test]
     fn a_score_no_game_can_reach_is_refused() {
-        assert_eq!(max_score(), 585);
+        assert_eq!(crate::engine::setup::max_score(), 585);
         refused("board 9\nscore 1 = 4294967295\n", 2, "at most 585");
         refused("score 2 = 586\n", 1, "at most 585");
-        assert_eq!(built("score 2 = 585\n").unwrap().score(2), 585);
+        assert_eq!(built("score 2 = 585\n").unwrap().score(Team::of(2)), 585);
     }
 
     /// `stall 4294967295` used to wrap to 0 at the end of the first turn, and the game never
@@ -778,18 +569,5 @@ mod tests {
             255
         );
         refused("item e5 bar 256\n", 1, "too many items");
-    }
-
-    /// The engine's own counters saturate where a state (a stored snapshot, say) starts at
-    /// the limit: a delivery never wraps a score round to nothing.
-    #[test]
-    fn a_score_at_the_limit_stays_there() {
-        let text = "tile d10 fog chest1\nunit 1.1 g2\nitem g2 coin\n";
-        let mut game = built(text).unwrap();
-        game.scores[0] = u32::MAX;
-        game.start(&mut Vec::new());
-        game.play_text("1 g1 coin").unwrap();
-        assert_eq!(game.score(1), u32::MAX);
-        assert_eq!(game.side_score(1), u32::MAX);
     }
 }

@@ -180,6 +180,13 @@ macro_rules! tr {
 
 pub use fluent_bundle::FluentArgs as Args;
 
+/// A team in a sentence is its number ("team 2"); names are the caller's ([`narrate::Teams`]).
+impl From<crate::engine::Team> for FluentValue<'_> {
+    fn from(team: crate::engine::Team) -> Self {
+        FluentValue::from(team.number())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -6,7 +6,7 @@
 
 use super::Lang;
 use crate::engine::{
-    Action, ChoiceKind, DeathCause, EndReason, Event, Item, Items, Motion, Outcome, TileKind,
+    Action, ChoiceKind, DeathCause, EndReason, Event, Item, Items, Motion, Outcome, Team, TileKind,
     UnitKind, UnitRef,
 };
 use crate::game::{GameEnd, Notice};
@@ -14,20 +14,20 @@ use crate::tr;
 
 /// How a team is named in a sentence.
 pub trait Teams {
-    fn name(&self, team: u8) -> String;
+    fn name(&self, team: Team) -> String;
 }
 
 /// "team 2" ("команда 2"): for places with no players' names.
 pub struct Numbered(pub Lang);
 
 impl Teams for Numbered {
-    fn name(&self, team: u8) -> String {
-        tr!(self.0, "team-numbered", team = team)
+    fn name(&self, team: Team) -> String {
+        tr!(self.0, "team-numbered", team = team.number())
     }
 }
 
-impl<F: Fn(u8) -> String> Teams for F {
-    fn name(&self, team: u8) -> String {
+impl<F: Fn(Team) -> String> Teams for F {
+    fn name(&self, team: Team) -> String {
         self(team)
     }
 }
@@ -263,7 +263,7 @@ fn reason_id(reason: EndReason) -> &'static str {
 }
 
 /// "team 1 and team 3" / "команда 1 и команда 3".
-pub fn team_list(lang: Lang, teams: &dyn Teams, list: &[u8]) -> String {
+pub fn team_list(lang: Lang, teams: &dyn Teams, list: &[Team]) -> String {
     let names: Vec<String> = list.iter().map(|t| teams.name(*t)).collect();
     match names.as_slice() {
         [] => String::new(),
@@ -311,7 +311,9 @@ pub fn ending(lang: Lang, teams: &dyn Teams, end: &GameEnd) -> String {
 
 /// A notice about a seat.
 pub fn notice(lang: Lang, teams: &dyn Teams, notice: &Notice) -> String {
-    let team = teams.name(notice.team());
+    // Notices come from seat rows: a number that names no team (a damaged row) is still told.
+    let team =
+        Team::new(notice.team()).map_or_else(|| notice.team().to_string(), |t| teams.name(t));
     match *notice {
         Notice::Kicked { .. } => tr!(lang, "notice-kicked", team = team),
         Notice::Resigned { .. } => tr!(lang, "notice-resigned", team = team),
@@ -372,7 +374,7 @@ mod tests {
     #[test]
     fn a_move_in_both_languages() {
         let pirate = UnitRef {
-            team: 1,
+            team: Team::of(1),
             kind: UnitKind::Pirate(2),
         };
         let events = [
@@ -388,7 +390,7 @@ mod tests {
                 kind: TileKind::Chest(3),
             },
             Event::Delivered {
-                team: 1,
+                team: Team::of(1),
                 cell: c("g1"),
                 points: 2,
             },
@@ -419,7 +421,7 @@ mod tests {
         }
         let died = Event::Died {
             unit: UnitRef {
-                team: 2,
+                team: Team::of(2),
                 kind: UnitKind::Ben,
             },
             at: c("d4"),
@@ -432,19 +434,19 @@ mod tests {
     #[test]
     fn endings() {
         let o = Outcome {
-            winners: vec![1, 3],
+            winners: vec![Team::of(1), Team::of(3)],
             draw: false,
             reason: EndReason::Stall,
         };
         let text = outcome(Lang::En, &Numbered(Lang::En), &o);
         assert!(text.contains("Team 1 and Team 3"), "{text}");
-        let named = |t: u8| format!("player {t}");
+        let named = |t: Team| format!("player {t}");
         let ru = ending(
             Lang::Ru,
             &named,
             &GameEnd::Resigned {
-                team: 1,
-                winners: vec![2],
+                team: Team::of(1),
+                winners: vec![Team::of(2)],
             },
         );
         assert!(ru.contains("player 1") && ru.contains("player 2"), "{ru}");

@@ -55,7 +55,7 @@ async fn the_owner_kicks_a_player_and_a_server_manager_cancels_the_game() {
     let alices_turn = |_: &crate::fake_discord::FakeDiscord| {
         let loaded = h.load(duel.game);
         let over = loaded.row.status != GameStatus::Active;
-        let turn = loaded.game.as_ref().map(|g| g.controller());
+        let turn = loaded.game.as_ref().map(|g| g.controller().number());
         (over || turn == Some(alice_team)).then_some(())
     };
     for _ in 0..2 {

@@ -76,7 +76,7 @@ pub fn on_turn(h: &Harness, game: GameId) -> UserId {
     let team = loaded.game.as_ref().expect("running").controller();
     UserId::new(
         loaded
-            .seat(team)
+            .team_seat(team)
             .and_then(|s| s.user_id)
             .expect("a person is on turn"),
     )
@@ -84,7 +84,7 @@ pub fn on_turn(h: &Harness, game: GameId) -> UserId {
 
 /// The team on turn.
 pub fn team_on_turn(h: &Harness, game: GameId) -> u8 {
-    h.load(game).game.expect("running").controller()
+    h.load(game).game.expect("running").controller().number()
 }
 
 /// The bot's posts in a thread that tell a move ("· move N**").
@@ -120,7 +120,7 @@ pub async fn play_in_thread(h: &Harness, duel: &Duel) -> u32 {
         .wait_for("a person on turn", |_| {
             let loaded = h.load(duel.game);
             let team = loaded.game.as_ref()?.controller();
-            loaded.seat(team)?.user_id.map(UserId::new)
+            loaded.team_seat(team)?.user_id.map(UserId::new)
         })
         .await;
     let done = play::by_command(h, user, duel.thread).await;
@@ -369,8 +369,8 @@ async fn the_resign_policy_ends_a_duel_at_its_deadline() {
     assert_eq!(
         loaded.end(),
         Some(GameEnd::Resigned {
-            team: loser,
-            winners: vec![winner]
+            team: jackal::engine::Team::of(loser),
+            winners: vec![jackal::engine::Team::of(winner)]
         })
     );
     assert_eq!(loaded.row.ply, 0, "nobody moved");

@@ -120,7 +120,12 @@ impl Duel {
     pub(crate) fn players(&self, h: &Harness) -> (UserId, UserId) {
         let loaded = h.load(self.game);
         let team = loaded.game.as_ref().expect("running").controller();
-        let on_turn = UserId::new(loaded.seat(team).and_then(|s| s.user_id).expect("a person"));
+        let on_turn = UserId::new(
+            loaded
+                .team_seat(team)
+                .and_then(|s| s.user_id)
+                .expect("a person"),
+        );
         let other = if on_turn == self.alice {
             self.bob
         } else {

@@ -486,7 +486,7 @@ fn turn(fake: &FakeDiscord, service: &GameService, game: &PreparedGame, way: Way
         return None;
     }
     let state = loaded.game.as_ref().expect("running");
-    let user = UserId::new(loaded.seat(state.controller())?.user_id?);
+    let user = UserId::new(loaded.team_seat(state.controller())?.user_id?);
     debug_assert!(game.people.contains(&Some(user)));
     let thread = ChannelId::new(loaded.row.thread_id.expect("the game has its thread"));
     let start = match way {

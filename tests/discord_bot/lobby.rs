@@ -262,7 +262,7 @@ async fn a_2x2_game_with_a_bot_seat_played_in_its_thread() {
         }
         let state = loaded.game.clone().expect("running");
         let ply = state.ply();
-        let on_turn = loaded.seat(state.controller()).and_then(|s| s.user_id);
+        let on_turn = loaded.team_seat(state.controller()).and_then(|s| s.user_id);
         let done = match on_turn.map(UserId::new) {
             None => {
                 h.bot().wake();
@@ -299,7 +299,7 @@ async fn a_2x2_game_with_a_bot_seat_played_in_its_thread() {
         let loaded = h.load(game);
         let state = loaded.game.as_ref()?;
         loaded
-            .seat(state.controller())
+            .team_seat(state.controller())
             .and_then(|s| s.user_id)
             .map(|_| ())
     })

@@ -107,7 +107,7 @@ async fn a_deadline_that_came_due_while_the_bot_was_down_fires_once() {
         .wait_for("the other player's turn", |_| {
             let loaded = h.load(duel.game);
             let team = loaded.game.as_ref()?.controller();
-            let user = loaded.seat(team)?.user_id?;
+            let user = loaded.team_seat(team)?.user_id?;
             (user != late.get()).then_some(loaded.row.ply)
         })
         .await;

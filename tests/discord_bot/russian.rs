@@ -76,7 +76,7 @@ fn on_turn(h: &Harness, game: GameId) -> (UserId, u32) {
     let loaded = h.load(game);
     let state = loaded.game.as_ref().expect("running");
     let user = loaded
-        .seat(state.controller())
+        .team_seat(state.controller())
         .and_then(|s| s.user_id)
         .expect("people play");
     (UserId::new(user), state.ply())

@@ -97,7 +97,7 @@ async fn a_whole_game_from_new_to_game_over() {
     let first = h.load(game).game.expect("started").controller();
     let first_user = h
         .load(game)
-        .seat(first)
+        .team_seat(first)
         .and_then(|s| s.user_id)
         .expect("a person");
     assert_eq!(
@@ -120,7 +120,7 @@ async fn a_whole_game_from_new_to_game_over() {
         }
         let state = loaded.game.clone().expect("running");
         let user = loaded
-            .seat(state.controller())
+            .team_seat(state.controller())
             .and_then(|s| s.user_id)
             .expect("two people play");
         let number = state.ply() + 1;

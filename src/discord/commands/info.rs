@@ -107,7 +107,7 @@ pub async fn games(ctx: Context<'_>) -> Result<()> {
                 (Some(game), _) => {
                     let team = game.controller();
                     let teams = GameTeams { loaded, lang };
-                    let whose = if loaded.seat(team).and_then(|s| s.user_id) == Some(user) {
+                    let whose = if loaded.team_seat(team).and_then(|s| s.user_id) == Some(user) {
                         tr!(lang, "games-your-turn")
                     } else {
                         narrate::Teams::name(&teams, team)

@@ -7,6 +7,7 @@ use serenity::all::{ButtonStyle, CreateActionRow, CreateButton};
 use super::settings::{self, summary};
 use super::{GameTeams, team_mark};
 use crate::discord::ids::{CustomId, LobbyButton};
+use crate::engine::Team;
 use crate::game::GameStatus;
 use crate::game::{GameEnd, Loaded};
 use crate::tr;
@@ -35,7 +36,7 @@ pub fn view(loaded: &Loaded, lang: Lang) -> (String, Vec<CreateActionRow>) {
             mark = team_mark(team),
             seat = team,
             who = match loaded.seat(team) {
-                Some(_) => teams.name(team),
+                Some(_) => teams.name(Team::of(team)),
                 None => format!("{} {}", team_mark(team), tr!(lang, "seat-free")),
             }
         ));

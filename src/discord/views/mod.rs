@@ -10,6 +10,7 @@ pub mod settings;
 use serenity::all::{ButtonStyle, CreateActionRow, CreateButton};
 
 use super::ids::CustomId;
+use crate::engine::Team;
 use crate::game::GameId;
 use crate::game::Loaded;
 use crate::tr;
@@ -38,15 +39,15 @@ pub struct GameTeams<'a> {
 }
 
 impl Teams for GameTeams<'_> {
-    fn name(&self, team: u8) -> String {
-        let who = match self.loaded.seat(team) {
+    fn name(&self, team: Team) -> String {
+        let who = match self.loaded.team_seat(team) {
             Some(seat) => match seat.user_id {
                 Some(user) => format!("<@{user}>"),
                 None => tr!(self.lang, "bot-player"),
             },
             None => tr!(self.lang, "seat-free"),
         };
-        format!("{} {who}", team_mark(team))
+        format!("{} {who}", team_mark(team.number()))
     }
 }
 

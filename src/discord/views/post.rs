@@ -4,7 +4,7 @@
 use serenity::all::CreateActionRow;
 
 use super::{GameTeams, fit_lines, my_moves_row, relative_time, team_mark};
-use crate::engine::{Action, Event, Game, Motion};
+use crate::engine::{Action, Event, Game, Motion, Team};
 use crate::game::{GameEnd, Loaded, Notice, PostMaterial};
 use crate::tr;
 use crate::words::Lang;
@@ -40,7 +40,7 @@ fn next_turn(
     }
     let team = game.controller();
     let teams = GameTeams { loaded, lang };
-    let user = loaded.seat(team).and_then(|s| s.user_id);
+    let user = loaded.team_seat(team).and_then(|s| s.user_id);
     let when = deadline
         .map(|d| tr!(lang, "post-deadline", when = relative_time(d)))
         .unwrap_or_default();
@@ -54,12 +54,15 @@ pub fn board(material: &PostMaterial, lang: Lang, deadline: Option<i64>) -> Post
     let game = &material.position;
     let teams = GameTeams { loaded, lang };
     let mover = material.steps.first().map_or(0, |s| s.row.team);
+    // The step rows come from the store: a team number that names no team (a damaged row)
+    // is still told.
+    let mover = Team::new(mover).map_or_else(|| mover.to_string(), |t| teams.name(t));
     let head = tr!(
         lang,
         "post-move",
         game = loaded.row.id,
         number = game.ply(),
-        team = teams.name(mover)
+        team = mover
     );
     let mut lines = Vec::new();
     for step in &material.steps {
