@@ -51,6 +51,16 @@ fn a_deal_that_fails_is_reported_at_its_seed_line() {
     );
 }
 
+/// `jackal render --scenario` on a file whose `play-as` line is cut short used to panic
+/// (found by the long fuzz run, tests/fuzz.rs): it is refused at that line.
+#[test]
+fn a_play_as_without_its_action_is_refused_not_a_panic() {
+    for text in ["play-as", "play-as 1", "play"] {
+        let e = jackal::scenario::position_after_plays(text).unwrap_err();
+        assert!(e.contains("line 1"), "{text}: {e}");
+    }
+}
+
 /// A scenario that delivers gold onto a score at the counter's limit used to read 0 (the
 /// score wrapped); such a score is no game's and is refused at its line.
 #[test]

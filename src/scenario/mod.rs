@@ -149,9 +149,12 @@ pub fn position_after_plays(content: &str) -> Result<(Game, Vec<Vec<Event>>), St
     game.start(&mut Vec::new());
     let mut played = Vec::new();
     for line in &src.lines[first_step..] {
+        // A `play-as` line without its team or action (found by tests/fuzz.rs) is as short
+        // as the words say: its action is empty, which the notation refuses.
+        let words = |from: usize| line.words.get(from..).unwrap_or_default().join(" ");
         let text = match line.keyword() {
-            "play" => line.words[1..].join(" "),
-            "play-as" => line.words[2..].join(" "),
+            "play" => words(1),
+            "play-as" => words(2),
             _ => continue,
         };
         let events = game
