@@ -1,8 +1,9 @@
-//! Property tests over complete random games with the `classic` pack.
+//! Property tests over complete random games, mostly on the `full` pack (every expansion tile,
+//! unit and item), with every setting of RULES §20 drawn at random per game.
 //!
-//! Each case plays one whole game (random board size, player count and seed) with a random
-//! player whose choices come from a tiny local PRNG seeded by proptest, and checks after every
-//! action:
+//! Each case plays one whole game (random board size, player count, settings and seed) with a
+//! random player whose choices come from a tiny local PRNG seeded by proptest, and checks after
+//! every action:
 //!
 //! - nothing panics;
 //! - gold conservation: `gold_in_play() + delivered + lost == dealt`;
@@ -35,7 +36,10 @@
 //! every run; set `PROPTEST_RNG_SEED` to repeat a run.
 
 use jackal::engine::mapgen::SplitMix64;
-use jackal::engine::{Action, Game, LegalAction, Pack, Players, Settings};
+use jackal::engine::settings::SETTING_IDS;
+use jackal::engine::{
+    Action, Game, LegalAction, Pack, PlaneSeats, Players, RetreatDistance, Settings,
+};
 use proptest::prelude::*;
 use proptest::test_runner::{TestCaseError, TestRunner};
 use std::cell::Cell;
@@ -46,20 +50,23 @@ const PLY_CAP: usize = 20_000;
 /// One random game: settings, map seed and the seed of the random player.
 #[derive(Clone, Debug)]
 struct Spec {
-    board_size: u8,
-    players: Players,
+    settings: Settings,
     seed: u64,
     player_seed: u64,
 }
 
 impl Spec {
     fn settings(&self) -> Settings {
-        Settings {
-            board_size: self.board_size,
-            players: self.players,
-            tile_pack: Pack::Classic,
-            ..Settings::default()
-        }
+        self.settings.clone()
+    }
+
+    /// Every setting as `id = value`, as a scenario's `set` lines write them.
+    fn settings_text(&self) -> String {
+        SETTING_IDS
+            .iter()
+            .map(|id| format!("{id} = {}", self.settings.get(id).unwrap_or_default()))
+            .collect::<Vec<_>>()
+            .join(", ")
     }
 }
 
@@ -92,24 +99,81 @@ fn board_size() -> impl Strategy<Value = u8> {
     ]
 }
 
-fn spec() -> impl Strategy<Value = Spec> {
-    (board_size(), players(), any::<u64>(), any::<u64>()).prop_map(
-        |(board_size, players, seed, player_seed)| Spec {
-            board_size,
-            players,
-            seed,
-            player_seed,
-        },
+/// The pack: mostly `full`, the classic pack a fifth of the time.
+fn pack() -> impl Strategy<Value = Pack> {
+    prop_oneof![4 => Just(Pack::Full), 1 => Just(Pack::Classic)]
+}
+
+/// Every rule setting of RULES §20 at random, each value equally likely (the stall guard at
+/// its default or shorter, so that games end soon).
+fn rules() -> impl Strategy<Value = (PlaneSeats, RetreatDistance, [bool; 10], u16)> {
+    (
+        prop_oneof![
+            Just(PlaneSeats::Two),
+            Just(PlaneSeats::One),
+            Just(PlaneSeats::Chosen)
+        ],
+        prop_oneof![
+            Just(RetreatDistance::King),
+            Just(RetreatDistance::Taxicab),
+            Just(RetreatDistance::Euclid)
+        ],
+        any::<[bool; 10]>(),
+        prop_oneof![Just(50u16), Just(10u16), Just(3u16)],
     )
+}
+
+fn spec() -> impl Strategy<Value = Spec> {
+    (
+        board_size(),
+        players(),
+        pack(),
+        rules(),
+        any::<u64>(),
+        any::<u64>(),
+    )
+        .prop_map(
+            |(
+                board_size,
+                players,
+                tile_pack,
+                (plane_seats, retreat_distance, flags, stall),
+                seed,
+                player_seed,
+            )| {
+                let settings = Settings {
+                    board_size,
+                    players,
+                    tile_pack,
+                    plane_seats,
+                    retreat_distance,
+                    restriction_kills: flags[0],
+                    missionary_blocks_attack: flags[1],
+                    cannonball_kills: flags[2],
+                    fortress_vs_cannonball: flags[3],
+                    cannonball_spares_fog: flags[4],
+                    no_wasted_rum: flags[5],
+                    no_trapped_rum: flags[6],
+                    boardgame_caves: flags[7],
+                    destroying_ships: flags[8],
+                    friendly_fire: flags[9],
+                    stall_rounds: stall,
+                };
+                Spec {
+                    settings,
+                    seed,
+                    player_seed,
+                }
+            },
+        )
 }
 
 /// A failure message carrying everything needed to reproduce the game.
 fn fail(spec: &Spec, history: &[String], what: String) -> TestCaseError {
     TestCaseError::fail(format!(
-        "{what}\n  seed {} board_size {} players {} tile_pack classic\n  {} actions: [{}]",
+        "{what}\n  seed {}, {}\n  {} actions: [{}]",
         spec.seed,
-        spec.board_size,
-        spec.players,
+        spec.settings_text(),
         history.len(),
         history
             .iter()
@@ -444,8 +508,12 @@ fn fixed_games_all_checks() {
             Players::TwoVsTwo,
         ] {
             let spec = Spec {
-                board_size,
-                players,
+                settings: Settings {
+                    board_size,
+                    players,
+                    tile_pack: Pack::Full,
+                    ..Settings::default()
+                },
                 seed: rng.next_u64(),
                 player_seed: rng.next_u64(),
             };

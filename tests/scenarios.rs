@@ -1,6 +1,5 @@
 //! Runs every rules scenario in `tests/scenarios/` through the checker (`jackal check`), and
-//! checks that scenarios needing the expansion are reported as "not yet supported", never as
-//! passing.
+//! the checker itself on hostile files and pipes.
 
 use std::path::PathBuf;
 
@@ -15,25 +14,6 @@ fn every_scenario_passes() {
     let report = jackal::scenario::check_paths(&[dir("scenarios")], true).expect("readable");
     assert!(report.scenarios > 0, "no scenario found");
     assert_eq!(report.exit_code(), 0, "scenario failures:\n{}", report.text);
-}
-
-#[test]
-fn expansion_scenarios_are_not_yet_supported() {
-    let files = jackal::scenario::collect_files(&[dir("scenarios-expansion")]).expect("readable");
-    assert!(!files.is_empty());
-    for file in files {
-        let report =
-            jackal::scenario::check_paths(std::slice::from_ref(&file), false).expect("readable");
-        assert_eq!(
-            report.exit_code(),
-            2,
-            "{}:\n{}",
-            file.display(),
-            report.text
-        );
-        assert!(report.text.contains("not yet supported"), "{}", report.text);
-        assert_eq!(report.totals.passed, 0, "{}", report.text);
-    }
 }
 
 /// A seed whose deal cannot meet the map constraints is an error at the `seed` line.

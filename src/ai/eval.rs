@@ -138,7 +138,9 @@ fn piles(game: &Game) -> Vec<Pile> {
 /// Pieces of `item` in the hand of a unit answering a choice on `cell`.
 fn in_hand(game: &Game, cell: Cell, item: Item) -> u32 {
     match game.pending() {
-        Some(p) if game.unit_cell(p.unit()) == Some(cell) => p.cargo().count(item) as u32,
+        Some(p) if p.unit().and_then(|u| game.unit_cell(u)) == Some(cell) => {
+            p.cargo().count(item) as u32
+        }
         _ => 0,
     }
 }

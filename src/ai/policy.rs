@@ -80,7 +80,10 @@ impl Glance {
                 self.step(game, from, to, cargo)
             }
             Action::Choose { cell, cargo } => {
-                let from = game.pending().and_then(|p| game.unit_cell(p.unit()));
+                let from = game
+                    .pending()
+                    .and_then(|p| p.unit())
+                    .and_then(|u| game.unit_cell(u));
                 self.step(game, from, cell, cargo)
             }
             Action::Ship { to } => self.sail(game, to),

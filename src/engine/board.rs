@@ -403,6 +403,29 @@ impl Board {
         }
     }
 
+    /// R-BALL-2: the cells after `from` in direction `d`, up to and including the first sea
+    /// cell (from a land cell a straight line always meets the sea).
+    pub fn line_of_fire(self, from: Cell, d: Dir) -> Vec<Cell> {
+        let mut out = Vec::new();
+        let mut c = from;
+        while let Some(next) = self.step(c, d) {
+            out.push(next);
+            if self.is_sea(next) {
+                break;
+            }
+            c = next;
+        }
+        out
+    }
+
+    /// R-CANNON-1: where a unit shot from `from` along `d` lands: the first sea cell.
+    pub fn first_sea(self, from: Cell, d: Dir) -> Cell {
+        *self
+            .line_of_fire(from, d)
+            .last()
+            .expect("a straight line from land meets the sea")
+    }
+
     /// Parses a cell name and checks that it exists on this board.
     pub fn parse_cell(self, text: &str) -> Option<Cell> {
         Cell::parse(text).filter(|c| self.exists(*c))

@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::action::{ChoiceKind, Motion};
-use super::board::Cell;
+use super::board::{Cell, Dir};
 use super::item::Items;
 use super::tile::TileKind;
 use super::unit::{Seat, Team, UnitRef};
@@ -29,7 +29,19 @@ pub enum DeathCause {
     Cannonball,
     Rum,
     FridayMissionary,
+    /// Aboard a vessel that sank, with no other vessel of its team (R-SINK-3).
+    Sunk,
     Eliminated,
+}
+
+/// What opened a face-down tile (R-OPEN-1): its effects differ.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default, Serialize, Deserialize)]
+pub enum OpenedBy {
+    /// A unit entering it (events stored before the expansion have no opener: a unit).
+    #[default]
+    Unit,
+    Lighthouse,
+    Cannonball,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
@@ -88,6 +100,8 @@ pub enum Event {
     Opened {
         cell: Cell,
         kind: TileKind,
+        #[serde(default)]
+        by: OpenedBy,
     },
     /// Gold or items appeared on an opened tile.
     Appeared {
@@ -133,6 +147,81 @@ pub enum Event {
     /// Friday changed sides.
     Joined {
         unit: UnitRef,
+        team: Team,
+    },
+    /// Ben Gunn, Friday or the missionary joined the finder's team (R-BEN-1, R-FRIDAY-1,
+    /// R-MISSION-1).
+    Recruited {
+        unit: UnitRef,
+        at: Cell,
+    },
+    /// Rum converted the missionary (R-MISSION-4).
+    Converted {
+        unit: UnitRef,
+    },
+    /// Bottles found went to the team's rum stock (R-BOTTLE-1).
+    BottlesFound {
+        team: Team,
+        cell: Cell,
+        bottles: u32,
+    },
+    /// The shaitan weed was found: weed turns for that many turns (R-WEED-1).
+    WeedFound {
+        team: Team,
+        cell: Cell,
+        turns: u32,
+    },
+    /// A unit went to its retreat vessel without being knocked out: by the caramba, or from a
+    /// sunk vessel (R-CARAMBA-1, R-SINK-3).
+    Retreated {
+        unit: UnitRef,
+        from: Cell,
+        to: Cell,
+    },
+    /// The caramba fired (R-CARAMBA-1).
+    Caramba {
+        cell: Cell,
+    },
+    /// A unit is stuck in the cave tunnel (R-CAVE-3 b).
+    Stuck {
+        unit: UnitRef,
+        cave: Cell,
+    },
+    /// The unit stuck in the tunnel came out (R-CAVE-4).
+    Released {
+        unit: UnitRef,
+        at: Cell,
+    },
+    /// An earthquake swapped two tiles (R-QUAKE-1).
+    Quaked {
+        a: Cell,
+        b: Cell,
+    },
+    /// A boat was launched (R-BOAT-2).
+    Launched {
+        team: Team,
+        cell: Cell,
+    },
+    /// A cannon fired a cannonball along its barrel (R-BALL-1).
+    CannonFired {
+        team: Team,
+        cell: Cell,
+        dir: Dir,
+    },
+    /// A cannonball hit a vessel (R-BALL-5): its hits so far.
+    VesselHit {
+        team: Team,
+        cell: Cell,
+        hits: u8,
+    },
+    /// A vessel sank (R-SINK-3).
+    VesselSunk {
+        team: Team,
+        cell: Cell,
+        boat: bool,
+    },
+    /// A side without vessels is out of the game (R-SINK-5).
+    Eliminated {
         team: Team,
     },
     Drunk {

@@ -11,6 +11,7 @@
 
 use super::action::{Action, Motion};
 use super::board::{Board, Cell};
+use super::entry::Coming;
 use super::game::Game;
 use super::item::Item;
 use super::stack_vec::StackVec;
@@ -83,6 +84,18 @@ impl Game {
             _ => return Some(false),
         };
         let Some(p) = &self.pending else {
+            // Friday and the missionary die of meetings and rum that ordinary units shrug
+            // off (R-FRIDAY-4/5/6): only a simulation tells.
+            let mover = self.find_unit(super::unit::UnitRef {
+                team: self.turn,
+                kind: match *action {
+                    Action::Move { unit, .. } => unit,
+                    _ => return Some(false),
+                },
+            })?;
+            if self.units[mover].is_friday() || self.units[mover].is_missionary() {
+                return None;
+            }
             // A legal direct step passes the checks of R-STEP-2, so only a chain tile or the
             // cannibal at the target can kill.
             return match self.open_kind(to) {
@@ -90,16 +103,24 @@ impl Game {
                 _ => Some(false),
             };
         };
+        // A reveal or a quake comes after the chain has ended: nobody moves (R-CHAIN-8).
+        let Some(chain) = &p.chain else {
+            return Some(false);
+        };
         // A choice option: the unit enters `to` from inside a chain.
-        let unit = &self.units[p.chain.unit];
+        let unit = &self.units[chain.unit];
+        if unit.is_friday() || unit.is_missionary() {
+            return None;
+        }
         if self.board.is_sea(to) {
             if let Some(v) = self.vessel_at(to) {
                 return Some(self.enemies(self.vessels[v].owner, unit.team));
             }
-            let enemies = self.enemies_at(unit.team, Place::Swim(to));
-            let harmless = unit.is_friday() || unit.is_missionary();
+            let place = Place::Swim(to);
+            let enemies = self.enemies_at(unit.team, place);
             return Some(
-                enemies.any && ((enemies.any_missionary && !unit.is_friday()) || harmless),
+                self.entry_refusal(chain.unit, place, enemies, Coming::Forced)
+                    .is_some(),
             );
         }
         if self.is_fog(to) {
@@ -114,7 +135,7 @@ impl Game {
                 TileKind::Cannibal | TileKind::Fortress | TileKind::ResFort | TileKind::Jungle
             )
             && self.units_on_cell(to).next().is_none()
-            && !p.chain.visited.iter().any(|(c, _, _)| *c == to);
+            && !chain.visited.iter().any(|(c, _, _)| *c == to);
         if quiet { Some(false) } else { None }
     }
 
@@ -136,19 +157,12 @@ impl Game {
                 (u, to, cargo, motion)
             }
             (Action::Choose { cell, cargo }, Some(p)) => {
-                let u = p.chain.unit;
+                let u = p.unit()?;
                 let here = self.unit_cell(u)?;
-                let motion = match p.kind {
-                    super::action::ChoiceKind::Exit => {
-                        Motion::Step(Board::dir_between(here, cell)?)
-                    }
-                    super::action::ChoiceKind::Jump => Motion::Jump(
-                        cell.col as i8 - here.col as i8,
-                        cell.row as i8 - here.row as i8,
-                    ),
-                    super::action::ChoiceKind::Flight => Motion::Flight,
-                    _ => return None,
-                };
+                if p.kind == super::action::ChoiceKind::Cave {
+                    return None;
+                }
+                let motion = Motion::of_choice(p.kind, here, cell)?;
                 (u, cell, cargo, motion)
             }
             _ => return None,
@@ -162,8 +176,8 @@ impl Game {
             return None;
         }
         let mut seen: Seen = StackVec::new();
-        if let Some(p) = &self.pending {
-            for &(c, step, m) in &p.chain.visited {
+        if let Some(chain) = self.pending.as_ref().and_then(|p| p.chain.as_ref()) {
+            for &(c, step, m) in &chain.visited {
                 if step != 0 {
                     return None;
                 }
@@ -248,16 +262,7 @@ impl Game {
                 Back::Aboard => Some(false), // back aboard an own or allied vessel
                 Back::Cell(c) => go(Some(c), m.reverse()),
             },
-            TileKind::Cannon(d) => {
-                let mut c = x;
-                loop {
-                    c = self.board.step(c, d)?;
-                    if self.board.is_sea(c) {
-                        break;
-                    }
-                }
-                go(Some(c), Motion::Shot)
-            }
+            TileKind::Cannon(d) => go(Some(self.board.first_sea(x, d)), Motion::Shot),
             TileKind::Balloon => Some(self.retreat_vessel(w.team, x).is_none()),
             k if k.is_stop() && !k.is_expansion() => Some(false),
             _ => None,
@@ -271,17 +276,15 @@ impl Game {
         go: &dyn Fn(Option<Cell>, Motion) -> Option<bool>,
     ) -> Option<bool> {
         let targets = self.knight_targets(x);
-        all_fatal(targets.into_iter().map(|c| {
-            go(
-                Some(c),
-                Motion::Jump(c.col as i8 - x.col as i8, c.row as i8 - x.row as i8),
-            )
-        }))
+        all_fatal(targets.into_iter().map(|c| go(Some(c), Motion::jump(x, c))))
     }
 
     fn fatal_on_copy(&mut self, action: &Action, pure: bool) -> bool {
         let unit = match (action, &self.pending) {
-            (_, Some(p)) => p.chain.unit,
+            (_, Some(p)) => match p.unit() {
+                Some(u) => u,
+                None => return false,
+            },
             (Action::Move { unit, .. }, None) => match self.find_unit(UnitRef {
                 team: self.turn,
                 kind: *unit,
@@ -299,7 +302,7 @@ impl Game {
         if !self.units[unit].alive() {
             return true;
         }
-        if self.pending.is_some() {
+        if self.pending.as_ref().is_some_and(|p| p.chain.is_some()) {
             return self.choice_options().iter().all(|o| {
                 if pure {
                     self.simulate_fatal(o, true)

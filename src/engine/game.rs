@@ -32,25 +32,53 @@ pub struct Chain {
     pub(super) visited: Vec<(Cell, u8, Motion)>,
 }
 
+/// A choice the acting team must answer (R-TURN-3).
 #[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
 pub struct Pending {
     pub(super) kind: ChoiceKind,
-    pub(super) chain: Chain,
+    /// The move in progress, for the choices inside a chain (exit, jump, flight, cave); none
+    /// for those after it (reveal, quake).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(super) chain: Option<Chain>,
+    /// The cell an earthquake's second `quake` choice swaps with.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(super) first: Option<Cell>,
 }
 
 impl Pending {
+    pub(super) fn in_chain(kind: ChoiceKind, chain: Chain) -> Pending {
+        Pending {
+            kind,
+            chain: Some(chain),
+            first: None,
+        }
+    }
+
+    pub(super) fn after_chain(kind: ChoiceKind, first: Option<Cell>) -> Pending {
+        Pending {
+            kind,
+            chain: None,
+            first,
+        }
+    }
+
     pub fn kind(&self) -> ChoiceKind {
         self.kind
     }
 
-    /// The unit whose move raised the choice.
-    pub fn unit(&self) -> UnitId {
-        self.chain.unit
+    /// The unit whose move raised a choice inside its chain.
+    pub fn unit(&self) -> Option<UnitId> {
+        self.chain.as_ref().map(|c| c.unit)
     }
 
     /// The cargo that unit carries while the choice waits (R-SCORE-3 counts it in play).
     pub fn cargo(&self) -> Items {
-        self.chain.cargo
+        self.chain.as_ref().map_or(Items::NONE, |c| c.cargo)
+    }
+
+    /// The first cell of an earthquake's swap, once chosen.
+    pub fn quake_first(&self) -> Option<Cell> {
+        self.first
     }
 }
 
@@ -77,6 +105,9 @@ pub struct Game {
     /// A tile was opened or gold left play during the current turn (R-END-6).
     pub(super) progress: bool,
     pub(super) pending: Option<Pending>,
+    /// Reveals and a quake still due once a chain has ended (R-CHAIN-8).
+    #[serde(default, skip_serializing_if = "super::after::After::is_none")]
+    pub(super) after: super::after::After,
     pub(super) outcome: Option<Outcome>,
     /// Gold accounting for the conservation invariant: points dealt, delivered and lost.
     pub(super) dealt_gold: u32,
@@ -96,11 +127,6 @@ pub struct Game {
 pub enum SetupError {
     #[error(transparent)]
     Map(#[from] MapError),
-    /// The pack deals tiles whose rules come with the expansion ("Rules engine II").
-    #[error(
-        "the `{0}` tile needs the expansion rules, which are not built yet: use the classic pack"
-    )]
-    ExpansionTile(TileKind),
     /// Settings read from outside (a stored game, an import) name a side `Settings::set`
     /// would have refused.
     #[error("board_size {0} is not a board side: 5, 7, 9, 11 or 13")]
@@ -130,14 +156,6 @@ impl Game {
         }
         if settings.tile_pack.size() > super::tile::MAX_PACK_TILES {
             return Err(SetupError::PackTooLarge(settings.tile_pack.size()));
-        }
-        if let Some(kind) = settings
-            .tile_pack
-            .tiles()
-            .into_iter()
-            .find(|k| k.is_expansion())
-        {
-            return Err(SetupError::ExpansionTile(kind));
         }
         let mut game = Game::blank(settings);
         game.deal(seed)?;
@@ -181,6 +199,7 @@ impl Game {
             stall: 0,
             progress: false,
             pending: None,
+            after: Default::default(),
             outcome: None,
             dealt_gold: 0,
             delivered_gold: 0,
@@ -381,10 +400,7 @@ impl Game {
             .map(|t| t.kind.hidden_gold())
             .sum();
         let lying: u32 = self.items.iter().map(Items::gold_points).sum();
-        let in_hand = self
-            .pending
-            .as_ref()
-            .map_or(0, |p| p.chain.cargo.gold_points());
+        let in_hand = self.pending.as_ref().map_or(0, |p| p.cargo().gold_points());
         hidden + lying + in_hand
     }
 
@@ -459,14 +475,6 @@ impl Game {
             .enumerate()
             .filter(move |(_, u)| pred(u.place))
             .map(|(i, _)| i)
-    }
-
-    /// The units of `at` that are enemies of `team`.
-    pub(crate) fn enemies_among(&self, team: Team, at: &[UnitId]) -> Vec<UnitId> {
-        at.iter()
-            .copied()
-            .filter(|&i| self.enemies(self.units[i].team, team))
-            .collect()
     }
 
     /// The maze size of an open maze tile on `cell`, 0 elsewhere.

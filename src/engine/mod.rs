@@ -4,29 +4,38 @@
 //! always give the same game (R-GEN-7). Everything else in the project is a shell around it.
 
 pub mod action;
+mod after;
 pub mod board;
+mod cannonball;
+mod caves;
 mod chain;
 mod codec;
+mod effects;
+mod entry;
 pub mod error;
 pub mod event;
 mod fatal;
+mod fight;
 pub mod game;
 pub mod item;
 pub mod mapgen;
 mod moves;
 pub mod notation;
+mod rum;
 pub mod settings;
 pub mod setup;
 mod stack_vec;
+mod standing;
 pub mod tile;
 mod turn;
 pub mod unit;
+mod vessels;
 pub mod view;
 
 pub use action::{Action, ChoiceKind, LegalAction, Motion};
 pub use board::{Board, Cell, Dir, DirSet, Side};
 pub use error::{ErrorKind, IllegalAction};
-pub use event::{DeathCause, EndReason, Event, Outcome};
+pub use event::{DeathCause, EndReason, Event, OpenedBy, Outcome};
 pub use game::{Game, SetupError};
 pub use item::{Item, Items};
 pub use settings::{PlaneSeats, Players, RetreatDistance, Settings};

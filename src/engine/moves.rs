@@ -8,6 +8,7 @@ use std::ops::ControlFlow;
 
 use super::action::{Action, ChoiceKind, LegalAction};
 use super::board::{Cell, KNIGHT_JUMPS, Side};
+use super::entry::{Coming, entry_step};
 use super::error::ErrorKind;
 use super::game::{Game, team_side};
 use super::item::{Item, Items};
@@ -15,23 +16,6 @@ use super::settings::PlaneSeats;
 use super::stack_vec::StackVec;
 use super::tile::TileKind;
 use super::unit::{Place, Seat, Team, UnitId, UnitKind, UnitRef, VesselId};
-
-/// A summary of the enemy units at one position.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct EnemiesAt {
-    pub any: bool,
-    pub any_missionary: bool,
-    /// True when there are none.
-    pub all_missionaries: bool,
-}
-
-impl EnemiesAt {
-    pub const NONE: EnemiesAt = EnemiesAt {
-        any: false,
-        any_missionary: false,
-        all_missionaries: true,
-    };
-}
 
 /// The cells where some living unit stands or swims: most candidate targets are empty, and
 /// this spares them a scan of every unit.
@@ -55,16 +39,6 @@ impl Occupied {
     }
 }
 
-/// The step a unit entering `cell` lands on: maze step 1, the last step for Friday, 0 off
-/// mazes (R-MAZE-1).
-pub(crate) fn entry_step(game: &Game, cell: Cell, friday: bool) -> u8 {
-    match game.maze_steps(cell) {
-        0 => 0,
-        k if friday => k,
-        _ => 1,
-    }
-}
-
 impl Game {
     /// Direct-step targets of a unit (R-STEP-1), cargo aside; flights from a seat included.
     pub(crate) fn step_targets(&self, u: UnitId, out: &mut impl Extend<Cell>) {
@@ -82,6 +56,9 @@ impl Game {
                 if k > 0 && step < k {
                     out.extend([cell]);
                     return;
+                }
+                if self.tunnel_open(u, cell) {
+                    out.extend([cell]);
                 }
                 // Plain sea is a launch target only; `check_move` decides with the cargo.
                 out.extend(board.neighbours(cell));
@@ -102,6 +79,12 @@ impl Game {
             Place::Swim(cell) => out.extend(board.neighbours(cell).filter(|c| board.is_sea(*c))),
             Place::Tunnel(_) | Place::Dead => {}
         }
+    }
+
+    /// R-CAVE-5/7: may the unit standing on `cell` go into the tunnel (an open cave with an
+    /// exit)?
+    fn tunnel_open(&self, u: UnitId, cell: Cell) -> bool {
+        self.open_kind(cell) == Some(TileKind::Cave) && !self.tunnel_exits(u, cell).is_empty()
     }
 
     /// R-PLANE-5: is this seated unit the one that may fly now?
@@ -129,25 +112,6 @@ impl Game {
                 }
             },
         }
-    }
-
-    /// What the enemies of `team` at a position are (one pass, no allocation: this runs for
-    /// every candidate move).
-    pub(crate) fn enemies_at(&self, team: Team, place: Place) -> EnemiesAt {
-        let mut out = EnemiesAt {
-            any: false,
-            any_missionary: false,
-            all_missionaries: true,
-        };
-        for o in &self.units {
-            if o.place == place && self.enemies(o.team, team) {
-                out.any = true;
-                let m = o.is_missionary();
-                out.any_missionary |= m;
-                out.all_missionaries &= m;
-            }
-        }
-        out
     }
 
     /// R-STEP-2: the first reason a unit move is illegal, or `Ok`.
@@ -187,7 +151,7 @@ impl Game {
                 if k > 0 && step < k {
                     return to == cell;
                 }
-                board.adjacent(cell, to)
+                board.adjacent(cell, to) || (to == cell && self.tunnel_open(u, cell))
             }
             Place::Aboard(v) => {
                 let vessel = &self.vessels[v];
@@ -241,71 +205,36 @@ impl Game {
                 return Err(ErrorKind::BadCargo);
             }
         }
-        let nobody_there = !occupied.contains(board, to);
-        if sea {
-            // Sea targets: vessels (own or allied) or swimmers.
-            if vessel.is_some() || nobody_there {
-                return Ok(());
-            }
-            return self.check_enemies(u, self.enemies_at(team, Place::Swim(to)));
+        if vessel.is_some() {
+            return Ok(());
         }
-        let fog = tile.is_some_and(|t| !t.open);
-        let kind_there = tile.filter(|t| t.open).map(|t| t.effective());
-        if kind_there.is_some_and(TileKind::is_fortress)
-            && !nobody_there
-            && self
-                .units_on_cell(to)
-                .any(|i| self.enemies(self.units[i].team, team))
+        if let Place::Land { cell, .. } = unit.place
+            && cell == to
+            && unit.seat.is_none()
+            && self.maze_steps(to) == 0
         {
-            return Err(ErrorKind::EnemyFortress);
+            // Into the tunnel (R-CAVE-5/7): the exit holds nobody the unit could meet, and a
+            // cave takes cargo.
+            return Ok(());
         }
-        let jungle = kind_there == Some(TileKind::Jungle);
-        let enemies = if nobody_there {
-            EnemiesAt::NONE
+        let place = if sea {
+            Place::Swim(to)
         } else {
             let step = match unit.place {
                 Place::Land { cell, step } if cell == to && unit.seat.is_none() => step + 1,
                 _ => entry_step(self, to, unit.is_friday()),
             };
-            self.enemies_at(team, Place::Land { cell: to, step })
+            Place::Land { cell: to, step }
         };
-        if !jungle {
-            self.check_enemies(u, enemies)?;
-        }
-        if !cargo.is_empty() {
-            let forbidden = fog
-                || kind_there.is_some_and(|k| k.is_fortress() || k == TileKind::Jungle)
-                || (!jungle && enemies.any);
-            if forbidden {
-                return Err(ErrorKind::CargoForbidden);
+        // Most targets are empty: nobody there to refuse the entry, no enemy to bar cargo.
+        if occupied.contains(board, to) {
+            let enemies = self.enemies_at(team, place);
+            if let Some(refusal) = self.entry_refusal(u, place, enemies, Coming::Direct) {
+                return Err(refusal);
             }
         }
-        Ok(())
-    }
-
-    /// Checks 7 and 8 of R-STEP-2 for a unit stepping onto `enemies`.
-    fn check_enemies(&self, u: UnitId, enemies: EnemiesAt) -> Result<(), ErrorKind> {
-        if !enemies.any {
-            return Ok(());
-        }
-        let unit = &self.units[u];
-        if enemies.any_missionary && !unit.is_friday() {
-            return Err(ErrorKind::EnemyMissionary);
-        }
-        if unit.is_missionary() || (unit.is_friday() && !enemies.all_missionaries) {
-            return Err(ErrorKind::CannotAttack);
-        }
-        if self.settings.missionary_blocks_attack {
-            let together = self.units.iter().any(|o| {
-                o.alive()
-                    && o.is_missionary()
-                    && self.allied(o.team, unit.team)
-                    && o.place == unit.place
-                    && !std::ptr::eq(o, unit)
-            });
-            if together {
-                return Err(ErrorKind::CannotAttack);
-            }
+        if !cargo.is_empty() && !sea && self.cargo_barred(team, place) {
+            return Err(ErrorKind::CargoForbidden);
         }
         Ok(())
     }
@@ -441,18 +370,14 @@ impl Game {
         any || self.has_effective_rum(team)
     }
 
-    /// Rum servings are part of the expansion; with an empty stock none is ever legal.
-    pub(crate) fn has_effective_rum(&self, team: Team) -> bool {
-        let _ = team;
-        false
-    }
-
     /// Options of the pending choice (R-TURN-3), in a stable order.
     pub(crate) fn choice_options(&self) -> Vec<Action> {
         let Some(p) = &self.pending else {
             return Vec::new();
         };
-        let ch = &p.chain;
+        let Some(ch) = &p.chain else {
+            return self.after_chain_options(p.kind, p.first);
+        };
         let unit = &self.units[ch.unit];
         let Some(here) = self.unit_cell(ch.unit) else {
             return Vec::new();
@@ -493,7 +418,15 @@ impl Game {
                     });
                 }
             }
-            ChoiceKind::Cave | ChoiceKind::Reveal | ChoiceKind::Quake => {}
+            ChoiceKind::Cave => {
+                for cell in self.tunnel_exits(ch.unit, here) {
+                    out.push(Action::Choose {
+                        cell,
+                        cargo: ch.cargo,
+                    });
+                }
+            }
+            ChoiceKind::Reveal | ChoiceKind::Quake => {}
         }
         out
     }
@@ -534,6 +467,9 @@ impl Game {
         if self.pending.is_some() {
             self.choice_options().into_iter().for_each(f);
             return;
+        }
+        for at in self.rum_targets(self.turn) {
+            f(Action::Rum { at });
         }
         self.visit_main_actions(self.turn, &mut |action| {
             f(action);

@@ -8,7 +8,7 @@
 use super::action::Action;
 use super::board::{Board, Cell};
 use super::error::ErrorKind;
-use super::game::Game;
+use super::game::{Game, Pending};
 use super::item::{Item, Items};
 use super::tile::TileKind;
 use super::unit::UnitKind;
@@ -84,7 +84,7 @@ pub fn parse(text: &str, board: Board) -> Result<Notation, ErrorKind> {
 impl Game {
     /// Cargo in the acting unit's hand during a pending choice.
     pub fn carried(&self) -> Items {
-        self.pending.as_ref().map_or(Items::NONE, |p| p.chain.cargo)
+        self.pending.as_ref().map_or(Items::NONE, Pending::cargo)
     }
 
     /// Gives a parsed notation its meaning now (S-NOT-1), reporting `game_over`,

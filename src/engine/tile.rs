@@ -78,6 +78,23 @@ impl TileKind {
         }
     }
 
+    /// What the face-down tile holds, appearing when it is opened (R-CHEST-1, R-ITEMTILE-1).
+    pub fn contents(self) -> super::item::Items {
+        use super::item::{Item, Items};
+        match self {
+            TileKind::Chest(k) => {
+                let mut coins = Items::NONE;
+                coins.add(Item::Coin, k);
+                coins
+            }
+            TileKind::Bullion => Items::one(Item::Bar),
+            TileKind::BoatTile => Items::one(Item::Boat),
+            TileKind::CartTile => Items::one(Item::Cart),
+            TileKind::BallTile => Items::one(Item::Ball),
+            _ => Items::NONE,
+        }
+    }
+
     /// Tiles whose behaviour belongs to the expansion ("Rules engine II").
     pub fn is_expansion(self) -> bool {
         matches!(

@@ -5,7 +5,7 @@ use super::board::Cell;
 use super::error::{ErrorKind, IllegalAction};
 use super::event::{EndReason, Event, Outcome};
 use super::game::Game;
-use super::unit::{Place, Team, UnitId, UnitRef, VesselId};
+use super::unit::{Place, Team, UnitRef};
 
 impl Game {
     /// Plays one action for the side to move and returns what happened, in order. An illegal
@@ -31,7 +31,13 @@ impl Game {
                     .expect("checked");
                 self.start_unit_move(u, to, cargo, ev);
             }
-            Action::Choose { cell, cargo } => self.resume_chain(cell, cargo, ev),
+            Action::Choose { cell, cargo } => {
+                if self.pending.as_ref().is_some_and(|p| p.chain.is_some()) {
+                    self.resume_chain(cell, cargo, ev);
+                } else {
+                    self.answer_after_chain(cell, ev);
+                }
+            }
             Action::Ship { to } => {
                 let v = self.main_ship(self.turn).expect("checked");
                 self.move_vessel(v, to, ev);
@@ -44,7 +50,7 @@ impl Game {
                 self.resurrect(at, ev);
                 self.end_turn(ev);
             }
-            Action::Rum { .. } => unreachable!("refused by check"),
+            Action::Rum { at } => self.serve_rum(at, ev),
         }
     }
 
@@ -90,37 +96,9 @@ impl Game {
                     Err(ErrorKind::NoResurrection)
                 }
             }
-            // Rum stocks only fill from bottles (expansion); serving is never legal here.
-            Action::Rum { .. } => Err(ErrorKind::RumForbidden),
+            Action::Rum { at } => self.check_rum(team, at),
         };
         result.map_err(IllegalAction::from)
-    }
-
-    /// R-VESSEL-3/4: a vessel moves with everyone aboard; swimmers there are picked up or run
-    /// over.
-    fn move_vessel(&mut self, v: VesselId, to: Cell, ev: &mut Vec<Event>) {
-        let team = self.vessels[v].owner;
-        let from = self.vessels[v].cell;
-        self.vessels[v].cell = to;
-        ev.push(Event::VesselMoved { team, from, to });
-        let swimmers: Vec<UnitId> = self.swimmers_at(to).collect();
-        for s in swimmers {
-            let unit = self.units[s];
-            if self.allied(unit.team, team) {
-                self.units[s].place = Place::Aboard(v);
-            } else if unit.is_friday() {
-                self.units[s].team = team;
-                self.units[s].place = Place::Aboard(v);
-                ev.push(Event::Joined {
-                    unit: self.units[s].reference(),
-                    team,
-                });
-            } else {
-                self.kill(s, to, super::event::DeathCause::Drowned, ev);
-            }
-        }
-        self.friday_meets_missionary(Place::Aboard(v), to, ev);
-        self.end_turn(ev);
     }
 
     /// R-RESFORT-2: the lowest-numbered dead ordinary pirate comes back in the fortress.
@@ -167,7 +145,8 @@ impl Game {
             self.weed = self.weed.saturating_sub(1);
             self.weed_turn = false;
         }
-        // (c) eliminations need sinking ships (expansion); no vessel is ever lost here.
+        // (c) eliminations.
+        self.eliminate_sides_without_vessels(ev);
         // (d) end checks.
         if self.progress {
             self.stall = 0;

@@ -668,7 +668,7 @@ fn check_unit(game: &Game, r: UnitRef, c: &UnitCheck) -> Verdict {
                 return Verdict::Fail(where_now());
             };
             let carried = match game.pending() {
-                Some(p) if p.unit() == i => p.cargo(),
+                Some(p) if p.unit() == Some(i) => p.cargo(),
                 _ => Items::NONE,
             };
             check_bool(carried == *items, || {

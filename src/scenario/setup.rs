@@ -31,16 +31,6 @@ impl LineError {
     }
 }
 
-/// Marks features whose rules come with "Rules engine II".
-pub const UNSUPPORTED: &str = "not yet supported";
-
-fn unsupported(line: &Line, what: &str) -> LineError {
-    LineError::at(
-        line,
-        format!("{UNSUPPORTED}: {what} belongs to the expansion rules (Rules engine II)"),
-    )
-}
-
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 enum Group {
     Header,
@@ -366,9 +356,6 @@ fn build_position(
                 let kind = w.tile_kind()?;
                 let used = w.eat("used");
                 w.done()?;
-                if kind.is_expansion() {
-                    return Err(unsupported(line, &format!("the `{kind}` tile")));
-                }
                 if used && (fog || !(kind.has_trigger() || kind == TileKind::Plane)) {
                     return Err(w.err("`used` only applies to open first-entry tiles and planes"));
                 }
@@ -386,9 +373,6 @@ fn build_position(
             }
             "unit" => {
                 let unit = w.unit_ref(teams)?;
-                if !unit.kind.is_pirate() {
-                    return Err(unsupported(line, "Ben Gunn, Friday and the missionary"));
-                }
                 let at = if w.eat("dead") {
                     None
                 } else {
@@ -410,9 +394,8 @@ fn build_position(
                     match f.as_str() {
                         "drunk" => flags.drunk = true,
                         "trapped" => flags.trapped = true,
-                        "stuck" | "converted" => {
-                            return Err(unsupported(line, &format!("the `{f}` state")));
-                        }
+                        "stuck" => flags.stuck = true,
+                        "converted" => flags.converted = true,
                         "pilot" => flags.seat = seat(Seat::Pilot)?,
                         "passenger" => flags.seat = seat(Seat::Passenger)?,
                         _ => return Err(w.err(format!("`{f}` is not a unit flag"))),
@@ -426,9 +409,6 @@ fn build_position(
                 let item = w.item()?;
                 let count = if w.peek().is_some() { w.count()? } else { 1 };
                 w.done()?;
-                if matches!(item, Item::Ball | Item::Boat | Item::Cart) {
-                    return Err(unsupported(line, &format!("the {} item", item.word())));
-                }
                 setup.items.push(ItemSetup {
                     at: At { cell, step },
                     item,
@@ -439,23 +419,17 @@ fn build_position(
             "ship" => {
                 let team = w.team(teams)?;
                 let (cell, hits) = if w.eat("sunk") {
-                    return Err(unsupported(line, "sinking ships"));
+                    (None, 0)
                 } else {
                     let cell = w.cell(board)?;
                     let hits = if w.eat("hits") { w.count()? } else { 0 };
                     (Some(cell), hits)
                 };
                 w.done()?;
-                if hits > 0 {
-                    return Err(unsupported(line, "hits on ships"));
-                }
                 setup.ships.push(ShipSetup { team, cell, hits });
                 from.ships.push(line);
             }
             "boat" => {
-                if line.keyword() == "boat" {
-                    return Err(unsupported(line, "boats"));
-                }
                 let team = w.team(teams)?;
                 let cell = w.cell(board)?;
                 w.done()?;
@@ -471,9 +445,6 @@ fn build_position(
                     setup.scores.push((team, k));
                     from.scores.push(line);
                 } else {
-                    if k > 0 {
-                        return Err(unsupported(line, "rum stocks"));
-                    }
                     setup.rum.push((team, k));
                     from.rum.push(line);
                 }
@@ -488,9 +459,6 @@ fn build_position(
                 let k = w.count()?;
                 w.done()?;
                 if line.keyword() == "weed" {
-                    if k > 0 {
-                        return Err(unsupported(line, "the shaitan weed"));
-                    }
                     setup.weed = k;
                     from.weed = Some(line);
                 } else {

@@ -6,8 +6,8 @@
 
 use super::Lang;
 use crate::engine::{
-    Action, ChoiceKind, DeathCause, EndReason, Event, Item, Items, Motion, Outcome, Team, TileKind,
-    UnitKind, UnitRef,
+    Action, ChoiceKind, DeathCause, EndReason, Event, Item, Items, Motion, OpenedBy, Outcome, Team,
+    TileKind, UnitKind, UnitRef,
 };
 use crate::game::{GameEnd, Notice};
 use crate::tr;
@@ -126,6 +126,7 @@ fn cause_id(cause: DeathCause) -> &'static str {
         DeathCause::Rum => "death-rum",
         DeathCause::FridayMissionary => "death-friday-missionary",
         DeathCause::Eliminated => "death-eliminated",
+        DeathCause::Sunk => "death-sunk",
     }
 }
 
@@ -155,11 +156,84 @@ pub fn events(lang: Lang, teams: &dyn Teams, events: &[Event]) -> Vec<String> {
                 unit = who(unit),
                 cell = to.to_string()
             ),
-            Event::Opened { cell, kind } => tr!(
+            Event::Opened { cell, kind, by } => tr!(
                 lang,
-                "ev-opened",
+                match by {
+                    OpenedBy::Unit => "ev-opened",
+                    OpenedBy::Lighthouse => "ev-revealed",
+                    OpenedBy::Cannonball => "ev-shelled",
+                },
                 cell = cell.to_string(),
                 tile = tile(lang, *kind)
+            ),
+            Event::Recruited { unit, at } => tr!(
+                lang,
+                "ev-recruited",
+                unit = who(unit),
+                cell = at.to_string()
+            ),
+            Event::Converted { unit } => tr!(lang, "ev-converted", unit = who(unit)),
+            Event::BottlesFound { team, bottles, .. } => tr!(
+                lang,
+                "ev-bottles",
+                team = teams.name(*team),
+                bottles = *bottles
+            ),
+            Event::WeedFound { team, cell, turns } => tr!(
+                lang,
+                "ev-weed",
+                team = teams.name(*team),
+                cell = cell.to_string(),
+                turns = *turns
+            ),
+            Event::Retreated { unit, to, .. } => tr!(
+                lang,
+                "ev-retreated",
+                unit = who(unit),
+                cell = to.to_string()
+            ),
+            Event::Caramba { .. } => tr!(lang, "ev-caramba"),
+            Event::Stuck { unit, cave } => {
+                tr!(lang, "ev-stuck", unit = who(unit), cell = cave.to_string())
+            }
+            Event::Released { unit, at } => {
+                tr!(lang, "ev-released", unit = who(unit), cell = at.to_string())
+            }
+            Event::Quaked { a, b } => tr!(lang, "ev-quaked", a = a.to_string(), b = b.to_string()),
+            Event::Launched { team, cell } => tr!(
+                lang,
+                "ev-launched",
+                team = teams.name(*team),
+                cell = cell.to_string()
+            ),
+            Event::CannonFired { team, cell, .. } => tr!(
+                lang,
+                "ev-fired",
+                team = teams.name(*team),
+                cell = cell.to_string()
+            ),
+            Event::VesselHit { team, cell, hits } => tr!(
+                lang,
+                "ev-vessel-hit",
+                team = teams.name(*team),
+                cell = cell.to_string(),
+                hits = *hits
+            ),
+            Event::VesselSunk { team, cell, boat } => tr!(
+                lang,
+                "ev-vessel-sunk",
+                team = teams.name(*team),
+                cell = cell.to_string(),
+                boat = if *boat { "yes" } else { "no" }
+            ),
+            Event::Eliminated { team } => {
+                tr!(lang, "ev-eliminated", team = teams.name(*team))
+            }
+            Event::RumServed { team, cell } => tr!(
+                lang,
+                "ev-rum-served",
+                team = teams.name(*team),
+                cell = cell.to_string()
             ),
             Event::Appeared { cell, items: i } => tr!(
                 lang,
@@ -232,7 +306,6 @@ pub fn events(lang: Lang, teams: &dyn Teams, events: &[Event]) -> Vec<String> {
             | Event::Stowed { .. }
             | Event::Sobered { .. }
             | Event::PlaneSpent { .. }
-            | Event::RumServed { .. }
             | Event::TurnStarted { .. } => continue,
         };
         out.push(line);
@@ -388,6 +461,7 @@ mod tests {
             Event::Opened {
                 cell: c("e5"),
                 kind: TileKind::Chest(3),
+                by: OpenedBy::Unit,
             },
             Event::Delivered {
                 team: Team::of(1),

@@ -85,6 +85,35 @@ ev-moved-balloon = { $unit } flew by balloon to { $cell }
 ev-moved-tunnel = { $unit } went through the tunnel to { $cell }
 ev-moved-advance = { $unit } went deeper into the maze on { $cell }
 ev-opened = { $cell } is opened: { $tile }
+ev-revealed = The lighthouse shows { $cell }: { $tile }
+ev-shelled = The cannonball opens { $cell }: { $tile }
+ev-recruited = { $unit } joins at { $cell }
+ev-converted = { $unit } is converted by the rum
+ev-bottles = { $team } finds { $bottles ->
+    [one] { $bottles } bottle
+   *[other] { $bottles } bottles
+} of rum
+ev-weed = { $team } finds the shaitan weed at { $cell }: for { $turns ->
+    [one] { $turns } turn
+   *[other] { $turns } turns
+} each team is commanded by the player before it
+ev-retreated = { $unit } went to the ship at { $cell }
+ev-caramba = Caramba! Everyone ashore runs back to the ships
+ev-stuck = { $unit } is stuck in the cave tunnel under { $cell }
+ev-released = { $unit } comes out of the tunnel at { $cell }
+ev-quaked = The earthquake swaps { $a } and { $b }
+ev-launched = { $team } launches a boat at { $cell }
+ev-fired = { $team } fires the cannon at { $cell }
+ev-vessel-hit = { $team }'s vessel at { $cell } is hit ({ $hits ->
+    [one] { $hits } hit
+   *[other] { $hits } hits
+})
+ev-vessel-sunk = { $team }'s { $boat ->
+    [yes] boat
+   *[no] ship
+} sinks at { $cell }
+ev-eliminated = { $team } has no vessel left and is out of the game
+ev-rum-served = { $team } serves rum at { $cell }
 ev-appeared = { $items } on { $cell }
 ev-cargo-returned = { $items } went back to { $cell }
 ev-lost = { $items } lost at { $cell }
@@ -114,6 +143,7 @@ death-cannonball = { $unit } was hit by a cannonball at { $cell }
 death-rum = { $unit } drank rum and died at { $cell }
 death-friday-missionary = { $unit } met the other side's Friday or missionary and died at { $cell }
 death-eliminated = { $unit } was lost with its team at { $cell }
+death-sunk = { $unit } went down with the vessel at { $cell }
 
 ## Pending choices
 

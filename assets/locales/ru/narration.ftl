@@ -97,6 +97,38 @@ ev-moved-balloon = { $unit }: на воздушном шаре — на { $cell 
 ev-moved-tunnel = { $unit }: через подземный ход — на { $cell }
 ev-moved-advance = { $unit }: ступенью дальше по лабиринту на { $cell }
 ev-opened = Открыта клетка { $cell }: { $tile }
+ev-revealed = Маяк открывает { $cell }: { $tile }
+ev-shelled = Ядро открывает { $cell }: { $tile }
+ev-recruited = { $unit } присоединяется на { $cell }
+ev-converted = { $unit }: обращён ромом
+ev-bottles = { $team } находит { $bottles ->
+    [one] { $bottles } бутылку рома
+    [few] { $bottles } бутылки рома
+   *[many] { $bottles } бутылок рома
+}
+ev-weed = { $team } находит шайтан-траву на { $cell }: { $turns ->
+    [one] { $turns } ход
+    [few] { $turns } хода
+   *[many] { $turns } ходов
+} каждой командой командует предыдущий игрок
+ev-retreated = { $unit }: на корабль ({ $cell })
+ev-caramba = Карамба! Все, кто на берегу, бегут на корабли
+ev-stuck = { $unit }: застрял в подземном ходе под { $cell }
+ev-released = { $unit }: выходит из подземного хода на { $cell }
+ev-quaked = Землетрясение меняет местами { $a } и { $b }
+ev-launched = { $team } спускает лодку на { $cell }
+ev-fired = { $team } стреляет из пушки на { $cell }
+ev-vessel-hit = Попадание в судно ({ $team }) на { $cell }: { $hits ->
+    [one] { $hits } попадание
+    [few] { $hits } попадания
+   *[many] { $hits } попаданий
+}
+ev-vessel-sunk = { $boat ->
+    [yes] Лодка
+   *[no] Корабль
+} ({ $team }) тонет на { $cell }
+ev-eliminated = У команды { $team } не осталось судов: она выбывает
+ev-rum-served = { $team } угощает ромом на { $cell }
 ev-appeared = На { $cell }: { $items }
 ev-cargo-returned = Груз вернулся на { $cell }: { $items }
 ev-lost = Потеряно на { $cell }: { $items }
@@ -127,6 +159,7 @@ death-cannonball = { $unit }: убит ядром на { $cell }
 death-rum = { $unit }: выпил ром — погиб на { $cell }
 death-friday-missionary = { $unit }: встретил Пятницу или миссионера другой стороны — погиб на { $cell }
 death-eliminated = { $unit }: выбыл вместе с командой ({ $cell })
+death-sunk = { $unit }: утонул вместе с судном на { $cell }
 
 ## Выборы посреди хода
 

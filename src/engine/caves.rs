@@ -1,0 +1,142 @@
+//! Caves and the tunnel that joins them (R-CAVE): passing through, getting stuck, and the
+//! stuck unit's release. With `boardgame_caves` on (R-CAVE-7) a unit stops on a cave and may
+//! pass through on a later move, and nobody is ever stuck.
+
+use super::action::{ChoiceKind, Motion};
+use super::board::Cell;
+use super::chain::{Entry, Flow};
+use super::event::Event;
+use super::game::{Chain, Game};
+use super::tile::TileKind;
+use super::unit::{Place, UnitId};
+
+impl Game {
+    /// The open cave cells, in canonical order.
+    fn open_caves(&self) -> impl Iterator<Item = Cell> + '_ {
+        self.board
+            .land_cells()
+            .filter(|c| self.open_kind(*c) == Some(TileKind::Cave))
+    }
+
+    /// Where a unit entering (or standing on) the cave `c` may come out of the tunnel: with
+    /// the default rules another open cave with nobody standing on it (R-CAVE-1); with the
+    /// board game's, another open cave without an enemy of `u` (R-CAVE-7).
+    pub(crate) fn tunnel_exits(&self, u: UnitId, c: Cell) -> Vec<Cell> {
+        let team = self.units[u].team;
+        self.open_caves()
+            .filter(|&e| e != c)
+            .filter(|&e| {
+                let mut standing = self.units_on_cell(e);
+                if self.settings.boardgame_caves {
+                    !standing.any(|i| self.enemies(self.units[i].team, team))
+                } else {
+                    standing.next().is_none()
+                }
+            })
+            .collect()
+    }
+
+    /// The unit stuck in the tunnel, if any (R-CAVE-4: at most one).
+    fn stuck_unit(&self) -> Option<UnitId> {
+        self.units
+            .enumerate()
+            .find(|(_, u)| u.stuck())
+            .map(|(i, _)| i)
+    }
+
+    /// R-CAVE-3, after the opening and the fights: through the tunnel to an exit, stuck in the
+    /// tunnel, or the cave acts as an empty cell.
+    pub(super) fn enter_cave(&mut self, ch: &mut Chain, c: Cell, ev: &mut Vec<Event>) -> Flow {
+        if self.settings.boardgame_caves {
+            return Flow::Stand;
+        }
+        let u = ch.unit;
+        if !self.tunnel_exits(u, c).is_empty() {
+            return self.into_tunnel(ch, c, ev);
+        }
+        if self.open_caves().any(|o| o != c) {
+            // (c) every other open cave is occupied.
+            return Flow::Stand;
+        }
+        // (b) the only open cave: stuck, unless the unit stuck before cannot come out here.
+        if let Some(held) = self.stuck_unit()
+            && self.enemy_of_stands_on(held, c, Some(u))
+        {
+            return Flow::Stand;
+        }
+        let cargo = std::mem::take(&mut ch.cargo);
+        if !cargo.is_empty() {
+            self.items_mut(c).add_all(cargo);
+            ev.push(Event::PutDown {
+                cell: c,
+                items: cargo,
+            });
+        }
+        let released = self.stuck_unit();
+        self.units[u].place = Place::Tunnel(c);
+        ev.push(Event::Stuck {
+            unit: self.units[u].reference(),
+            cave: c,
+        });
+        if let Some(held) = released {
+            self.release(held, c, ev);
+        }
+        Flow::Done
+    }
+
+    /// R-CAVE-3 (a), R-CAVE-5, R-CAVE-7: the unit on cave `c` goes into the tunnel: to its only
+    /// exit at once, or the player picks one (`cave` choice). Leaving `c` releases the unit
+    /// stuck before onto it.
+    pub(super) fn into_tunnel(&mut self, ch: &Chain, c: Cell, ev: &mut Vec<Event>) -> Flow {
+        match self.tunnel_exits(ch.unit, c).as_slice() {
+            [] => Flow::Stand,
+            [exit] => {
+                self.release_from_tunnel(c, Some(ch.unit), ev);
+                Flow::Next(Entry::new(*exit, Motion::Tunnel))
+            }
+            _ => Flow::Choice(ChoiceKind::Cave),
+        }
+    }
+
+    /// R-CAVE-4: the unit stuck in the tunnel comes out onto `c`, unless an enemy of it stands
+    /// there (`leaving`, who goes into the tunnel, does not count, D-46).
+    pub(super) fn release_from_tunnel(
+        &mut self,
+        c: Cell,
+        leaving: Option<UnitId>,
+        ev: &mut Vec<Event>,
+    ) {
+        let Some(held) = self.stuck_unit() else {
+            return;
+        };
+        if Some(held) == leaving || self.enemy_of_stands_on(held, c, leaving) {
+            return;
+        }
+        self.release(held, c, ev);
+    }
+
+    /// A stuck unit stands on `c`, free (R-CAVE-4); a cave opened by a lighthouse or a
+    /// cannonball releases it too.
+    pub(super) fn release(&mut self, held: UnitId, c: Cell, ev: &mut Vec<Event>) {
+        let place = Place::Land { cell: c, step: 0 };
+        self.units[held].place = place;
+        ev.push(Event::Released {
+            unit: self.units[held].reference(),
+            at: c,
+        });
+        self.friday_meets_missionary(place, c, ev);
+    }
+
+    /// A cave just opened by a lighthouse or a cannonball: the stuck unit comes out on it.
+    pub(super) fn release_onto_opened(&mut self, c: Cell, ev: &mut Vec<Event>) {
+        if let Some(held) = self.stuck_unit() {
+            self.release(held, c, ev);
+        }
+    }
+
+    fn enemy_of_stands_on(&self, held: UnitId, c: Cell, except: Option<UnitId>) -> bool {
+        let team = self.units[held].team;
+        self.units_on_cell(c)
+            .any(|i| Some(i) != except && self.enemies(self.units[i].team, team))
+    }
+}

@@ -1,0 +1,172 @@
+//! Serving rum (§14): a free action before the main action, paid from the team's own stock,
+//! that acts on own and allied units at one cell (R-RUM-4).
+
+use super::action::Motion;
+use super::board::Cell;
+use super::error::ErrorKind;
+use super::event::{DeathCause, Event};
+use super::game::Game;
+use super::tile::TileKind;
+use super::unit::{Place, Team, UnitId};
+
+/// What a serving on one cell would do, in the order R-RUM-4 applies it.
+#[derive(Default)]
+struct Effects {
+    fridays: Vec<UnitId>,
+    missionaries: Vec<UnitId>,
+    caught: Vec<UnitId>,
+    /// Units on a maze step before the last, and that maze's last step.
+    climbers: Vec<(UnitId, u8)>,
+}
+
+impl Effects {
+    fn any(&self) -> bool {
+        !(self.fridays.is_empty()
+            && self.missionaries.is_empty()
+            && self.caught.is_empty()
+            && self.climbers.is_empty())
+    }
+}
+
+impl Game {
+    /// The cell a unit serves from or is served at (R-RUM-3): where it stands, its maze or
+    /// plane cell, its vessel's or swimming cell. A stuck unit is at no cell; as a server it
+    /// counts as standing on its entry cave unless `no_trapped_rum` is on.
+    fn rum_cell(&self, u: UnitId, serving: bool) -> Option<Cell> {
+        match self.units[u].place {
+            Place::Tunnel(cave) if serving && !self.settings.no_trapped_rum => Some(cave),
+            Place::Tunnel(_) | Place::Dead => None,
+            place => self.place_cell(place),
+        }
+    }
+
+    /// R-RUM-3: an own living unit that is not drunk, at the target or next to it (a caught
+    /// unit may serve).
+    fn has_server(&self, team: Team, at: Cell) -> bool {
+        self.units.enumerate().any(|(i, u)| {
+            u.team == team
+                && u.alive()
+                && !u.drunk
+                && self
+                    .rum_cell(i, true)
+                    .is_some_and(|c| c == at || self.board.adjacent(c, at))
+        })
+    }
+
+    /// R-RUM-4 on `at` for `team`'s serving: own and allied units only, not those in the
+    /// tunnel.
+    fn rum_effects(&self, team: Team, at: Cell) -> Effects {
+        let mut out = Effects::default();
+        for (i, u) in self.units.enumerate() {
+            if !self.allied(u.team, team) || self.rum_cell(i, false) != Some(at) {
+                continue;
+            }
+            if u.is_friday() {
+                out.fridays.push(i);
+                continue;
+            }
+            if u.is_missionary() {
+                out.missionaries.push(i);
+            }
+            if u.trapped {
+                out.caught.push(i);
+            }
+            if let Place::Land { step, .. } = u.place {
+                let k = self.maze_steps(at);
+                if k > 0 && step < k {
+                    out.climbers.push((i, k));
+                }
+            }
+        }
+        out
+    }
+
+    /// R-RUM-5: why serving on `at` is refused now (`rum_forbidden`), or `Ok`. A pending
+    /// choice is the caller's check (`choice_pending`).
+    pub(crate) fn check_rum(&self, team: Team, at: Cell) -> Result<(), ErrorKind> {
+        let forbidden = Err(ErrorKind::RumForbidden);
+        if self.rum[team.index()] == 0 || self.weed > 0 || !self.has_server(team, at) {
+            return forbidden;
+        }
+        if self.open_kind(at) == Some(TileKind::Jungle) {
+            return forbidden;
+        }
+        let effects = self.rum_effects(team, at);
+        if !effects.climbers.is_empty() {
+            let k = effects.climbers[0].1;
+            if self
+                .units_at(at, k)
+                .any(|i| self.enemies(self.units[i].team, team))
+            {
+                return forbidden;
+            }
+        }
+        if self.settings.no_wasted_rum && !effects.any() {
+            return forbidden;
+        }
+        Ok(())
+    }
+
+    /// The cells `team` may serve rum on now (R-RUM-5), in canonical order: every server's
+    /// cell and its neighbours, checked.
+    pub(crate) fn rum_targets(&self, team: Team) -> Vec<Cell> {
+        if self.rum[team.index()] == 0 || self.weed > 0 {
+            return Vec::new();
+        }
+        let mut cells: Vec<Cell> = Vec::new();
+        for (i, u) in self.units.enumerate() {
+            if u.team != team || !u.alive() || u.drunk {
+                continue;
+            }
+            if let Some(c) = self.rum_cell(i, true) {
+                cells.push(c);
+                cells.extend(self.board.neighbours(c));
+            }
+        }
+        cells.sort_by_key(|c| self.board.index(*c));
+        cells.dedup();
+        cells.retain(|&c| self.check_rum(team, c).is_ok());
+        cells
+    }
+
+    /// R-RUM-6: a legal serving with at least one effect, for "can the team still act?".
+    pub(crate) fn has_effective_rum(&self, team: Team) -> bool {
+        self.rum_targets(team)
+            .into_iter()
+            .any(|c| self.rum_effects(team, c).any())
+    }
+
+    /// Serves rum on `at` (checked): one bottle from the acting team's stock, then R-RUM-4.
+    /// The turn goes on unless the team can no longer act at all (R-TURN-6).
+    pub(super) fn serve_rum(&mut self, at: Cell, ev: &mut Vec<Event>) {
+        let team = self.turn;
+        self.rum[team.index()] -= 1;
+        ev.push(Event::RumServed { team, cell: at });
+        let effects = self.rum_effects(team, at);
+        for f in effects.fridays {
+            self.kill(f, at, DeathCause::Rum, ev);
+        }
+        for m in effects.missionaries {
+            self.convert(m, ev);
+        }
+        for c in effects.caught {
+            self.units[c].trapped = false;
+            ev.push(Event::Freed {
+                unit: self.units[c].reference(),
+            });
+        }
+        for (u, k) in effects.climbers {
+            self.units[u].place = Place::Land { cell: at, step: k };
+            ev.push(Event::Moved {
+                unit: self.units[u].reference(),
+                from: at,
+                to: at,
+                motion: Motion::Advance,
+                step: k,
+            });
+        }
+        if !self.can_act(team) {
+            self.end_turn(ev);
+        }
+    }
+}
