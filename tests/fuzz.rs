@@ -622,11 +622,8 @@ fn scenario_texts() -> &'static Vec<String> {
     static TEXTS: OnceLock<Vec<String>> = OnceLock::new();
     TEXTS.get_or_init(|| {
         let mut out = Vec::new();
-        let mut files = jackal::scenario::collect_files(&[
-            tests_dir("scenarios"),
-            tests_dir("scenarios-expansion"),
-        ])
-        .expect("the scenario folders");
+        let mut files = jackal::scenario::collect_files(&[tests_dir("scenarios")])
+            .expect("the scenario folder");
         files.sort();
         for file in files {
             let text = std::fs::read_to_string(&file).expect("readable");

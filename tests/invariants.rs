@@ -344,12 +344,29 @@ fn run_game(spec: &Spec, checks: Checks) -> Result<Played, TestCaseError> {
         }
         let action = legal[rng.pick(legal.len())].action;
         let text = game.notation(&action);
-        if let Err(e) = game.play(&action) {
-            return Err(fail(
-                spec,
-                &history,
-                format!("listed action {action:?} (`{text}`) refused: {e:?}"),
-            ));
+        // A panic inside the engine is reported with the game that led to it.
+        let played = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| game.play(&action)));
+        match played {
+            Ok(Ok(_)) => {}
+            Ok(Err(e)) => {
+                return Err(fail(
+                    spec,
+                    &history,
+                    format!("listed action {action:?} (`{text}`) refused: {e:?}"),
+                ));
+            }
+            Err(panic) => {
+                let what = panic
+                    .downcast_ref::<&str>()
+                    .map(|s| s.to_string())
+                    .or_else(|| panic.downcast_ref::<String>().cloned())
+                    .unwrap_or_default();
+                return Err(fail(
+                    spec,
+                    &history,
+                    format!("playing `{text}` panicked: {what}"),
+                ));
+            }
         }
         actions.push(action);
         history.push(text);
@@ -521,5 +538,26 @@ fn fixed_games_all_checks() {
                 panic!("{e}");
             }
         }
+    }
+}
+
+/// Found by the random games: a missionary leaving through the tunnel released a stuck Friday
+/// onto the cave he was leaving, they met there and died, and the dead missionary went on
+/// through the tunnel (a panic). The leaver is in the tunnel when the stuck unit comes out.
+#[test]
+fn the_unit_leaving_by_the_tunnel_meets_nobody_released_behind_it() {
+    let spec = Spec {
+        settings: Settings {
+            board_size: 11,
+            tile_pack: Pack::Full,
+            fortress_vs_cannonball: false,
+            no_wasted_rum: false,
+            ..Settings::default()
+        },
+        seed: 4247896843147816679,
+        player_seed: 6644385052187454421,
+    };
+    if let Err(e) = run_game(&spec, DEFAULT_CHECKS) {
+        panic!("{e}");
     }
 }

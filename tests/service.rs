@@ -426,7 +426,7 @@ fn bots_play_a_whole_game_and_it_replays() {
 fn a_move_with_choices_is_one_board_post() {
     let f = fixture();
     let s = &f.service;
-    let id = bots_duel(&f, here(), small_config(), 5);
+    let id = bots_duel(&f, here(), small_config(), 1);
     // Plays on until a move needed a choice, and keeps that whole move's plies.
     let mut chosen = Vec::new();
     let mut moves_with_choices = 0;
@@ -502,7 +502,7 @@ fn deadlines_remind_then_a_bot_moves_then_takes_the_seat() {
     config.set("reminder", "2h").unwrap();
     config.set("max_missed", "2").unwrap();
     config.set("timeout_level", "random").unwrap();
-    let id = duel_with(&f, config, 7);
+    let id = duel_with(&f, config, 10);
     assert_eq!(
         s.next_timer_due().unwrap(),
         Some(f.clock.now_ms() + 10 * HOUR)

@@ -52,7 +52,7 @@ impl Game {
         }
         let u = ch.unit;
         if !self.tunnel_exits(u, c).is_empty() {
-            return self.into_tunnel(ch, c, ev);
+            return self.enter_tunnel(ch, c, ev);
         }
         if self.open_caves().any(|o| o != c) {
             // (c) every other open cave is occupied.
@@ -87,7 +87,7 @@ impl Game {
     /// R-CAVE-3 (a), R-CAVE-5, R-CAVE-7: the unit on cave `c` goes into the tunnel: to its only
     /// exit at once, or the player picks one (`cave` choice). Leaving `c` releases the unit
     /// stuck before onto it.
-    pub(super) fn into_tunnel(&mut self, ch: &Chain, c: Cell, ev: &mut Vec<Event>) -> Flow {
+    pub(super) fn enter_tunnel(&mut self, ch: &Chain, c: Cell, ev: &mut Vec<Event>) -> Flow {
         match self.tunnel_exits(ch.unit, c).as_slice() {
             [] => Flow::Stand,
             [exit] => {
@@ -106,7 +106,13 @@ impl Game {
         leaving: Option<UnitId>,
         ev: &mut Vec<Event>,
     ) {
-        let Some(held) = self.stuck_unit() else {
+        let held = self.stuck_unit();
+        if let Some(u) = leaving {
+            // In the tunnel on its way to the exit: no longer on `c`, where the stuck unit
+            // comes out (and where, were they Friday and a missionary, they would meet).
+            self.units[u].place = Place::Tunnel(c);
+        }
+        let Some(held) = held else {
             return;
         };
         if Some(held) == leaving || self.enemy_of_stands_on(held, c, leaving) {

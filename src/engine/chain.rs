@@ -107,7 +107,7 @@ impl Game {
         };
         if motion == Motion::Tunnel {
             // R-CAVE-5/7: into the tunnel from the cave the unit stands on.
-            let flow = self.into_tunnel(&chain, to, ev);
+            let flow = self.enter_tunnel(&chain, to, ev);
             return self.follow(chain, flow, ev);
         }
         let step = match place {

@@ -47,11 +47,7 @@ pub const MAX_TURN_SECONDS: u32 = 14 * 24 * 3600;
 impl Default for GameConfig {
     fn default() -> GameConfig {
         GameConfig {
-            rules: Settings {
-                // Until the expansion rules exist, new games use the classic pack.
-                tile_pack: crate::engine::Pack::Classic,
-                ..Settings::default()
-            },
+            rules: Settings::default(),
             turn_seconds: 24 * 3600,
             reminder_seconds: 3 * 3600,
             timeout: TimeoutPolicy::Bot,
@@ -240,10 +236,6 @@ mod tests {
         assert!(c.set("board_size", "8").is_err());
         assert!(c.set("turn_time", "5s").is_err());
         assert!(c.set("reminder", "2d").is_err());
-        assert!(
-            c.set("tile_pack", "full").is_err(),
-            "expansion pack refused for now"
-        );
         assert!(c.set("nonsense", "1").is_err());
         assert_eq!(c, before);
         c.set("board_size", "9").unwrap();

@@ -120,25 +120,36 @@ fn bot_seed(map_seed: u64, stand: Stand) -> u64 {
     rng.next_u64() ^ rng.next_u64().rotate_left(29)
 }
 
-/// The bot's answers to the choices (R-CHAIN) that `action` leads to while `team` keeps the
-/// turn, played out on a copy of `game`. Each answer is decided on the public view of the
-/// position it answers, as the bot would see it at its own timer.
-fn answers_to_choices(game: &Game, action: Action, team: Team, bot: &Bot) -> Vec<Action> {
+/// The rest of the turn that `action` begins, played by the bot on a copy of `game`: the
+/// answers to the choices it leads to (R-CHAIN), and after a rum serving (a free action,
+/// R-RUM-2) the turn's main action. It stops when the turn ends (the next one starts) or the
+/// game does. Each action is decided on the public view of the position it answers, as the
+/// bot would see it at its own timer.
+fn rest_of_turn(game: &Game, action: Action, team: Team, bot: &Bot) -> Vec<Action> {
     let mut game = game.clone();
-    let mut answers = Vec::new();
-    if game.play(&action).is_err() {
-        return answers;
+    let mut rest = Vec::new();
+    let turn_over = |events: &[Event]| {
+        events
+            .iter()
+            .any(|e| matches!(e, Event::TurnStarted { .. } | Event::GameOver(_)))
+    };
+    match game.play(&action) {
+        Ok(events) if !turn_over(&events) => {}
+        _ => return rest,
     }
-    while game.pending().is_some() && game.controller() == team && game.outcome().is_none() {
-        let Ok(answer) = ai::decide(&game.public_view(), bot) else {
+    while game.controller() == team && game.outcome().is_none() {
+        let Ok(next) = ai::decide(&game.public_view(), bot) else {
             break;
         };
-        if game.play(&answer).is_err() {
+        let Ok(events) = game.play(&next) else {
+            break;
+        };
+        rest.push(next);
+        if turn_over(&events) {
             break;
         }
-        answers.push(answer);
     }
-    answers
+    rest
 }
 
 /// The seat commanding the turn (R-TURN-8: on weed turns another team's player).
@@ -313,7 +324,7 @@ impl GameService {
             Ok(action) => {
                 let mut actions = vec![action];
                 if stand == Stand::Deadline {
-                    actions.extend(answers_to_choices(game, action, team, &bot));
+                    actions.extend(rest_of_turn(game, action, team, &bot));
                 }
                 Ok(Some(Thought {
                     ply: loaded.row.ply,

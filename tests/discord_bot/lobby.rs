@@ -57,7 +57,7 @@ fn assert_settings_in_words(message: &Message) {
     for words in [
         "Players: 2 against 2",
         "Board: 5×5",
-        "Tiles: classic",
+        "Tiles: full (with the expansion)",
         "Turn time: 1 day",
         "Reminder before the deadline: 3 hours",
         "When time runs out: a bot plays the turn",

@@ -231,12 +231,11 @@ mod tests {
         assert!(words::has(Lang::Ru, "setting-turn_time"));
     }
 
-    /// Only values the service takes: the expansion pack is not offered until it is built,
-    /// and a reminder is always before the deadline.
+    /// Only values the service takes: both packs, and a reminder always before the deadline.
     #[test]
     fn only_accepted_values_are_offered() {
         let mut config = GameConfig::default();
-        assert_eq!(choices(&config, "tile_pack"), ["classic"]);
+        assert_eq!(choices(&config, "tile_pack"), ["classic", "full"]);
         config.set("turn_time", "6h").unwrap();
         config.set("reminder", "1h").unwrap();
         assert_eq!(choices(&config, "reminder"), ["off", "1h", "3h"]);
