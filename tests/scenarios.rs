@@ -167,3 +167,152 @@ fn a_directory_without_scenarios_is_an_error() {
     assert_eq!(run.status.code(), Some(3));
     assert!(String::from_utf8_lossy(&run.stderr).contains("no .scn file"));
 }
+
+// ----- the contract's coverage -----------------------------------------------------------------
+
+/// The project's copy of the rules contract (`docs/RULES.md`, so that a clone alone tests
+/// itself).
+fn rules_contract() -> String {
+    std::fs::read_to_string(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("docs/RULES.md"))
+        .expect("docs/RULES.md")
+}
+
+/// Every rule id the contract defines (`**R-BALL-1**`), in order.
+fn rule_ids(contract: &str) -> Vec<String> {
+    let mut ids = Vec::new();
+    for part in contract.split("**R-").skip(1) {
+        let Some((id, _)) = part.split_once("**") else {
+            continue;
+        };
+        let well_formed = id.split_once('-').is_some_and(|(group, n)| {
+            group.chars().all(|c| c.is_ascii_uppercase()) && n.chars().all(|c| c.is_ascii_digit())
+        });
+        if well_formed && !ids.iter().any(|i| i == &format!("R-{id}")) {
+            ids.push(format!("R-{id}"));
+        }
+    }
+    ids
+}
+
+/// The rule ids scenario titles and comments cite: `R-CAVE-3`, and the short forms
+/// `R-CAVE-3/4` and `R-TRAP-1/2/3`.
+fn cited_ids(text: &str) -> std::collections::BTreeSet<String> {
+    let mut out = std::collections::BTreeSet::new();
+    let bytes = text.as_bytes();
+    for (i, _) in text.match_indices("R-") {
+        // `ERR-1` holds an `R-` too: an id starts a word.
+        if i > 0 && bytes[i - 1].is_ascii_alphanumeric() {
+            continue;
+        }
+        let part = &text[i + 2..];
+        let group: String = part
+            .chars()
+            .take_while(|c| c.is_ascii_uppercase())
+            .collect();
+        let Some(numbers) = part[group.len()..].strip_prefix('-') else {
+            continue;
+        };
+        let numbers: String = numbers
+            .chars()
+            .take_while(|c| c.is_ascii_digit() || *c == '/')
+            .collect();
+        for n in numbers.split('/').filter(|n| !n.is_empty()) {
+            out.insert(format!("R-{group}-{n}"));
+        }
+    }
+    out
+}
+
+/// Every rule of the contract is cited by at least one scenario in `tests/scenarios/`; a rule
+/// added to RULES.md without a scenario fails here.
+#[test]
+fn every_rule_id_is_cited_by_a_scenario() {
+    let ids = rule_ids(&rules_contract());
+    assert!(
+        ids.len() > 150,
+        "the contract's ids were not found: {ids:?}"
+    );
+    let mut cited = std::collections::BTreeSet::new();
+    for file in jackal::scenario::collect_files(&[dir("scenarios")]).unwrap() {
+        cited.extend(cited_ids(&std::fs::read_to_string(file).unwrap()));
+    }
+    let missing: Vec<&String> = ids.iter().filter(|id| !cited.contains(*id)).collect();
+    assert!(missing.is_empty(), "rules no scenario cites: {missing:?}");
+}
+
+/// `docs/RULES.md` is the contract itself: identical to `../shared/RULES.md` wherever that is
+/// beside the project.
+#[test]
+fn the_rules_copy_is_the_contract() {
+    let shared = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/RULES.md");
+    if let Ok(contract) = std::fs::read_to_string(shared) {
+        assert!(
+            contract == rules_contract(),
+            "docs/RULES.md differs from ../shared/RULES.md: copy it over"
+        );
+    }
+}
+
+/// Every setting of RULES §20 is played by some scenario in each of its values: `set` lines
+/// (and `board` / `players` headers) name every value but the default, which every scenario
+/// without the line plays; custom packs and the stall guard's range are sampled.
+#[test]
+fn every_setting_is_played_in_each_of_its_values() {
+    let mut set: std::collections::BTreeSet<(String, String)> = Default::default();
+    for file in jackal::scenario::collect_files(&[dir("scenarios")]).unwrap() {
+        for line in std::fs::read_to_string(file).unwrap().lines() {
+            let line = line.split('#').next().unwrap().trim().to_ascii_lowercase();
+            let words: Vec<&str> = line.split_whitespace().collect();
+            match words.as_slice() {
+                ["board", n] => set.insert(("board_size".into(), n.to_string())),
+                ["players", p] => set.insert(("players".into(), p.to_string())),
+                ["set", ..] => {
+                    let (id, value) = line[3..].split_once('=').expect("set ID = VALUE");
+                    let value: String = value.chars().filter(|c| !c.is_whitespace()).collect();
+                    let value = match id.trim() {
+                        "tile_pack" if value != "full" && value != "classic" => "custom".into(),
+                        "stall_rounds" if value != "0" && value != "50" => "other".into(),
+                        _ => value,
+                    };
+                    set.insert((id.trim().to_string(), value))
+                }
+                _ => false,
+            };
+        }
+    }
+    let on_off = ["on", "off"];
+    let values: [(&str, &[&str]); 16] = [
+        ("board_size", &["5", "7", "9", "11", "13"]),
+        ("players", &["2", "3", "4", "2x2"]),
+        ("tile_pack", &["full", "classic", "custom"]),
+        ("plane_seats", &["two", "one", "chosen"]),
+        ("retreat_distance", &["king", "taxicab", "euclid"]),
+        ("restriction_kills", &on_off),
+        ("missionary_blocks_attack", &on_off),
+        ("cannonball_kills", &on_off),
+        ("fortress_vs_cannonball", &on_off),
+        ("cannonball_spares_fog", &on_off),
+        ("no_wasted_rum", &on_off),
+        ("no_trapped_rum", &on_off),
+        ("boardgame_caves", &on_off),
+        ("destroying_ships", &on_off),
+        ("friendly_fire", &on_off),
+        ("stall_rounds", &["0", "50", "other"]),
+    ];
+    assert_eq!(
+        values.map(|(id, _)| id),
+        jackal::engine::settings::SETTING_IDS,
+        "RULES §20 and this list name the same settings"
+    );
+    let defaults = jackal::engine::Settings::default();
+    let mut missing = Vec::new();
+    for (id, wanted) in values {
+        for value in wanted {
+            let default = defaults.get(id).as_deref() == Some(*value);
+            if !default && !set.contains(&(id.to_string(), value.to_string())) {
+                missing.push(format!("{id} = {value}"));
+            }
+        }
+    }
+    assert!(missing.is_empty(), "no scenario plays: {missing:?}");
+}

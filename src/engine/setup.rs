@@ -159,7 +159,7 @@ impl Game {
             game.place_item(item).map_err(|m| wrong(Part::Item(i), m))?;
         }
         game.place_counters(setup)?;
-        game.eliminate_the_shipless(setup)?;
+        game.check_sunk_ships(setup)?;
         if let Some(team) = setup.turn {
             if game.is_eliminated(team) {
                 return Err(wrong(
@@ -607,10 +607,10 @@ impl Game {
         Ok(())
     }
 
-    /// R-SINK-5 at the start: a side none of whose teams has a vessel afloat is out of play.
-    /// A team with no unit listed keeps its pirates aboard its ship, so its ship cannot have
-    /// sunk (§3.4 item 6); a team out of play has no living units.
-    fn eliminate_the_shipless(&mut self, setup: &Setup) -> Result<(), PositionError> {
+    /// SCENARIOS §3.4 item 6: a team with no unit listed keeps its pirates aboard its ship, so
+    /// that ship cannot have sunk. (A side left without vessels is eliminated at the end of the
+    /// first turn, R-SINK-5, not before: a position may start that way.)
+    fn check_sunk_ships(&self, setup: &Setup) -> Result<(), PositionError> {
         for (i, s) in setup.ships.iter().enumerate() {
             if s.cell.is_none() && !setup.units.iter().any(|u| u.unit.team == s.team) {
                 return Err(wrong(
@@ -622,29 +622,6 @@ impl Game {
                     ),
                 ));
             }
-        }
-        for team in self.teams().collect::<Vec<_>>() {
-            let side_afloat = self
-                .vessels
-                .iter()
-                .any(|v| !v.sunk && self.allied(v.owner, team));
-            if side_afloat {
-                continue;
-            }
-            if let Some(i) = setup
-                .units
-                .iter()
-                .position(|u| u.unit.team == team && u.at.is_some())
-            {
-                return Err(wrong(
-                    Part::Unit(i),
-                    format!(
-                        "team {team}'s side has no vessel left: it is eliminated and its units \
-                         are dead (R-SINK-5)"
-                    ),
-                ));
-            }
-            self.eliminated[team.index()] = true;
         }
         Ok(())
     }
