@@ -1,11 +1,14 @@
 //! Engine throughput: `cargo bench --bench engine`.
 //!
-//! - `random_games/13x13_classic_4p`: complete games on 13×13, classic pack, 4 players, played
-//!   by a deterministic random player (uniform among legal actions, seeded). One iteration plays
-//!   the same batch of games, so the work per iteration is fixed; the throughput line reads in
-//!   games per second. Target: ≥ 1,000 games/s on one core.
-//! - `legal_actions/13x13_classic_4p_midgame`: `legal_actions()` on a fixed mid-game position
-//!   (13×13, classic, 4 players, about 60 random plies from a fixed seed, no pending choice).
+//! - `random_games/13x13_full_4p`: complete games on 13×13, the `full` pack (every expansion
+//!   tile, unit and item), 4 players, every rule setting of RULES §20 drawn per game from its
+//!   seed, played by a deterministic random player (uniform among legal actions, seeded). One
+//!   iteration plays the same batch of games, so the work per iteration is fixed; the
+//!   throughput line reads in games per second. Target: ≥ 1,000 games/s on one core.
+//! - `random_games/13x13_classic_4p`: the same with the classic pack and default settings, for
+//!   comparison.
+//! - `legal_actions/13x13_{full,classic}_4p_midgame`: `legal_actions()` on a fixed mid-game
+//!   position (13×13, 4 players, about 60 random plies from a fixed seed, no pending choice).
 //!   Target: median ≤ 5 µs.
 
 use jackal::engine::mapgen::SplitMix64;
@@ -13,14 +16,44 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use jackal::engine::{Game, Pack, Players, Settings};
+use jackal::engine::{Game, Pack, PlaneSeats, Players, RetreatDistance, Settings};
 
-fn settings() -> Settings {
+fn classic() -> Settings {
     Settings {
         board_size: 13,
         players: Players::Four,
         tile_pack: Pack::Classic,
         ..Settings::default()
+    }
+}
+
+/// The full pack with every rule setting drawn from `seed` (the stall guard at its default).
+fn full(seed: u64) -> Settings {
+    let mut rng = SplitMix64::new(seed ^ 0x5E77_1265);
+    let mut flag = || rng.below(2) == 1;
+    let flags: [bool; 10] = std::array::from_fn(|_| flag());
+    let mut rng = SplitMix64::new(seed ^ 0x9A7E);
+    Settings {
+        board_size: 13,
+        players: Players::Four,
+        tile_pack: Pack::Full,
+        plane_seats: [PlaneSeats::Two, PlaneSeats::One, PlaneSeats::Chosen][rng.pick(3)],
+        retreat_distance: [
+            RetreatDistance::King,
+            RetreatDistance::Taxicab,
+            RetreatDistance::Euclid,
+        ][rng.pick(3)],
+        restriction_kills: flags[0],
+        missionary_blocks_attack: flags[1],
+        cannonball_kills: flags[2],
+        fortress_vs_cannonball: flags[3],
+        cannonball_spares_fog: flags[4],
+        no_wasted_rum: flags[5],
+        no_trapped_rum: flags[6],
+        boardgame_caves: flags[7],
+        destroying_ships: flags[8],
+        friendly_fire: flags[9],
+        stall_rounds: 50,
     }
 }
 
@@ -32,8 +65,8 @@ fn random_ply(game: &mut Game, rng: &mut SplitMix64) {
 }
 
 /// A complete game from `seed`; returns its number of plies.
-fn random_game(seed: u64) -> usize {
-    let mut game = Game::new(settings(), seed).expect("classic 13x13 sets up");
+fn random_game(settings: Settings, seed: u64) -> usize {
+    let mut game = Game::new(settings, seed).expect("13x13 sets up");
     let mut rng = SplitMix64::new(seed ^ 0xD1CE);
     let mut plies = 0;
     while !game.is_over() {
@@ -45,8 +78,8 @@ fn random_game(seed: u64) -> usize {
 
 /// The fixed mid-game position: 60 random plies from seed 2024, then on until no choice is
 /// pending.
-fn midgame() -> Game {
-    let mut game = Game::new(settings(), 2024).expect("classic 13x13 sets up");
+fn midgame(settings: Settings) -> Game {
+    let mut game = Game::new(settings, 2024).expect("13x13 sets up");
     let mut rng = SplitMix64::new(2024);
     let mut plies = 0;
     while plies < 60 || game.pending().is_some() {
@@ -61,40 +94,47 @@ fn midgame() -> Game {
 const BATCH: u64 = 16;
 
 fn bench_games(c: &mut Criterion) {
-    let plies: usize = (0..BATCH).map(random_game).sum();
-    println!(
-        "random_games: {BATCH} games per iteration, {plies} plies ({} per game)",
-        plies / BATCH as usize
-    );
     let mut group = c.benchmark_group("random_games");
     group.throughput(Throughput::Elements(BATCH));
     group.sample_size(10);
     group.warm_up_time(Duration::from_secs(1));
     group.measurement_time(Duration::from_secs(5));
-    group.bench_function("13x13_classic_4p", |b| {
-        b.iter(|| {
-            for seed in 0..BATCH {
-                black_box(random_game(black_box(seed)));
-            }
-        })
-    });
+    let packs: [(&str, fn(u64) -> Settings); 2] =
+        [("13x13_full_4p", full), ("13x13_classic_4p", |_| classic())];
+    for (name, settings) in packs {
+        let plies: usize = (0..BATCH).map(|s| random_game(settings(s), s)).sum();
+        println!(
+            "random_games/{name}: {BATCH} games per iteration, {plies} plies ({} per game)",
+            plies / BATCH as usize
+        );
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                for seed in 0..BATCH {
+                    black_box(random_game(settings(seed), black_box(seed)));
+                }
+            })
+        });
+    }
     group.finish();
 }
 
 fn bench_legal_actions(c: &mut Criterion) {
-    let game = midgame();
-    println!(
-        "legal_actions: mid-game position at ply {}, team {} to move, {} legal actions",
-        game.ply(),
-        game.turn(),
-        game.legal_actions().len()
-    );
     let mut group = c.benchmark_group("legal_actions");
     group.warm_up_time(Duration::from_secs(1));
     group.measurement_time(Duration::from_secs(3));
-    group.bench_function("13x13_classic_4p_midgame", |b| {
-        b.iter(|| black_box(&game).legal_actions())
-    });
+    for (name, settings) in [
+        ("13x13_full_4p_midgame", full(2024)),
+        ("13x13_classic_4p_midgame", classic()),
+    ] {
+        let game = midgame(settings);
+        println!(
+            "legal_actions/{name}: ply {}, team {} to move, {} legal actions",
+            game.ply(),
+            game.turn(),
+            game.legal_actions().len()
+        );
+        group.bench_function(name, |b| b.iter(|| black_box(&game).legal_actions()));
+    }
     group.finish();
 }
 

@@ -258,6 +258,8 @@ impl Game {
         // loop and placement checks below only concern open tiles.
         let was_fog = self.is_fog(x);
         let mut step = 0;
+        // Whether enemies stand where the unit arrives: asked once, for (a), (b) and (e).
+        let mut enemies_there = false;
         if !was_fog {
             step = entry.step.unwrap_or_else(|| entry_step(self, x, friday));
             let place = Place::Land { cell: x, step };
@@ -267,6 +269,7 @@ impl Game {
             }
             // (a) places the unit may not enter (R-CHAIN-3).
             let enemies = self.enemies_at(team, place);
+            enemies_there = enemies.any;
             if self
                 .entry_refusal(u, place, enemies, Coming::Forced)
                 .is_some()
@@ -315,7 +318,7 @@ impl Game {
             });
         }
         // (e) fights (D-32: before the tile acts) and the Friday–missionary meeting.
-        if kind != TileKind::Jungle && self.units[u].fights() {
+        if enemies_there && kind != TileKind::Jungle && self.units[u].fights() {
             let enemies: Vec<UnitId> = self
                 .units_at(x, step)
                 .filter(|&i| i != u && self.enemies(self.units[i].team, team))

@@ -16,7 +16,7 @@ use super::game::Game;
 use super::item::Item;
 use super::stack_vec::StackVec;
 use super::tile::TileKind;
-use super::unit::{Place, UnitRef};
+use super::unit::{Place, UnitKind, UnitRef};
 
 const SEEN: usize = 48;
 /// The (cell, motion) pairs a walk has entered (R-CHAIN-6 off mazes).
@@ -24,6 +24,7 @@ type Seen = StackVec<(Cell, Motion), SEEN>;
 
 /// What does not change along a walk.
 struct Walk {
+    unit: super::unit::UnitId,
     team: super::unit::Team,
     cargo: super::item::Items,
 }
@@ -85,16 +86,14 @@ impl Game {
         };
         let Some(p) = &self.pending else {
             // Friday and the missionary die of meetings and rum that ordinary units shrug
-            // off (R-FRIDAY-4/5/6): only a simulation tells.
-            let mover = self.find_unit(super::unit::UnitRef {
-                team: self.turn,
-                kind: match *action {
-                    Action::Move { unit, .. } => unit,
-                    _ => return Some(false),
-                },
-            })?;
-            if self.units[mover].is_friday() || self.units[mover].is_missionary() {
-                return None;
+            // off (R-FRIDAY-4/5/6). (A converted missionary is ordinary, but rare: he is
+            // judged like the others of his kind, just more slowly.)
+            if let Action::Move {
+                unit: UnitKind::Friday | UnitKind::Missionary,
+                ..
+            } = *action
+            {
+                return self.meeting_free(to);
             }
             // A legal direct step passes the checks of R-STEP-2, so only a chain tile or the
             // cannibal at the target can kill.
@@ -137,6 +136,30 @@ impl Game {
             && self.units_on_cell(to).next().is_none()
             && !chain.visited.iter().any(|(c, _, _)| *c == to);
         if quiet { Some(false) } else { None }
+    }
+
+    /// Friday and an unconverted missionary die where they meet each other (R-FRIDAY-4/5) and
+    /// on rum (R-FRIDAY-6); a missionary is eaten by the cannibal. None of that can happen on a
+    /// direct step to a cell with nobody on it that is fog (opened first), a plain stop tile,
+    /// or an empty vessel: `Some(false)` there, `None` (simulate) anywhere else.
+    fn meeting_free(&self, to: Cell) -> Option<bool> {
+        if self.board.is_sea(to) {
+            let nobody = match self.vessel_at(to) {
+                Some(v) => self.aboard(v).next().is_none(),
+                None => self.swimmers_at(to).next().is_none(),
+            };
+            return nobody.then_some(false);
+        }
+        if self.is_fog(to) {
+            return Some(false);
+        }
+        let tile = self.tile(to)?;
+        let kind = tile.effective();
+        let quiet = kind.is_stop()
+            && !matches!(kind, TileKind::Cannibal | TileKind::Barrel)
+            && !(kind.has_trigger() && !tile.used)
+            && self.units_on_cell(to).next().is_none();
+        quiet.then_some(false)
     }
 
     /// Follows a chain that involves no choice, no fight and no special unit, without
@@ -191,6 +214,7 @@ impl Game {
             _ => return None,
         };
         let walk = Walk {
+            unit: u,
             team: unit.team,
             cargo,
         };
@@ -213,15 +237,48 @@ impl Game {
         if self.board.is_sea(x) {
             return Some(match self.vessel_at(x) {
                 Some(v) => self.enemies(self.vessels[v].owner, w.team),
-                None => self.enemies_at(w.team, Place::Swim(x)).any_missionary,
+                None => {
+                    let place = Place::Swim(x);
+                    let enemies = self.enemies_at(w.team, place);
+                    self.entry_refusal(w.unit, place, enemies, Coming::Forced)
+                        .is_some()
+                }
             });
         }
         if self.is_fog(x) {
             return Some(!w.cargo.is_empty() && self.settings.restriction_kills);
         }
         let kind = self.open_kind(x)?;
-        if self.units_on_cell(x).next().is_some() || matches!(kind, TileKind::Maze(_)) {
-            return None;
+        if matches!(kind, TileKind::Maze(_)) {
+            // The chain ends on step 1, where only that step's units matter (R-MAZE-2): a
+            // unit it may not join kills it; enemies bar its cargo (R-CHAIN-4); otherwise it
+            // stands there, the enemies knocked out.
+            let place = Place::Land { cell: x, step: 1 };
+            let enemies = self.enemies_at(w.team, place);
+            if self
+                .entry_refusal(w.unit, place, enemies, Coming::Forced)
+                .is_some()
+            {
+                return Some(true);
+            }
+            return Some(enemies.any && !w.cargo.is_empty() && self.settings.restriction_kills);
+        }
+        // The walker itself may stand where its chain comes back to (a crocodile, an arrow
+        // pointing home): it is not there any more. Own and allied units change nothing for an
+        // ordinary unit; enemies it may not join kill it, and a fight changes the board, which
+        // only a simulation follows.
+        if self.units_on_cell(x).any(|i| i != w.unit) {
+            let place = Place::Land { cell: x, step: 0 };
+            let enemies = self.enemies_at(w.team, place);
+            if self
+                .entry_refusal(w.unit, place, enemies, Coming::Forced)
+                .is_some()
+            {
+                return Some(true);
+            }
+            if enemies.any {
+                return None;
+            }
         }
         if seen.as_slice().contains(&(x, m)) {
             return Some(true); // R-CHAIN-6
@@ -264,7 +321,9 @@ impl Game {
             },
             TileKind::Cannon(d) => go(Some(self.board.first_sea(x, d)), Motion::Shot),
             TileKind::Balloon => Some(self.retreat_vessel(w.team, x).is_none()),
-            k if k.is_stop() && !k.is_expansion() => Some(false),
+            // Where an ordinary unit ends its move alone it survives: the cannibal is above,
+            // and only Friday and the missionary die of rum or of meeting each other.
+            k if k.is_stop() => Some(false),
             _ => None,
         }
     }

@@ -153,7 +153,7 @@ impl Game {
         let friday = self
             .units
             .enumerate()
-            .find(|(_, o)| o.place == place && o.is_friday())
+            .find(|(_, o)| o.is_friday() && o.place == place)
             .map(|(i, _)| i);
         let Some(friday) = friday else {
             return;
@@ -161,7 +161,7 @@ impl Game {
         let missionaries: Vec<UnitId> = self
             .units
             .enumerate()
-            .filter(|(_, o)| o.place == place && o.is_missionary())
+            .filter(|(_, o)| o.is_missionary() && o.place == place)
             .map(|(i, _)| i)
             .collect();
         if missionaries.is_empty() {

@@ -17,6 +17,15 @@ use super::stack_vec::StackVec;
 use super::tile::TileKind;
 use super::unit::{Place, Seat, Team, UnitId, UnitKind, UnitRef, VesselId};
 
+/// What a target accepts, found once for every cargo a unit could take there.
+#[derive(Clone, Copy)]
+enum Accepts {
+    /// An empty-handed step; cargo too when `cargo_too`.
+    Empty { cargo_too: bool },
+    /// Only a launch: cargo holding a boat, checked in full.
+    Launch,
+}
+
 /// The cells where some living unit stands or swims: most candidate targets are empty, and
 /// this spares them a scan of every unit.
 pub(crate) struct Occupied([u64; 3]);
@@ -259,10 +268,7 @@ impl Game {
         if vessel.owner != team || vessel.sunk || !shape_ok || self.vessel_at(to).is_some() {
             return Err(ErrorKind::VesselCannotMove);
         }
-        let crewed = self
-            .aboard(v)
-            .any(|i| self.units[i].team == team && self.units[i].sails() && self.units[i].able());
-        if !crewed {
+        if !self.crewed(team, v) {
             return Err(ErrorKind::VesselCannotMove);
         }
         if self
@@ -272,6 +278,12 @@ impl Game {
             return Err(ErrorKind::EnemyMissionary);
         }
         Ok(())
+    }
+
+    /// R-VESSEL-3: an own fighting unit able to act is aboard.
+    fn crewed(&self, team: Team, v: VesselId) -> bool {
+        self.aboard(v)
+            .any(|i| self.units[i].team == team && self.units[i].sails() && self.units[i].able())
     }
 
     /// R-RESFORT-2: the resurrection fortress cells where `team` may resurrect now.
@@ -321,8 +333,25 @@ impl Game {
                 selections.push(Items::NONE);
             }
             for &to in targets.as_slice() {
+                // What the cargo cannot change is checked once per target (this runs for every
+                // unit on every ply); each selection only asks what depends on it.
+                let accepts = match self.check_step(u, to, Items::NONE, &occupied) {
+                    Ok(()) => Accepts::Empty {
+                        cargo_too: selections.as_slice().len() > 1 && self.takes_cargo(u, to),
+                    },
+                    // A step into the plain sea is a launch, open only to a boat (R-BOAT-2).
+                    Err(ErrorKind::Unreachable) if self.board.is_sea(to) => Accepts::Launch,
+                    Err(_) => continue,
+                };
                 for &cargo in selections.as_slice() {
-                    if self.check_step(u, to, cargo, &occupied).is_ok() {
+                    let ok = match accepts {
+                        Accepts::Empty { cargo_too } => cargo.is_empty() || cargo_too,
+                        Accepts::Launch => {
+                            cargo.count(Item::Boat) > 0
+                                && self.check_step(u, to, cargo, &occupied).is_ok()
+                        }
+                    };
+                    if ok {
                         let action = Action::Move {
                             unit: unit.kind,
                             to,
@@ -336,7 +365,7 @@ impl Game {
             }
         }
         for v in self.vessels.ids() {
-            if self.vessels[v].owner != team || self.vessels[v].sunk {
+            if self.vessels[v].owner != team || self.vessels[v].sunk || !self.crewed(team, v) {
                 continue;
             }
             let from = self.vessels[v].cell;
@@ -358,6 +387,30 @@ impl Game {
                 return;
             }
         }
+    }
+
+    /// Given that the unit may step to `to` empty-handed, may it carry cargo taken at its
+    /// position there? (R-STEP-2 check 9; the selections offered are within its capacity and
+    /// lie where it stands, check 5.) The same answer as `check_step` with cargo.
+    fn takes_cargo(&self, u: UnitId, to: Cell) -> bool {
+        let unit = &self.units[u];
+        if self.board.is_sea(to) {
+            // Aboard a vessel (the only sea target open to an empty hand from land or a
+            // vessel; a swimmer carries nothing).
+            return true;
+        }
+        if let Place::Land { cell, .. } = unit.place
+            && cell == to
+            && unit.seat.is_none()
+            && self.maze_steps(to) == 0
+        {
+            return true; // into the tunnel
+        }
+        let step = match unit.place {
+            Place::Land { cell, step } if cell == to && unit.seat.is_none() => step + 1,
+            _ => entry_step(self, to, unit.is_friday()),
+        };
+        !self.cargo_barred(unit.team, Place::Land { cell: to, step })
     }
 
     /// Can `team` make a main action now (judged as if it were its turn)?

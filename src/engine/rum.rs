@@ -113,20 +113,26 @@ impl Game {
         if self.rum[team.index()] == 0 || self.weed > 0 {
             return Vec::new();
         }
-        let mut cells: Vec<Cell> = Vec::new();
+        // Candidate cells as bits of their board index, which runs in canonical order.
+        let mut near = [0u64; 3];
+        let mut mark = |c: Cell| {
+            let i = self.board.index(c);
+            near[i / 64] |= 1 << (i % 64);
+        };
         for (i, u) in self.units.enumerate() {
             if u.team != team || !u.alive() || u.drunk {
                 continue;
             }
             if let Some(c) = self.rum_cell(i, true) {
-                cells.push(c);
-                cells.extend(self.board.neighbours(c));
+                mark(c);
+                self.board.neighbours(c).for_each(&mut mark);
             }
         }
-        cells.sort_by_key(|c| self.board.index(*c));
-        cells.dedup();
-        cells.retain(|&c| self.check_rum(team, c).is_ok());
-        cells
+        (0..self.board.cell_count())
+            .filter(|i| near[i / 64] & (1 << (i % 64)) != 0)
+            .map(|i| self.board.cell_at(i))
+            .filter(|&c| self.check_rum(team, c).is_ok())
+            .collect()
     }
 
     /// R-RUM-6: a legal serving with at least one effect, for "can the team still act?".
