@@ -155,9 +155,10 @@ impl Game {
         }
         let tile = self.tile(to)?;
         let kind = tile.effective();
+        let waiting_trigger = kind.has_trigger() && !tile.used;
         let quiet = kind.is_stop()
             && !matches!(kind, TileKind::Cannibal | TileKind::Barrel)
-            && !(kind.has_trigger() && !tile.used)
+            && !waiting_trigger
             && self.units_on_cell(to).next().is_none();
         quiet.then_some(false)
     }
