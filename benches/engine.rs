@@ -99,7 +99,8 @@ fn bench_games(c: &mut Criterion) {
     group.sample_size(10);
     group.warm_up_time(Duration::from_secs(1));
     group.measurement_time(Duration::from_secs(5));
-    let packs: [(&str, fn(u64) -> Settings); 2] =
+    type SettingsOf = fn(u64) -> Settings;
+    let packs: [(&str, SettingsOf); 2] =
         [("13x13_full_4p", full), ("13x13_classic_4p", |_| classic())];
     for (name, settings) in packs {
         let plies: usize = (0..BATCH).map(|s| random_game(settings(s), s)).sum();
