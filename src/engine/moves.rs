@@ -315,18 +315,20 @@ impl Game {
     /// allocation: this also answers "can this team act?" at the start of every turn.
     fn visit_main_actions(&self, team: Team, visit: &mut dyn FnMut(Action) -> ControlFlow<()>) {
         let occupied = Occupied::of(self);
+        // Flights reach every land cell but one: 128 covers the largest island (117).
+        let mut targets: StackVec<Cell, 128> = StackVec::new();
+        let mut selections: StackVec<Items, 24> = StackVec::new();
         for u in self.units.ids() {
             let unit = &self.units[u];
             if unit.team != team || !unit.able() {
                 continue;
             }
-            // Flights reach every land cell but one: 128 covers the largest island (117).
-            let mut targets: StackVec<Cell, 128> = StackVec::new();
+            targets.clear();
             self.step_targets(u, &mut targets);
             let pool = self
                 .home_of(unit.place)
                 .map_or(Items::NONE, |h| self.home_items(h));
-            let mut selections: StackVec<Items, 24> = StackVec::new();
+            selections.clear();
             if unit.carries() {
                 pool.each_selection(|s| selections.push(s));
             } else {

@@ -23,6 +23,10 @@ impl<T: Copy + Default, const N: usize> StackVec<T, N> {
         self.len += 1;
     }
 
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+
     pub fn as_slice(&self) -> &[T] {
         &self.items[..self.len]
     }
