@@ -12,14 +12,14 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use jackal::engine::{Game, Pack, Settings};
 use jackal::render::{self, RenderOptions};
 
-/// A 4-player classic game after up to `plies` random legal actions, and the last path.
+/// A 4-player full-pack game after up to `plies` random legal actions, and the last path.
 fn midgame(seed: u64, plies: usize) -> (Game, Vec<jackal::engine::Cell>) {
     let settings = Settings {
-        tile_pack: Pack::Classic,
+        tile_pack: Pack::Full,
         players: jackal::engine::Players::Four,
         ..Settings::default()
     };
-    let mut game = Game::new(settings, seed).expect("the classic pack deals");
+    let mut game = Game::new(settings, seed).expect("the full pack deals");
     let mut rng = SplitMix64::new(seed);
     let mut path = Vec::new();
     for _ in 0..plies {

@@ -182,8 +182,7 @@ fn small_5x5_map() {
     assert!(!close(at(&img, (x, y)), style::BACKGROUND));
 }
 
-/// Every classic tile kind in one scenario position (expansion kinds cannot be set up yet;
-/// the tile module's own test draws those).
+/// Every classic tile kind in one scenario position.
 #[test]
 fn every_classic_tile_kind() {
     let (game, path) = scenario(
@@ -209,6 +208,123 @@ fn every_classic_tile_kind() {
             ..RenderOptions::default()
         },
     );
+}
+
+/// Every kind the expansion brings, on one 13×13 board of four teams: its tiles (waiting and
+/// used), Ben Gunn, Friday, a converted missionary in the plane, drunk, trapped and stuck units,
+/// boats, a sunk ship and a hit one, items of every kind on land and aboard, rum stocks, and a
+/// weed turn. Within the byte budget; the boat on b12 in its team's colour, and no ship on the
+/// slot of the sunk one.
+#[test]
+fn every_expansion_kind() {
+    let (game, path) = scenario(
+        "players 4\n\
+         set destroying_ships = on\n\
+         set plane_seats = two\n\
+         tile c3 arrow n\n\
+         tile d3 arrow ne+sw\n\
+         tile e3 arrow e+w\n\
+         tile f3 arrow nw+e+s\n\
+         tile g3 arrow n+e+s+w\n\
+         tile h3 arrow ne+se+sw+nw\n\
+         tile i3 horse\n\
+         tile j3 ice\n\
+         tile k3 crocodile\n\
+         tile c4 maze2\n\
+         tile d4 maze3\n\
+         tile e4 maze4\n\
+         tile f4 maze5\n\
+         tile g4 trap\n\
+         tile h4 cannibal\n\
+         tile i4 fortress\n\
+         tile j4 resfort\n\
+         tile k4 barrel\n\
+         tile c5 chest1\n\
+         tile d5 chest5\n\
+         tile e5 bullion\n\
+         tile f5 cannon n\n\
+         tile g5 cannon e\n\
+         tile h5 cannon s\n\
+         tile i5 cannon w\n\
+         tile j5 balloon\n\
+         tile k5 plane\n\
+         tile c6 plane used\n\
+         tile d6 lighthouse\n\
+         tile e6 bengunn\n\
+         tile f6 friday\n\
+         tile g6 missionary used\n\
+         tile h6 bottles1\n\
+         tile i6 bottles2\n\
+         tile j6 bottles3\n\
+         tile k6 cave\n\
+         tile c7 earthquake\n\
+         tile d7 jungle\n\
+         tile e7 weed\n\
+         tile f7 caramba\n\
+         tile g7 boat\n\
+         tile h7 cart\n\
+         tile i7 ball\n\
+         tile j7 bengunn used\n\
+         tile k7 cave\n\
+         tile c8, d8, e8, f8, g8, h8 fog empty\n\
+         tile i8 fog chest3\n\
+         unit 1.1 g4 trapped\n\
+         unit 1.2 d4 step 2\n\
+         unit 1.3 k5 pilot\n\
+         unit 1.m k5 passenger converted\n\
+         unit 2.1 k4 drunk\n\
+         unit 2.2 k6 stuck\n\
+         unit 2.3 a9\n\
+         unit 2.b d7\n\
+         unit 3.1 d7\n\
+         unit 3.2 m3\n\
+         unit 3.f j9\n\
+         unit 4.1 f4 step 5\n\
+         unit 4.2 i4\n\
+         unit 4.3 m7\n\
+         ship 1 g1 hits 1\n\
+         ship 3 sunk\n\
+         boat 2 a9\n\
+         boat 3 b12\n\
+         item d5 coin 3\n\
+         item e5 bar\n\
+         item c5 coin\n\
+         item f4 step 5 coin 2\n\
+         item g7 boat\n\
+         item h7 cart\n\
+         item i7 ball\n\
+         item h10 ball\n\
+         item a9 cart\n\
+         rum 1 = 2\n\
+         rum 2 = 1\n\
+         rum 4 = 3\n\
+         score 2 = 5\n\
+         score 4 = 3\n\
+         weed 3\n\
+         turn 2\n",
+    );
+    assert_ne!(game.controller(), game.turn(), "a weed turn");
+    let layout = Layout::new(game.board());
+    for lang in [Lang::En, Lang::Ru] {
+        let img = picture(
+            &format!("expansion-kinds-{lang:?}"),
+            &game,
+            &RenderOptions {
+                path: path.clone(),
+                lang,
+                ..RenderOptions::default()
+            },
+        );
+        // The boat's plate is a light tint of team 3's green.
+        let r = layout.cell_rect(cell("b12"));
+        let Rgb([red, green, blue]) = at(&img, (r.x + r.w * 0.2, r.y + r.h * 0.5));
+        assert!(green > red + 40 && green > blue, "{red} {green} {blue}");
+        let slot = layout.cell_centre(cell("g13"));
+        assert!(
+            !close(at(&img, slot), style::team_colour(Team::of(3))),
+            "a sunk ship is drawn"
+        );
+    }
 }
 
 #[test]
