@@ -44,9 +44,17 @@ enum Command {
         /// The map's seed (default: from the operating system).
         #[arg(long)]
         seed: Option<u64>,
+        /// The tile pack: full (the default, with the expansion), classic, or a custom list
+        /// id*count,… (RULES.md R-PACK-6).
+        #[arg(long, default_value = "full")]
+        pack: String,
+        /// A rule setting of RULES.md §20, as ID=VALUE (e.g. destroying_ships=on); repeat for
+        /// several.
+        #[arg(long = "set", value_name = "ID=VALUE", value_parser = parse_setting)]
+        settings: Vec<(String, String)>,
         /// Resume a saved game instead of starting a new one (its seats and settings are the
         /// saved ones).
-        #[arg(long, conflicts_with_all = ["size", "humans", "bots", "teams", "seed"])]
+        #[arg(long, conflicts_with_all = ["size", "humans", "bots", "teams", "seed", "pack", "settings"])]
         game: Option<i64>,
         /// Print only the result.
         #[arg(short, long)]
@@ -73,8 +81,9 @@ enum Command {
         /// One level per seat, comma-separated, 2 to 4 of them (levels: random, easy, normal).
         #[arg(long, value_delimiter = ',', value_parser = parse_bot, required = true)]
         bots: Vec<BotLevel>,
-        /// The tile pack: classic, or a custom list id*count,… (see RULES.md R-PACK-6).
-        #[arg(long, default_value = "classic", value_parser = parse_pack)]
+        /// The tile pack: full (with the expansion), classic, or a custom list id*count,…
+        /// (see RULES.md R-PACK-6).
+        #[arg(long, default_value = "full", value_parser = parse_pack)]
         pack: jackal::engine::Pack,
         /// Games played side by side (each bot thinks on one core).
         #[arg(long, default_value_t = 1)]
@@ -169,6 +178,8 @@ fn main() -> ExitCode {
             bots,
             teams,
             seed,
+            pack,
+            settings,
             game,
             quiet,
             png,
@@ -187,6 +198,8 @@ fn main() -> ExitCode {
                 humans: humans.unwrap_or(if bots.is_empty() { 2 } else { 0 }),
                 bots,
                 seed,
+                pack,
+                settings,
                 game,
                 quiet,
                 picture,
@@ -362,6 +375,13 @@ fn check_failed(e: &str, usage: bool) -> ExitCode {
 fn parse_bot(text: &str) -> Result<BotLevel, String> {
     text.parse()
         .map_err(|e: jackal::ai::UnknownLevel| e.to_string())
+}
+
+fn parse_setting(text: &str) -> Result<(String, String), String> {
+    let (id, value) = text
+        .split_once('=')
+        .ok_or_else(|| format!("`{text}`: write a setting as ID=VALUE"))?;
+    Ok((id.trim().to_string(), value.trim().to_string()))
 }
 
 fn parse_pack(text: &str) -> Result<jackal::engine::Pack, String> {

@@ -34,10 +34,7 @@ fn a_small_arena_reports_every_level() {
     ]);
     assert!(run.status.success(), "{run:?}");
     let out = text(&run.stdout);
-    assert!(
-        out.contains("4 games on 5×5, classic pack, seed 3"),
-        "{out}"
-    );
+    assert!(out.contains("4 games on 5×5, full pack, seed 3"), "{out}");
     for level in ["normal", "easy"] {
         let line = out
             .lines()

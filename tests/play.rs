@@ -76,6 +76,8 @@ fn hot_seat(db: &Path, picture: &Path, game: Option<i64>) -> PlayOptions {
         humans: 1,
         bots: vec![BotLevel::Random],
         seed: Some(5),
+        pack: "full".into(),
+        settings: Vec::new(),
         game,
         quiet: false,
         picture: BoardPicture::At(picture.to_path_buf()),
@@ -170,4 +172,31 @@ fn a_resigned_game_says_how_it_ended() {
     let (code, said) = play_with(&hot_seat(&db, &picture, Some(1)), "");
     assert_eq!(code, 0);
     assert!(said.contains("Team 2 resigned: Team 1 wins."), "{said}");
+}
+
+/// `jackal play --pack classic --set destroying_ships=on`: the game is stored with those
+/// settings; a setting the lobby would refuse is refused before anything is created.
+#[test]
+fn the_pack_and_the_rule_settings_are_chosen_on_the_command_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("set.db");
+    let jackal = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_jackal"))
+            .arg("play")
+            .args(["--db", db.to_str().unwrap(), "--size", "5", "--seed", "3"])
+            .args(["--bots", "random,random", "--quiet", "--no-png"])
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let run = jackal(&["--pack", "classic", "--set", "destroying_ships=on"]);
+    assert!(run.status.success(), "{run:?}");
+    let s = service(&db);
+    let loaded = s.load(1).unwrap();
+    assert_eq!(loaded.config.rules.tile_pack, jackal::engine::Pack::Classic);
+    assert!(loaded.config.rules.destroying_ships);
+    let run = jackal(&["--set", "destroying_ships=maybe"]);
+    assert!(!run.status.success());
+    assert!(String::from_utf8_lossy(&run.stderr).contains("destroying_ships"));
+    assert!(s.load(2).is_err(), "nothing created");
 }

@@ -28,6 +28,10 @@ pub struct PlayOptions {
     pub humans: u8,
     pub bots: Vec<BotLevel>,
     pub seed: Option<u64>,
+    /// The tile pack (`full`, `classic` or a custom list), as the lobby's setting takes it.
+    pub pack: String,
+    /// Further rule settings (RULES §20), as the lobby's settings take them.
+    pub settings: Vec<(String, String)>,
     /// Resume this game instead of starting one.
     pub game: Option<GameId>,
     /// Print only the result (for scripts).
@@ -98,6 +102,10 @@ fn create(service: &GameService, o: &PlayOptions) -> Result<GameId, String> {
     let players = players_for(seats, o.team_play)?;
     let mut config = GameConfig::default();
     config.set("board_size", &o.size.to_string())?;
+    config.set("tile_pack", &o.pack)?;
+    for (id, value) in &o.settings {
+        config.set(id, value)?;
+    }
     config.rules.players = players;
     config.validate()?;
     let owner = Actor::user(local_user(1));

@@ -2,7 +2,8 @@
 //! mapping to localised text (DESIGN §10). Every refusal is answered ephemerally and changes
 //! nothing.
 
-use crate::engine::ErrorKind;
+use crate::engine::error::Detail;
+use crate::engine::{ErrorKind, IllegalAction};
 use crate::game::GameId;
 use crate::game::ServiceError;
 use crate::tr;
@@ -208,7 +209,9 @@ fn service_text(e: &ServiceError, lang: Lang) -> String {
         ServiceError::NotYourTurn { team } => tr!(lang, "err-not-your-turn", team = *team),
         ServiceError::StaleView { current } => tr!(lang, "err-stale-view", current = current + 1),
         ServiceError::AlreadyPlayed => tr!(lang, "err-already-played"),
-        ServiceError::Illegal(kind) => tr!(lang, "err-illegal", why = illegal_text(*kind, lang)),
+        ServiceError::Illegal(refusal) => {
+            tr!(lang, "err-illegal", why = refusal_text(refusal, lang))
+        }
         ServiceError::BadSetting(why) => tr!(lang, "err-bad-setting", why = why.clone()),
         ServiceError::SeatsEmpty(seats) => {
             let list: Vec<String> = seats.iter().map(u8::to_string).collect();
@@ -224,6 +227,47 @@ fn service_text(e: &ServiceError, lang: Lang) -> String {
         | ServiceError::Store(_)
         | ServiceError::Damaged { .. } => tr!(lang, "err-internal"),
     }
+}
+
+/// Why a move is not legal, in words: what exactly stands in the way where the engine says,
+/// else its error kind (RULES R-ERR).
+pub fn refusal_text(refusal: &IllegalAction, lang: Lang) -> String {
+    match &refusal.detail {
+        Some(detail) => detail_text(detail, lang),
+        None => illegal_text(refusal.kind, lang),
+    }
+}
+
+/// An engine [`Detail`] in words.
+fn detail_text(detail: &Detail, lang: Lang) -> String {
+    let word = |id: &str, w: &str| tr!(lang, id, word = w.to_string());
+    let id = match detail {
+        Detail::UnknownStart(w) => return word("illegal-detail-unknown-start", w),
+        Detail::NotACell(w) => return word("illegal-detail-not-a-cell", w),
+        Detail::NotAnItem(w) => return word("illegal-detail-not-an-item", w),
+        Detail::TooManyWords(w) => return word("illegal-detail-too-many-words", w),
+        Detail::NoText => "illegal-detail-no-text",
+        Detail::CellMissing => "illegal-detail-cell-missing",
+        Detail::Drunk => "illegal-detail-drunk",
+        Detail::Trapped => "illegal-detail-trapped",
+        Detail::Stuck => "illegal-detail-stuck",
+        Detail::NoBoatToLaunch => "illegal-detail-no-boat",
+        Detail::CarriesNothing => "illegal-detail-carries-nothing",
+        Detail::CargoNotThere => "illegal-detail-cargo-not-there",
+        Detail::CargoTooMuch => "illegal-detail-cargo-too-much",
+        Detail::CargoIntoFog => "illegal-detail-cargo-fog",
+        Detail::CargoIntoFortress => "illegal-detail-cargo-fortress",
+        Detail::CargoIntoJungle => "illegal-detail-cargo-jungle",
+        Detail::CargoOntoEnemies => "illegal-detail-cargo-enemies",
+        Detail::NoCrew => "illegal-detail-no-crew",
+        Detail::NoRumInStock => "illegal-detail-no-rum",
+        Detail::WeedTurn => "illegal-detail-weed-turn",
+        Detail::NoServer => "illegal-detail-no-server",
+        Detail::RumOnJungle => "illegal-detail-rum-jungle",
+        Detail::RumOntoEnemy => "illegal-detail-rum-enemy",
+        Detail::RumWasted => "illegal-detail-rum-wasted",
+    };
+    tr!(lang, id)
 }
 
 /// Why a move is not legal, in words (the engine's error kinds, RULES R-ERR).

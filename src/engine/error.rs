@@ -108,15 +108,125 @@ impl fmt::Display for ErrorKind {
     }
 }
 
-/// A refused action: the kind of R-STEP-2/R-ERR-1 plus a sentence saying why.
-#[derive(Clone, PartialEq, Eq, Debug, thiserror::Error, Serialize, Deserialize)]
-#[error("{kind}: {}", kind.explain())]
+/// What exactly stands in the way, where the error kind alone leaves the player guessing:
+/// the word the notation could not read, which of the cargo rules, which of the rum rules.
+#[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+pub enum Detail {
+    /// Nothing was written.
+    NoText,
+    /// The first word is no unit id, `ship`, `boat`, `res`, `rum` or cell.
+    UnknownStart(String),
+    /// A word in a cell's place is no cell of this board (S-NOT-3).
+    NotACell(String),
+    /// A cargo word is no item.
+    NotAnItem(String),
+    /// The action is complete before this word.
+    TooManyWords(String),
+    /// `ship`, `boat` or `rum` without its cell.
+    CellMissing,
+    Drunk,
+    Trapped,
+    Stuck,
+    /// Stepping into the sea needs a boat to launch (R-BOAT-2).
+    NoBoatToLaunch,
+    /// The unit is an unconverted missionary or a swimmer (R-CARGO-2).
+    CarriesNothing,
+    /// The items are not where the unit stands.
+    CargoNotThere,
+    /// More than one item, or a wheelbarrow and more than two others (R-CARGO-2).
+    CargoTooMuch,
+    CargoIntoFog,
+    CargoIntoFortress,
+    CargoIntoJungle,
+    CargoOntoEnemies,
+    /// Nobody aboard who can sail it (R-VESSEL-3).
+    NoCrew,
+    NoRumInStock,
+    /// Nobody uses another team's rum on a weed turn (R-WEED-3).
+    WeedTurn,
+    /// No own unit able to serve at or next to the cell (R-RUM-3).
+    NoServer,
+    RumOnJungle,
+    /// An enemy stands on the maze's last step (R-RUM-5).
+    RumOntoEnemy,
+    /// The serving would change nothing (`no_wasted_rum`).
+    RumWasted,
+}
+
+impl Detail {
+    /// A sentence for players (English; the bot's words come from its own Fluent files).
+    pub fn explain(&self) -> String {
+        match self {
+            Detail::NoText => "nothing was written".into(),
+            Detail::UnknownStart(w) => format!(
+                "`{w}` is not a piece (1, 2, 3, b, f, m), `ship`, `boat`, `res`, `rum` or a cell"
+            ),
+            Detail::NotACell(w) => format!("`{w}` is not a cell of this board"),
+            Detail::NotAnItem(w) => {
+                format!("`{w}` is not an item (coin, bar, ball, boat, cart)")
+            }
+            Detail::TooManyWords(w) => format!("`{w}` is one word too many"),
+            Detail::CellMissing => "the cell is missing".into(),
+            Detail::Drunk => "that piece is drunk".into(),
+            Detail::Trapped => "that piece is caught in a trap".into(),
+            Detail::Stuck => "that piece is stuck in the cave tunnel".into(),
+            Detail::NoBoatToLaunch => "a piece steps into the sea only to launch a boat".into(),
+            Detail::CarriesNothing => "that piece carries nothing".into(),
+            Detail::CargoNotThere => "those items are not where the piece stands".into(),
+            Detail::CargoTooMuch => {
+                "a piece carries one item, or a wheelbarrow and two more".into()
+            }
+            Detail::CargoIntoFog => "a piece with cargo cannot enter the fog".into(),
+            Detail::CargoIntoFortress => "a piece with cargo cannot enter a fortress".into(),
+            Detail::CargoIntoJungle => "a piece with cargo cannot enter the jungle".into(),
+            Detail::CargoOntoEnemies => "a piece with cargo cannot attack".into(),
+            Detail::NoCrew => "nobody aboard can sail it".into(),
+            Detail::NoRumInStock => "no rum in your stock".into(),
+            Detail::WeedTurn => "nobody serves rum on a shaitan weed turn".into(),
+            Detail::NoServer => "no piece of yours is there or next to it to serve".into(),
+            Detail::RumOnJungle => "rum cannot be served onto the jungle".into(),
+            Detail::RumOntoEnemy => "an enemy stands on the maze's last step".into(),
+            Detail::RumWasted => "the rum would change nothing there".into(),
+        }
+    }
+}
+
+/// A refused action: the kind of R-STEP-2/R-ERR-1, the detail where there is one, and a
+/// sentence saying why.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
 pub struct IllegalAction {
     pub kind: ErrorKind,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub detail: Option<Detail>,
+}
+
+impl IllegalAction {
+    pub fn with(kind: ErrorKind, detail: Option<Detail>) -> IllegalAction {
+        IllegalAction { kind, detail }
+    }
+
+    /// Why, as a sentence for players: the detail where there is one, else the kind's.
+    pub fn why(&self) -> String {
+        match &self.detail {
+            Some(d) => d.explain(),
+            None => self.kind.explain().to_string(),
+        }
+    }
 }
 
 impl From<ErrorKind> for IllegalAction {
     fn from(kind: ErrorKind) -> IllegalAction {
-        IllegalAction { kind }
+        IllegalAction { kind, detail: None }
     }
 }
+
+impl fmt::Display for IllegalAction {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.detail {
+            Some(d) => write!(f, "{}: {}", self.kind, d.explain()),
+            None => write!(f, "{}: {}", self.kind, self.kind.explain()),
+        }
+    }
+}
+
+impl std::error::Error for IllegalAction {}

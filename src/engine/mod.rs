@@ -21,6 +21,7 @@ pub mod item;
 pub mod mapgen;
 mod moves;
 pub mod notation;
+mod refusal;
 mod rum;
 pub mod settings;
 pub mod setup;

@@ -281,7 +281,7 @@ impl Game {
     }
 
     /// R-VESSEL-3: an own fighting unit able to act is aboard.
-    fn crewed(&self, team: Team, v: VesselId) -> bool {
+    pub(crate) fn crewed(&self, team: Team, v: VesselId) -> bool {
         self.aboard(v)
             .any(|i| self.units[i].team == team && self.units[i].sails() && self.units[i].able())
     }

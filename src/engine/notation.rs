@@ -155,6 +155,18 @@ impl Game {
         self.interpret(notation)
     }
 
+    /// Reads what a player typed as an action now: [`Game::parse_action`], with the word to
+    /// blame when the text is not understood (`syntax`).
+    pub fn read_action(&self, text: &str) -> Result<Action, super::error::IllegalAction> {
+        self.parse_action(text).map_err(|kind| {
+            let detail = match kind {
+                ErrorKind::Syntax => super::refusal::syntax_detail(text, self.board),
+                _ => None,
+            };
+            super::error::IllegalAction::with(kind, detail)
+        })
+    }
+
     /// Parses, interprets and plays text; any error leaves the game unchanged.
     pub fn play_text(&mut self, text: &str) -> Result<Vec<super::event::Event>, ErrorKind> {
         let action = self.parse_action(text)?;

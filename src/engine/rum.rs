@@ -3,7 +3,7 @@
 
 use super::action::Motion;
 use super::board::Cell;
-use super::error::ErrorKind;
+use super::error::{Detail, ErrorKind};
 use super::event::{DeathCause, Event};
 use super::game::Game;
 use super::tile::TileKind;
@@ -84,27 +84,38 @@ impl Game {
     /// R-RUM-5: why serving on `at` is refused now (`rum_forbidden`), or `Ok`. A pending
     /// choice is the caller's check (`choice_pending`).
     pub(crate) fn check_rum(&self, team: Team, at: Cell) -> Result<(), ErrorKind> {
-        let forbidden = Err(ErrorKind::RumForbidden);
-        if self.rum[team.index()] == 0 || self.weed > 0 || !self.has_server(team, at) {
-            return forbidden;
+        match self.rum_refusal(team, at) {
+            None => Ok(()),
+            Some(_) => Err(ErrorKind::RumForbidden),
+        }
+    }
+
+    /// Which rule of R-RUM-5 refuses a serving on `at`, if one does.
+    pub(crate) fn rum_refusal(&self, team: Team, at: Cell) -> Option<Detail> {
+        if self.rum[team.index()] == 0 {
+            return Some(Detail::NoRumInStock);
+        }
+        if self.weed > 0 {
+            return Some(Detail::WeedTurn);
+        }
+        if !self.has_server(team, at) {
+            return Some(Detail::NoServer);
         }
         if self.open_kind(at) == Some(TileKind::Jungle) {
-            return forbidden;
+            return Some(Detail::RumOnJungle);
         }
         let effects = self.rum_effects(team, at);
-        if !effects.climbers.is_empty() {
-            let k = effects.climbers[0].1;
-            if self
+        if let Some(&(_, k)) = effects.climbers.first()
+            && self
                 .units_at(at, k)
                 .any(|i| self.enemies(self.units[i].team, team))
-            {
-                return forbidden;
-            }
+        {
+            return Some(Detail::RumOntoEnemy);
         }
         if self.settings.no_wasted_rum && !effects.any() {
-            return forbidden;
+            return Some(Detail::RumWasted);
         }
-        Ok(())
+        None
     }
 
     /// The cells `team` may serve rum on now (R-RUM-5), in canonical order: every server's

@@ -56,23 +56,29 @@ impl Game {
 
     /// Would this action be accepted now? The first error in the order of S-NOT-4.
     pub fn check(&self, action: &Action) -> Result<(), IllegalAction> {
+        self.check_kind(action)
+            .map_err(|kind| IllegalAction::with(kind, self.detail_of(action, kind)))
+    }
+
+    /// [`Game::check`]'s error kind alone.
+    fn check_kind(&self, action: &Action) -> Result<(), ErrorKind> {
         // An action read from JSON (an import, a stored row) may name a cell of another
         // board: the same as a word that is not a cell of this board in notation (S-NOT-3).
         if !action.cells().all(|c| self.board.exists(c)) {
-            return Err(ErrorKind::Syntax.into());
+            return Err(ErrorKind::Syntax);
         }
         if self.outcome.is_some() {
-            return Err(ErrorKind::GameOver.into());
+            return Err(ErrorKind::GameOver);
         }
         let pending = self.pending.is_some();
         match (action, pending) {
-            (Action::Choose { .. }, false) => return Err(ErrorKind::NoChoicePending.into()),
+            (Action::Choose { .. }, false) => return Err(ErrorKind::NoChoicePending),
             (Action::Choose { .. }, true) => {}
-            (_, true) => return Err(ErrorKind::ChoicePending.into()),
+            (_, true) => return Err(ErrorKind::ChoicePending),
             _ => {}
         }
         let team = self.turn;
-        let result = match *action {
+        match *action {
             Action::Move { unit, to, cargo } => self.check_move(team, unit, to, cargo),
             Action::Choose { .. } => {
                 if self.choice_options().contains(action) {
@@ -97,8 +103,7 @@ impl Game {
                 }
             }
             Action::Rum { at } => self.check_rum(team, at),
-        };
-        result.map_err(IllegalAction::from)
+        }
     }
 
     /// R-RESFORT-2: the lowest-numbered dead ordinary pirate comes back in the fortress.

@@ -22,7 +22,7 @@ mod turns;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use crate::engine::{ErrorKind, Game, Team};
+use crate::engine::{Game, IllegalAction, Team};
 use crate::store::digest::{self, ChainWalk, SnapshotCheck};
 use crate::store::{self, GameRow, SeatRow, Store, StoreError, StoredSnapshot};
 
@@ -79,8 +79,8 @@ pub enum ServiceError {
     StaleView { current: u32 },
     #[error("that move was already played")]
     AlreadyPlayed,
-    #[error("illegal move: {}", .0.explain())]
-    Illegal(ErrorKind),
+    #[error("illegal move: {}", .0.why())]
+    Illegal(IllegalAction),
     #[error("bad setting: {0}")]
     BadSetting(String),
     #[error("{}: wait for players to join or add bots", empty_seats(.0))]

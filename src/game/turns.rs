@@ -255,7 +255,7 @@ impl GameService {
         }
         let seat = seat_on_turn(&loaded, game, user)?;
         // Legality is checked once, by the engine's `play` in `commit_action`.
-        let action = game.parse_action(text).map_err(ServiceError::Illegal)?;
+        let action = game.read_action(text).map_err(ServiceError::Illegal)?;
         // A player who moves is no longer "missing deadlines in a row".
         let seat_update = (seat.missed_deadlines > 0).then(|| SeatRow {
             missed_deadlines: 0,
@@ -393,9 +393,7 @@ impl GameService {
         // private prompt is retired once the move is complete.
         let prompted = controller_seat(loaded, &game).and_then(|s| s.user_id);
         let notation = game.notation(&action);
-        let events = game
-            .play(&action)
-            .map_err(|e| ServiceError::Illegal(e.kind))?;
+        let events = game.play(&action).map_err(ServiceError::Illegal)?;
         let now = self.now();
         let ply = seen_ply + 1;
         let recorded = store::insert_action(

@@ -288,12 +288,23 @@ async fn an_illegal_move_is_explained_in_words() {
     let duel = Duel::start(&h).await;
     let (on_turn, _) = duel.players(&h);
     let before = snapshot(&h, duel.game);
-    let syntax =
-        "the move is not written in a form the game understands (e.g. `2 e5 coin`, `ship f1`)";
+    // Text the notation cannot read names the word to blame.
+    let not_a_piece = |w: &str| {
+        format!("`{w}` is not a piece (1, 2, 3, b, f, m), `ship`, `boat`, `res`, `rum` or a cell")
+    };
     for (typed, why) in [
-        ("b c3", "your team has no living piece with that id"),
-        ("9 a1", syntax),
-        ("hello there", syntax),
+        (
+            "b c3",
+            "your team has no living piece with that id".to_string(),
+        ),
+        ("9 a1", not_a_piece("9")),
+        ("hello there", not_a_piece("hello")),
+        ("1 a1", "`a1` is not a cell of this board".to_string()),
+        (
+            "1 c2 gold",
+            "`gold` is not an item (coin, bar, ball, boat, cart)".to_string(),
+        ),
+        ("ship", "the cell is missing".to_string()),
     ] {
         let answer = ask(
             &h,
@@ -338,6 +349,18 @@ async fn an_illegal_move_is_explained_in_words() {
     assert_eq!(
         answer.content,
         "Так ходить нельзя: у вашей команды нет живой фигуры с таким номером."
+    );
+    let answer = ask(
+        &h,
+        on_turn,
+        duel.thread,
+        "move",
+        &[("action", "1 a1".into())],
+    )
+    .await;
+    assert_eq!(
+        answer.content,
+        "Так ходить нельзя: «a1» — не клетка этого поля."
     );
     assert_eq!(snapshot(&h, duel.game), before);
     duel.play_on(&h).await;
