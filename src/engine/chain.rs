@@ -250,10 +250,8 @@ impl Game {
         from_place: Place,
         ev: &mut Vec<Event>,
     ) -> Flow {
-        let u = ch.unit;
         let x = entry.cell;
-        let team = self.units[u].team;
-        let friday = self.units[u].is_friday();
+        let friday = self.units[ch.unit].is_friday();
         // (c) comes after (a) and (b), but fog never holds units or repeats a visit, so the
         // loop and placement checks below only concern open tiles.
         let was_fog = self.is_fog(x);
@@ -262,23 +260,16 @@ impl Game {
         let mut enemies_there = false;
         if !was_fog {
             step = entry.step.unwrap_or_else(|| entry_step(self, x, friday));
-            let place = Place::Land { cell: x, step };
-            if ch.visited.contains(&(x, step, entry.motion)) {
-                self.record_move(ch, from, x, entry.motion, step, ev);
-                return self.die_in_chain(ch, DeathCause::Loop, ev);
-            }
-            // (a) places the unit may not enter (R-CHAIN-3).
-            let enemies = self.enemies_at(team, place);
-            enemies_there = enemies.any;
-            if self
-                .entry_refusal(u, place, enemies, Coming::Forced)
-                .is_some()
-            {
-                self.record_move(ch, from, x, entry.motion, step, ev);
-                return self.die_in_chain(ch, DeathCause::Forbidden, ev);
+            match self.may_arrive(ch, entry, step) {
+                Ok(enemies) => enemies_there = enemies,
+                Err(cause) => {
+                    self.record_move(ch, from, x, entry.motion, step, ev);
+                    return self.die_in_chain(ch, cause, ev);
+                }
             }
         }
         // (b) cargo restriction (R-CHAIN-4).
+        let team = self.units[ch.unit].team;
         if !ch.cargo.is_empty() && self.cargo_barred(team, Place::Land { cell: x, step }) {
             if self.settings.restriction_kills {
                 self.record_move(ch, from, x, entry.motion, step, ev);
@@ -296,20 +287,52 @@ impl Game {
                 return Flow::Done;
             }
             step = entry_step(self, x, friday);
-        }
-        ch.visited.push((x, step, entry.motion));
-        // (d) place the unit.
-        if !was_fog {
+        } else {
             self.record_move(ch, from, x, entry.motion, step, ev);
         }
+        ch.visited.push((x, step, entry.motion));
+        // (d) place the unit; (e) fights and meetings.
+        let kind = self.place_on_land(ch, x, step, ev);
+        if !self.arrive_among(ch, x, step, kind, enemies_there, ev) {
+            return Flow::Done;
+        }
+        // (f) the tile's effect; arriving through the tunnel has none (R-CAVE-3 a).
+        if entry.motion == Motion::Tunnel {
+            return Flow::Stand;
+        }
+        self.tile_effect(ch, x, kind, entry.motion, from_place, ev)
+    }
+
+    /// The loop check (R-CHAIN-6) and (a), the places the unit may not enter (R-CHAIN-3), for
+    /// an open tile: the cause of death, or whether enemies stand there.
+    fn may_arrive(&self, ch: &Chain, entry: Entry, step: u8) -> Result<bool, DeathCause> {
+        let x = entry.cell;
+        if ch.visited.contains(&(x, step, entry.motion)) {
+            return Err(DeathCause::Loop);
+        }
         let place = Place::Land { cell: x, step };
-        self.units[u].place = place;
+        let enemies = self.enemies_at(self.units[ch.unit].team, place);
+        match self.entry_refusal(ch.unit, place, enemies, Coming::Forced) {
+            Some(_) => Err(DeathCause::Forbidden),
+            None => Ok(enemies.any),
+        }
+    }
+
+    /// (d): the unit stands on `x` (its maze step `step`); entering a maze short of its last
+    /// step, the cargo goes straight there (R-MAZE-3). The tile's kind as it acts now.
+    fn place_on_land(
+        &mut self,
+        ch: &mut Chain,
+        x: Cell,
+        step: u8,
+        ev: &mut Vec<Event>,
+    ) -> TileKind {
+        self.units[ch.unit].place = Place::Land { cell: x, step };
         let kind = self.open_kind(x).unwrap_or(TileKind::Empty);
         if let TileKind::Maze(k) = kind
             && step < k
             && !ch.cargo.is_empty()
         {
-            // R-MAZE-3: the cargo goes straight to the last step.
             let cargo = std::mem::take(&mut ch.cargo);
             self.items_mut(x).add_all(cargo);
             ev.push(Event::PutDown {
@@ -317,7 +340,23 @@ impl Game {
                 items: cargo,
             });
         }
-        // (e) fights (D-32: before the tile acts) and the Friday–missionary meeting.
+        kind
+    }
+
+    /// (e): a fighting unit attacks the enemies at its position (D-32: before the tile acts;
+    /// nobody fights in the jungle), then Friday and a missionary there meet (R-FRIDAY-5).
+    /// Whether the unit is still alive; a death here takes the cargo with it (D-44).
+    fn arrive_among(
+        &mut self,
+        ch: &mut Chain,
+        x: Cell,
+        step: u8,
+        kind: TileKind,
+        enemies_there: bool,
+        ev: &mut Vec<Event>,
+    ) -> bool {
+        let u = ch.unit;
+        let team = self.units[u].team;
         if enemies_there && kind != TileKind::Jungle && self.units[u].fights() {
             let enemies: Vec<UnitId> = self
                 .units_at(x, step)
@@ -327,18 +366,13 @@ impl Game {
                 self.attack(team, x, &enemies, ev);
             }
         }
-        self.friday_meets_missionary(place, x, ev);
-        if !self.units[u].alive() {
-            // A death on entry takes the cargo with it (D-44).
-            let cargo = std::mem::take(&mut ch.cargo);
-            self.lose(x, cargo, ev);
-            return Flow::Done;
+        self.friday_meets_missionary(Place::Land { cell: x, step }, x, ev);
+        if self.units[u].alive() {
+            return true;
         }
-        // (f) the tile's effect; arriving through the tunnel has none (R-CAVE-3 a).
-        if entry.motion == Motion::Tunnel {
-            return Flow::Stand;
-        }
-        self.tile_effect(ch, x, kind, entry.motion, from_place, ev)
+        let cargo = std::mem::take(&mut ch.cargo);
+        self.lose(x, cargo, ev);
+        false
     }
 
     /// R-CHAIN-4 with `restriction_kills` off: the whole cargo goes back to where the move
