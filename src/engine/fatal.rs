@@ -34,6 +34,8 @@ struct Walk {
 enum Back {
     Cell(Cell),
     Aboard,
+    /// A maze step or a plane seat: a crocodile's return there takes a simulation.
+    Elsewhere,
 }
 
 /// "Fatal only if every option is": any known survivable option decides at once; otherwise an
@@ -89,11 +91,11 @@ impl Game {
             // off (R-FRIDAY-4/5/6). (A converted missionary is ordinary, but rare: he is
             // judged like the others of his kind, just more slowly.)
             if let Action::Move {
-                unit: UnitKind::Friday | UnitKind::Missionary,
+                unit: unit @ (UnitKind::Friday | UnitKind::Missionary),
                 ..
             } = *action
             {
-                return self.meeting_free(to);
+                return self.meeting_free(unit, to);
             }
             // A legal direct step passes the checks of R-STEP-2, so only a chain tile or the
             // cannibal at the target can kill.
@@ -140,15 +142,27 @@ impl Game {
 
     /// Friday and an unconverted missionary die where they meet each other (R-FRIDAY-4/5) and
     /// on rum (R-FRIDAY-6); a missionary is eaten by the cannibal. None of that can happen on a
-    /// direct step to a cell with nobody on it that is fog (opened first), a plain stop tile,
-    /// or an empty vessel: `Some(false)` there, `None` (simulate) anywhere else.
-    fn meeting_free(&self, to: Cell) -> Option<bool> {
+    /// direct step into fog (opened first), or onto a plain stop tile, a vessel or a sea cell
+    /// where the other one is not: `Some(false)` there, `None` (simulate) anywhere else.
+    fn meeting_free(&self, mover: UnitKind, to: Cell) -> Option<bool> {
+        // The one it would die meeting: an unconverted missionary for Friday, Friday for the
+        // missionary. Anyone else there changes nothing (enemies it cannot join make the step
+        // illegal, R-STEP-2).
+        let counterpart = |u: &super::unit::Unit| match mover {
+            UnitKind::Friday => u.is_missionary(),
+            _ => u.is_friday(),
+        };
+        let meets = |place: Place| {
+            self.units
+                .iter()
+                .any(|u| counterpart(u) && u.place == place)
+        };
         if self.board.is_sea(to) {
-            let nobody = match self.vessel_at(to) {
-                Some(v) => self.aboard(v).next().is_none(),
-                None => self.swimmers_at(to).next().is_none(),
+            let place = match self.vessel_at(to) {
+                Some(v) => Place::Aboard(v),
+                None => Place::Swim(to),
             };
-            return nobody.then_some(false);
+            return (!meets(place)).then_some(false);
         }
         if self.is_fog(to) {
             return Some(false);
@@ -156,10 +170,14 @@ impl Game {
         let tile = self.tile(to)?;
         let kind = tile.effective();
         let waiting_trigger = kind.has_trigger() && !tile.used;
+        let anyone_met = self
+            .units
+            .iter()
+            .any(|u| counterpart(u) && matches!(u.place, Place::Land { cell, .. } if cell == to));
         let quiet = kind.is_stop()
             && !matches!(kind, TileKind::Cannibal | TileKind::Barrel)
             && !waiting_trigger
-            && self.units_on_cell(to).next().is_none();
+            && !anyone_met;
         quiet.then_some(false)
     }
 
@@ -210,7 +228,8 @@ impl Game {
         }
         // Where a crocodile would send the unit back: the previous position.
         let back = match unit.place {
-            Place::Land { cell, step: 0 } => Back::Cell(cell),
+            Place::Land { cell, step: 0 } if unit.seat.is_none() => Back::Cell(cell),
+            Place::Land { .. } => Back::Elsewhere,
             Place::Aboard(_) => Back::Aboard,
             _ => return None,
         };
@@ -319,6 +338,7 @@ impl Game {
             TileKind::Crocodile => match back {
                 Back::Aboard => Some(false), // back aboard an own or allied vessel
                 Back::Cell(c) => go(Some(c), m.reverse()),
+                Back::Elsewhere => None,
             },
             TileKind::Cannon(d) => go(Some(self.board.first_sea(x, d)), Motion::Shot),
             TileKind::Balloon => Some(self.retreat_vessel(w.team, x).is_none()),
