@@ -88,7 +88,7 @@ impl Glance {
             }
             Action::Ship { to } => self.sail(game, to),
             Action::Resurrect { .. } => 3.0,
-            Action::Boat { .. } | Action::Rum { .. } => 0.0,
+            Action::Boat { .. } | Action::Rum { .. } | Action::Pass => 0.0,
         }
     }
 

@@ -245,6 +245,18 @@ async fn route(p: &mut Press<'_>, id: CustomId) -> Result<()> {
             p.edit(text_only(tr!(p.lang, "resigned", game = game)))
                 .await
         }
+        CustomId::Reclaim { game } => {
+            p.defer_private().await?;
+            let user = p.actor.user;
+            let team = p.data.change(move |s| s.reclaim_seat(user, game)).await?;
+            p.edit(text_only(tr!(
+                p.lang,
+                "reclaimed",
+                game = game,
+                team = team
+            )))
+            .await
+        }
     }
 }
 

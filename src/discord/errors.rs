@@ -205,6 +205,7 @@ fn service_text(e: &ServiceError, lang: Lang) -> String {
         ServiceError::SeatEmpty(seat) => tr!(lang, "err-seat-empty", seat = *seat),
         ServiceError::AlreadyBot(seat) => tr!(lang, "err-already-bot", seat = *seat),
         ServiceError::NotYourGame(id) => tr!(lang, "err-not-your-game", game = *id),
+        ServiceError::NothingToReclaim(id) => tr!(lang, "err-nothing-to-reclaim", game = *id),
         ServiceError::NotOwner => tr!(lang, "err-not-owner"),
         ServiceError::NotYourTurn { team } => tr!(lang, "err-not-your-turn", team = *team),
         ServiceError::StaleView { current } => tr!(lang, "err-stale-view", current = current + 1),

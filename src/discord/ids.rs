@@ -75,6 +75,8 @@ pub enum CustomId {
     },
     /// The confirmation of `/jackal resign`.
     Resign { game: GameId },
+    /// "Take my seat back", under the notice that a bot took a seat.
+    Reclaim { game: GameId },
 }
 
 /// A custom id that is not ours, from an older version, or damaged.
@@ -94,7 +96,8 @@ impl CustomId {
             | CustomId::Pick { game, .. }
             | CustomId::PickRoot { game, .. }
             | CustomId::Play { game, .. }
-            | CustomId::Resign { game } => *game,
+            | CustomId::Resign { game }
+            | CustomId::Reclaim { game } => *game,
         }
     }
 
@@ -125,6 +128,7 @@ impl CustomId {
                 format!("{PREFIX}:{tag}:{game}:{ply}:{action}")
             }
             CustomId::Resign { game } => format!("{PREFIX}:resign:{game}"),
+            CustomId::Reclaim { game } => format!("{PREFIX}:reclaim:{game}"),
         };
         debug_assert!(text.len() <= MAX_LEN, "custom id too long: {text}");
         text
@@ -185,6 +189,7 @@ impl CustomId {
                 confirmed: tag == "sure",
             },
             ("resign", []) => CustomId::Resign { game },
+            ("reclaim", []) => CustomId::Reclaim { game },
             _ => return Err(unknown()),
         };
         Ok(id)
@@ -240,6 +245,7 @@ mod tests {
                 confirmed: true,
             },
             CustomId::Resign { game },
+            CustomId::Reclaim { game },
         ]);
         ids
     }

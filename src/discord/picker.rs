@@ -90,7 +90,10 @@ fn by_target(lang: Lang, actions: Vec<LegalAction>) -> Vec<Node> {
     }
     let mut targets: BTreeMap<Cell, Vec<LegalAction>> = BTreeMap::new();
     for l in actions {
-        targets.entry(target(&l.action)).or_default().push(l);
+        let Some(cell) = target(&l.action) else {
+            continue;
+        };
+        targets.entry(cell).or_default().push(l);
     }
     let groups = targets
         .into_iter()
@@ -135,23 +138,29 @@ fn fit(mut nodes: Vec<Node>, lang: Lang) -> Vec<Node> {
 
 fn short_label(node: &Node) -> String {
     match node {
-        Node::Leaf(l) => target(&l.action).to_string(),
+        Node::Leaf(l) => target(&l.action).map(|c| c.to_string()).unwrap_or_default(),
         Node::Group { label, .. } => label.clone(),
     }
 }
 
-/// The cell an action goes to (or acts on).
-pub fn target(action: &Action) -> Cell {
+/// The cell an action goes to (or acts on); none for the timeout's pass, which is never
+/// offered to a player.
+pub fn target(action: &Action) -> Option<Cell> {
     match *action {
-        Action::Move { to, .. } | Action::Ship { to } | Action::Boat { to, .. } => to,
-        Action::Resurrect { at } | Action::Rum { at } => at,
-        Action::Choose { cell, .. } => cell,
+        Action::Move { to, .. } | Action::Ship { to } | Action::Boat { to, .. } => Some(to),
+        Action::Resurrect { at } | Action::Rum { at } => Some(at),
+        Action::Choose { cell, .. } => Some(cell),
+        Action::Pass => None,
     }
 }
 
 /// The cells of all legal actions (highlighted on the player's private board).
 pub fn targets(game: &Game) -> Vec<Cell> {
-    let mut cells: Vec<Cell> = game.legal_actions_unflagged().iter().map(target).collect();
+    let mut cells: Vec<Cell> = game
+        .legal_actions_unflagged()
+        .iter()
+        .filter_map(target)
+        .collect();
     cells.sort();
     cells.dedup();
     cells
@@ -175,8 +184,8 @@ impl PieceKey {
             Action::Boat { from, .. } => PieceKey::Boat(from),
             Action::Resurrect { .. } => PieceKey::Resurrect,
             Action::Rum { .. } => PieceKey::Rum,
-            // Choices are never grouped (the root lists them all).
-            Action::Choose { .. } => PieceKey::Rum,
+            // Choices are never grouped (the root lists them all), and a pass is never offered.
+            Action::Choose { .. } | Action::Pass => PieceKey::Rum,
         }
     }
 

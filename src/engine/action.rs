@@ -28,6 +28,10 @@ pub enum Action {
     /// The answer to a pending choice: a cell and the cargo that continues (for choices that
     /// offer no cargo selection this is the cargo carried now).
     Choose { cell: Cell, cargo: Items },
+    /// The turn passes without a main action. No player may pass (R-TURN-4): this is what a
+    /// game does for a team whose time ran out under the `skip` timeout policy, and it is
+    /// never among the legal actions. It ends the turn as a skipped turn does (R-TURN-7).
+    Pass,
 }
 
 impl Action {
@@ -38,8 +42,9 @@ impl Action {
             Action::Boat { from, to } => (from, Some(to)),
             Action::Resurrect { at } | Action::Rum { at } => (at, None),
             Action::Choose { cell, .. } => (cell, None),
+            Action::Pass => return None.into_iter().chain(None),
         };
-        std::iter::once(a).chain(b)
+        Some(a).into_iter().chain(b)
     }
 }
 

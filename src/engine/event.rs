@@ -262,6 +262,11 @@ pub enum Event {
     TurnSkipped {
         team: Team,
     },
+    /// The team's time ran out and its turn passed without a move (the `skip` timeout policy,
+    /// [`Action::Pass`](super::action::Action::Pass)).
+    TurnPassed {
+        team: Team,
+    },
     TurnStarted {
         team: Team,
     },

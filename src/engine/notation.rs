@@ -188,6 +188,7 @@ impl Game {
             Action::Boat { from, to } => format!("boat {from} {to}"),
             Action::Resurrect { at } => format!("res {at}"),
             Action::Rum { at } => format!("rum {at}"),
+            Action::Pass => "pass".into(),
             Action::Choose { cell, cargo } => {
                 let carried = self.carried();
                 if cargo == carried {

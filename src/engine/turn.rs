@@ -51,6 +51,10 @@ impl Game {
                 self.end_turn(ev);
             }
             Action::Rum { at } => self.serve_rum(at, ev),
+            Action::Pass => {
+                ev.push(Event::TurnPassed { team: self.turn });
+                self.end_turn(ev);
+            }
         }
     }
 
@@ -103,6 +107,8 @@ impl Game {
                 }
             }
             Action::Rum { at } => self.check_rum(team, at),
+            // A pending choice is answered first (above); otherwise a turn can always pass.
+            Action::Pass => Ok(()),
         }
     }
 
@@ -299,5 +305,48 @@ impl Game {
             winners: top,
             reason,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::ErrorKind;
+
+    fn game(text: &str) -> Game {
+        crate::scenario::position_after_plays(text).unwrap().0
+    }
+
+    /// A turn passed (the `skip` timeout policy) ends as a skipped turn does: the next team
+    /// moves, the stall counter grows, a drunk unit of the team sobers (R-TURN-7).
+    #[test]
+    fn a_passed_turn_ends_like_a_skipped_one() {
+        let mut g = game("tile d10 fog chest1\nunit 1.1 e5 drunk\nunit 1.2 k3\nunit 2.1 k11\n");
+        assert!(!g.legal_actions().iter().any(|l| l.action == Action::Pass));
+        let events = g.play(&Action::Pass).unwrap();
+        assert!(events.contains(&Event::TurnPassed { team: Team::of(1) }));
+        assert_eq!(g.turn(), Team::of(2));
+        assert_eq!(g.stall(), 1);
+        let drunk = g.unit(UnitRef {
+            team: Team::of(1),
+            kind: crate::engine::UnitKind::Pirate(1),
+        });
+        assert!(!drunk.unwrap().drunk);
+    }
+
+    /// A pending choice is answered first: a turn half played cannot pass. Nor can a player
+    /// type a pass.
+    #[test]
+    fn a_pass_waits_for_the_pending_choice_and_is_no_notation() {
+        let g =
+            game("tile e5 arrow e+w\ntile d10 fog chest1\nunit 1.1 e4\nunit 2.1 k11\nplay 1 e5\n");
+        assert!(g.pending().is_some());
+        assert_eq!(
+            g.check(&Action::Pass).unwrap_err().kind,
+            ErrorKind::ChoicePending
+        );
+        let g = game("tile d10 fog chest1\n");
+        assert_eq!(g.parse_action("pass"), Err(ErrorKind::Syntax));
+        assert_eq!(g.notation(&Action::Pass), "pass");
     }
 }

@@ -16,6 +16,9 @@ pub enum TimeoutPolicy {
     Bot,
     /// The player's seat resigns (a duel is lost; otherwise a bot keeps the seat).
     Resign,
+    /// The turn passes without a move (a turn half played is finished by a bot); after
+    /// `max_missed` missed deadlines in a row a bot keeps the seat.
+    Skip,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -132,7 +135,12 @@ impl GameConfig {
                 next.timeout = match value {
                     "bot" => TimeoutPolicy::Bot,
                     "resign" => TimeoutPolicy::Resign,
-                    _ => return Err(format!("timeout must be bot or resign, not `{value}`")),
+                    "skip" => TimeoutPolicy::Skip,
+                    _ => {
+                        return Err(format!(
+                            "timeout must be bot, resign or skip, not `{value}`"
+                        ));
+                    }
                 }
             }
             "max_missed" => {
@@ -171,6 +179,7 @@ impl GameConfig {
             "timeout" => match self.timeout {
                 TimeoutPolicy::Bot => "bot",
                 TimeoutPolicy::Resign => "resign",
+                TimeoutPolicy::Skip => "skip",
             }
             .into(),
             "max_missed" => self.max_missed.to_string(),

@@ -115,6 +115,7 @@ fn bot_seat(game_id: GameId, team: u8, level: BotLevel, now: i64) -> SeatRow {
         joined_at: now,
         missed_deadlines: 0,
         resigned: false,
+        away_user_id: None,
     }
 }
 
@@ -158,6 +159,7 @@ impl GameService {
             joined_at: self.now(),
             missed_deadlines: 0,
             resigned: false,
+            away_user_id: None,
         }
     }
 

@@ -14,6 +14,7 @@ mod delivery;
 pub mod end;
 mod lobby;
 pub mod outbox;
+mod reclaim;
 pub mod record;
 pub mod timers;
 mod transfer;
@@ -69,6 +70,8 @@ pub enum ServiceError {
     AlreadyBot(u8),
     #[error("you have no seat in game #{0}")]
     NotYourGame(GameId),
+    #[error("no bot holds a seat of yours in game #{0}")]
+    NothingToReclaim(GameId),
     #[error("only the game's owner or a server admin can do that")]
     NotOwner,
     #[error("it is not your turn: team {team} is to move")]

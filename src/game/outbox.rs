@@ -35,8 +35,12 @@ pub enum Notice {
     Resigned { team: u8 },
     /// A deadline passed; a bot made this one move.
     TimedOut { team: u8 },
+    /// A deadline passed; the turn passed without a move (the `skip` policy).
+    Passed { team: u8 },
     /// `missed` deadlines in a row: a bot keeps the seat.
     TakenOver { team: u8, missed: u32 },
+    /// The player a bot replaced took their seat back.
+    Reclaimed { team: u8 },
 }
 
 impl Notice {
@@ -45,7 +49,9 @@ impl Notice {
             Notice::Kicked { team }
             | Notice::Resigned { team }
             | Notice::TimedOut { team }
-            | Notice::TakenOver { team, .. } => team,
+            | Notice::Passed { team }
+            | Notice::TakenOver { team, .. }
+            | Notice::Reclaimed { team } => team,
         }
     }
 }

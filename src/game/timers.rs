@@ -75,7 +75,7 @@ impl GameService {
         let stand = match timer.kind {
             TimerKind::Bot => Some(Stand::Seat),
             TimerKind::Deadline => Some(Stand::Deadline),
-            TimerKind::Reminder => None,
+            TimerKind::Reminder | TimerKind::PauseVote | TimerKind::PauseEnd => None,
         };
         let thought = match stand {
             Some(stand) => self.think(timer.game_id, Some(timer.ply), stand)?,

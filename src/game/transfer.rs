@@ -139,6 +139,7 @@ impl GameService {
                     joined_at: now,
                     missed_deadlines: 0,
                     resigned: false,
+                    away_user_id: None,
                 },
             )?;
         }

@@ -198,7 +198,7 @@ pub(super) fn turn_deadline(loaded: &Loaded, game: &Game, now: i64) -> Option<i6
     matches!(next_of(loaded, game), Next::Human { .. }).then(|| deadline_after(loaded, now))
 }
 
-fn require_active(loaded: &Loaded) -> Result<&Game> {
+pub(super) fn require_active(loaded: &Loaded) -> Result<&Game> {
     match loaded.row.status {
         GameStatus::Active => loaded
             .game
@@ -309,11 +309,20 @@ impl GameService {
         if at_ply.is_some_and(|ply| ply != loaded.row.ply) {
             return Ok(None);
         }
-        let level = match (next_of(&loaded, game), stand) {
-            (Next::Bot { level, .. }, Stand::Seat) => level,
-            (Next::Human { .. }, Stand::Deadline)
-                if loaded.config.timeout == TimeoutPolicy::Bot =>
+        let level = match (next_of(&loaded, game), stand, loaded.config.timeout) {
+            (Next::Bot { level, .. }, Stand::Seat, _) => level,
+            // Under `skip` a turn not begun passes; a turn half played (a choice waits) is
+            // finished by the bot, the move the player began included.
+            (Next::Human { team, .. }, Stand::Deadline, TimeoutPolicy::Skip)
+                if game.pending().is_none() =>
             {
+                return Ok(Some(Thought {
+                    ply: loaded.row.ply,
+                    team,
+                    actions: vec![Action::Pass],
+                }));
+            }
+            (Next::Human { .. }, Stand::Deadline, TimeoutPolicy::Bot | TimeoutPolicy::Skip) => {
                 loaded.config.timeout_level
             }
             _ => return Ok(None),
@@ -522,7 +531,7 @@ impl GameService {
         let deadline = deadline_after(loaded, now);
         let reminder = Some(deadline - loaded.config.reminder_seconds as i64 * 1000)
             .filter(|at| loaded.config.reminder_seconds > 0 && *at > now);
-        store::set_turn_timers(tx, id, ply, deadline, reminder)?;
+        store::set_turn_timers(tx, id, ply, deadline, reminder.as_slice())?;
         if notify && loaded.row.channel_id.is_some() {
             let message = OutboxMessage::YourTurn {
                 game_id: id,
@@ -621,6 +630,7 @@ impl GameService {
         let update = SeatRow {
             missed_deadlines: missed,
             user_id: if takeover { None } else { seat.user_id },
+            away_user_id: if takeover { seat.user_id } else { None },
             bot_level: if takeover {
                 Some(loaded.config.timeout_level.name().into())
             } else {
@@ -633,6 +643,8 @@ impl GameService {
                 team: seat.team,
                 missed,
             }
+        } else if thought.actions == [Action::Pass] {
+            Notice::Passed { team: seat.team }
         } else {
             Notice::TimedOut { team: seat.team }
         };

@@ -27,6 +27,7 @@ pub const MIGRATION_SQL: &[&str] = &[
     include_str!("../../migrations/0005_games_by_thread.sql"),
     include_str!("../../migrations/0006_values_not_sentences.sql"),
     include_str!("../../migrations/0007_checked_snapshots.sql"),
+    include_str!("../../migrations/0008_real_life.sql"),
 ];
 
 static MIGRATIONS: LazyLock<Migrations<'static>> =

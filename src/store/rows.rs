@@ -238,12 +238,15 @@ pub struct SeatRow {
     pub joined_at: i64,
     pub missed_deadlines: u32,
     pub resigned: bool,
+    /// The player whose seat a bot took when their time ran out too often: they may take it
+    /// back while the game runs.
+    pub away_user_id: Option<UserId>,
 }
 
 pub fn seats(conn: &Connection, game: GameId) -> Result<Vec<SeatRow>> {
     let mut stmt = conn.prepare_cached(
-        "SELECT game_id, team, user_id, bot_level, joined_at, missed_deadlines, resigned \
-         FROM seats WHERE game_id = ?1 ORDER BY team",
+        "SELECT game_id, team, user_id, bot_level, joined_at, missed_deadlines, resigned, \
+         away_user_id FROM seats WHERE game_id = ?1 ORDER BY team",
     )?;
     let rows = stmt.query_map([game], |r| {
         Ok(SeatRow {
@@ -254,6 +257,7 @@ pub fn seats(conn: &Connection, game: GameId) -> Result<Vec<SeatRow>> {
             joined_at: r.get(4)?,
             missed_deadlines: r.get(5)?,
             resigned: r.get::<_, i64>(6)? != 0,
+            away_user_id: r.get::<_, Option<i64>>(7)?.map(from_sql),
         })
     })?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
@@ -261,10 +265,10 @@ pub fn seats(conn: &Connection, game: GameId) -> Result<Vec<SeatRow>> {
 
 pub fn put_seat(conn: &Connection, seat: &SeatRow) -> Result<()> {
     conn.prepare_cached(
-        "INSERT INTO seats (game_id, team, user_id, bot_level, joined_at, missed_deadlines, resigned) \
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) \
+        "INSERT INTO seats (game_id, team, user_id, bot_level, joined_at, missed_deadlines, resigned, \
+         away_user_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) \
          ON CONFLICT (game_id, team) DO UPDATE SET user_id = ?3, bot_level = ?4, joined_at = ?5, \
-         missed_deadlines = ?6, resigned = ?7")?.execute(
+         missed_deadlines = ?6, resigned = ?7, away_user_id = ?8")?.execute(
         params![
             seat.game_id,
             seat.team,
@@ -272,7 +276,8 @@ pub fn put_seat(conn: &Connection, seat: &SeatRow) -> Result<()> {
             seat.bot_level,
             seat.joined_at,
             seat.missed_deadlines,
-            seat.resigned as i64
+            seat.resigned as i64,
+            seat.away_user_id.map(to_sql)
         ],
     )?;
     Ok(())
@@ -487,16 +492,22 @@ pub fn insert_snapshot(
 pub enum TimerKind {
     /// A human's time to move runs out.
     Deadline,
-    /// A human's deadline is near.
+    /// A human's deadline is near (one of up to three, by slot).
     Reminder,
     /// A bot is to move.
     Bot,
+    /// A pause proposal that the other players did not answer in time lapses.
+    PauseVote,
+    /// A running pause ends; the game goes on.
+    PauseEnd,
 }
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct TimerRow {
     pub game_id: GameId,
     pub kind: TimerKind,
+    /// A reminder's slot, 0–2; 0 for the other kinds.
+    pub slot: u8,
     pub ply: u32,
     pub due_at: i64,
     pub fired_at: Option<i64>,
@@ -508,6 +519,8 @@ impl TimerKind {
             TimerKind::Deadline => "deadline",
             TimerKind::Reminder => "reminder",
             TimerKind::Bot => "bot",
+            TimerKind::PauseVote => "pause_vote",
+            TimerKind::PauseEnd => "pause_end",
         }
     }
 
@@ -516,62 +529,93 @@ impl TimerKind {
             "deadline" => Ok(TimerKind::Deadline),
             "reminder" => Ok(TimerKind::Reminder),
             "bot" => Ok(TimerKind::Bot),
+            "pause_vote" => Ok(TimerKind::PauseVote),
+            "pause_end" => Ok(TimerKind::PauseEnd),
             other => Err(StoreError::Corrupt(format!("timer kind `{other}`"))),
         }
     }
 }
 
-/// Sets the timers of a human's turn at `ply`: its deadline and, if any, its reminder (and
-/// drops a bot's timer). Each game has one row per kind, updated in place: one statement for
-/// both, no delete-and-insert.
+/// The most reminders a turn has (a player's own choice, or the game's one).
+pub const MAX_REMINDERS: usize = 3;
+
+/// Sets the timers of a human's turn at `ply`: its deadline and its reminders, up to
+/// [`MAX_REMINDERS`], one slot each (and drops a bot's timer). Each game has one row per kind
+/// and slot, updated in place: a move rewrites the rows it had rather than adding new ones.
 pub fn set_turn_timers(
     conn: &Connection,
     game: GameId,
     ply: u32,
     deadline: i64,
-    reminder: Option<i64>,
+    reminders: &[i64],
 ) -> Result<()> {
-    // One statement for both rows; `macro_rules` keeps the shared clause in one place and the
-    // SQL a constant (the statement cache is keyed by its text).
+    // `macro_rules` keeps the shared clause in one place and the SQL a constant (the
+    // statement cache is keyed by its text).
     macro_rules! upsert {
         ($values:literal) => {
             concat!(
-                "INSERT INTO timers (game_id, kind, ply, due_at) VALUES ",
+                "INSERT INTO timers (game_id, kind, slot, ply, due_at) VALUES ",
                 $values,
-                " ON CONFLICT (game_id, kind) DO UPDATE SET ply = excluded.ply, \
+                " ON CONFLICT (game_id, kind, slot) DO UPDATE SET ply = excluded.ply, \
                  due_at = excluded.due_at, fired_at = NULL"
             )
         };
     }
     conn.prepare_cached("DELETE FROM timers WHERE game_id = ?1 AND kind = 'bot'")?
         .execute([game])?;
-    match reminder {
-        Some(at) => {
+    match reminders {
+        // The usual turn, one reminder: one statement for both rows.
+        [at] => {
             conn.prepare_cached(upsert!(
-                "(?1, 'deadline', ?2, ?3), (?1, 'reminder', ?2, ?4)"
+                "(?1, 'deadline', 0, ?2, ?3), (?1, 'reminder', 0, ?2, ?4)"
             ))?
             .execute(params![game, ply, deadline, at])?;
         }
-        None => {
-            conn.prepare_cached(upsert!("(?1, 'deadline', ?2, ?3)"))?
+        _ => {
+            conn.prepare_cached(upsert!("(?1, 'deadline', 0, ?2, ?3)"))?
                 .execute(params![game, ply, deadline])?;
-            conn.prepare_cached("DELETE FROM timers WHERE game_id = ?1 AND kind = 'reminder'")?
-                .execute([game])?;
+            for (slot, at) in reminders.iter().take(MAX_REMINDERS).enumerate() {
+                conn.prepare_cached(upsert!("(?1, 'reminder', ?2, ?3, ?4)"))?
+                    .execute(params![game, slot as i64, ply, at])?;
+            }
         }
     }
+    conn.prepare_cached(
+        "DELETE FROM timers WHERE game_id = ?1 AND kind = 'reminder' AND slot >= ?2",
+    )?
+    .execute(params![game, reminders.len().min(MAX_REMINDERS) as i64])?;
     Ok(())
 }
 
-/// Sets the timer of a bot's turn at `ply` (the game's only timer).
+/// Sets the timer of a bot's turn at `ply` (in place of a human's deadline and reminders).
 pub fn set_bot_timer(conn: &Connection, game: GameId, ply: u32, due: i64) -> Result<()> {
-    conn.prepare_cached("DELETE FROM timers WHERE game_id = ?1 AND kind <> 'bot'")?
-        .execute([game])?;
     conn.prepare_cached(
-        "INSERT INTO timers (game_id, kind, ply, due_at) VALUES (?1, 'bot', ?2, ?3) \
-         ON CONFLICT (game_id, kind) DO UPDATE SET ply = excluded.ply, \
+        "DELETE FROM timers WHERE game_id = ?1 AND kind IN ('deadline', 'reminder')",
+    )?
+    .execute([game])?;
+    conn.prepare_cached(
+        "INSERT INTO timers (game_id, kind, slot, ply, due_at) VALUES (?1, 'bot', 0, ?2, ?3) \
+         ON CONFLICT (game_id, kind, slot) DO UPDATE SET ply = excluded.ply, \
          due_at = excluded.due_at, fired_at = NULL",
     )?
     .execute(params![game, ply, due])?;
+    Ok(())
+}
+
+/// Sets a game's timer of `kind` (a pause's), whatever turn it is.
+pub fn set_game_timer(conn: &Connection, game: GameId, kind: TimerKind, due: i64) -> Result<()> {
+    conn.prepare_cached(
+        "INSERT INTO timers (game_id, kind, slot, ply, due_at) VALUES (?1, ?2, 0, 0, ?3) \
+         ON CONFLICT (game_id, kind, slot) DO UPDATE SET due_at = excluded.due_at, fired_at = NULL",
+    )?
+    .execute(params![game, kind.as_str(), due])?;
+    Ok(())
+}
+
+/// Drops a game's timer of `kind` (a pause's).
+pub fn drop_game_timer(conn: &Connection, game: GameId, kind: TimerKind) -> Result<()> {
+    conn.prepare_cached("DELETE FROM timers WHERE game_id = ?1 AND kind = ?2")?
+        .execute(params![game, kind.as_str()])?;
     Ok(())
 }
 
@@ -582,7 +626,7 @@ pub fn clear_timers(conn: &Connection, game: GameId) -> Result<()> {
     Ok(())
 }
 
-const TIMER_COLUMNS: &str = "game_id, kind, ply, due_at, fired_at";
+const TIMER_COLUMNS: &str = "game_id, kind, slot, ply, due_at, fired_at";
 
 fn timers_query(conn: &Connection, sql: &str, p: impl rusqlite::Params) -> Result<Vec<TimerRow>> {
     let mut stmt = conn.prepare_cached(sql)?;
@@ -590,9 +634,10 @@ fn timers_query(conn: &Connection, sql: &str, p: impl rusqlite::Params) -> Resul
         Ok(TimerRow {
             game_id: r.get(0)?,
             kind: r.get(1)?,
-            ply: r.get(2)?,
-            due_at: r.get(3)?,
-            fired_at: r.get(4)?,
+            slot: r.get(2)?,
+            ply: r.get(3)?,
+            due_at: r.get(4)?,
+            fired_at: r.get(5)?,
         })
     })?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
@@ -602,21 +647,24 @@ fn timers_query(conn: &Connection, sql: &str, p: impl rusqlite::Params) -> Resul
 pub fn due_timers(conn: &Connection, now: i64) -> Result<Vec<TimerRow>> {
     let sql = format!(
         "SELECT {TIMER_COLUMNS} FROM timers WHERE fired_at IS NULL AND due_at <= ?1 \
-         ORDER BY due_at, game_id, kind"
+         ORDER BY due_at, game_id, kind, slot"
     );
     timers_query(conn, &sql, [now])
 }
 
 pub fn game_timers(conn: &Connection, game: GameId) -> Result<Vec<TimerRow>> {
-    let sql =
-        format!("SELECT {TIMER_COLUMNS} FROM timers WHERE game_id = ?1 ORDER BY due_at, kind");
+    let sql = format!(
+        "SELECT {TIMER_COLUMNS} FROM timers WHERE game_id = ?1 ORDER BY due_at, kind, slot"
+    );
     timers_query(conn, &sql, [game])
 }
 
-/// The earliest time a pending timer is due, for the scheduler's sleep.
+/// The earliest time a pending timer is due (a game's or a player's), for the scheduler's
+/// sleep.
 pub fn next_timer_due(conn: &Connection) -> Result<Option<i64>> {
     Ok(conn.query_row(
-        "SELECT MIN(due_at) FROM timers WHERE fired_at IS NULL",
+        "SELECT MIN(due) FROM (SELECT MIN(due_at) AS due FROM timers WHERE fired_at IS NULL \
+         UNION ALL SELECT MIN(due_at) FROM user_timers WHERE fired_at IS NULL)",
         [],
         |r| r.get(0),
     )?)
@@ -626,10 +674,16 @@ pub fn next_timer_due(conn: &Connection) -> Result<Option<i64>> {
 pub fn mark_timer_fired(conn: &Connection, timer: &TimerRow, at: i64) -> Result<bool> {
     Ok(conn
         .prepare_cached(
-            "UPDATE timers SET fired_at = ?4 WHERE game_id = ?1 AND kind = ?2 AND ply = ?3 \
-             AND fired_at IS NULL",
+            "UPDATE timers SET fired_at = ?5 WHERE game_id = ?1 AND kind = ?2 AND slot = ?3 \
+             AND ply = ?4 AND fired_at IS NULL",
         )?
-        .execute(params![timer.game_id, timer.kind.as_str(), timer.ply, at])?
+        .execute(params![
+            timer.game_id,
+            timer.kind.as_str(),
+            timer.slot,
+            timer.ply,
+            at
+        ])?
         == 1)
 }
 

@@ -298,6 +298,7 @@ pub fn events(lang: Lang, teams: &dyn Teams, events: &[Event]) -> Vec<String> {
                 )
             }
             Event::TurnSkipped { team } => tr!(lang, "ev-skipped", team = teams.name(*team)),
+            Event::TurnPassed { team } => tr!(lang, "ev-passed", team = teams.name(*team)),
             // The end and a pending choice are told where they matter (the result post, the
             // picker), not among what happened.
             Event::GameOver(_)
@@ -391,9 +392,11 @@ pub fn notice(lang: Lang, teams: &dyn Teams, notice: &Notice) -> String {
         Notice::Kicked { .. } => tr!(lang, "notice-kicked", team = team),
         Notice::Resigned { .. } => tr!(lang, "notice-resigned", team = team),
         Notice::TimedOut { .. } => tr!(lang, "notice-timed-out", team = team),
+        Notice::Passed { .. } => tr!(lang, "notice-passed", team = team),
         Notice::TakenOver { missed, .. } => {
             tr!(lang, "notice-taken-over", team = team, missed = missed)
         }
+        Notice::Reclaimed { .. } => tr!(lang, "notice-reclaimed", team = team),
     }
 }
 
@@ -423,6 +426,7 @@ pub fn action(lang: Lang, a: &Action) -> String {
         ),
         Action::Resurrect { at } => tr!(lang, "action-resurrect", cell = at.to_string()),
         Action::Rum { at } => tr!(lang, "action-rum", cell = at.to_string()),
+        Action::Pass => tr!(lang, "action-pass"),
         Action::Choose { cell, cargo } => tr!(
             lang,
             "action-choose",

@@ -308,7 +308,7 @@ async fn missed_deadlines_let_a_bot_move_then_take_the_seat() {
         assert!(misses <= 2, "the seat should be taken after 2 misses");
     }
     assert_eq!(misses, 2);
-    let notices = h
+    let told = h
         .fake
         .wait_for("the take-over notice", |_| {
             let all = notices(&h, duel.thread);
@@ -316,11 +316,11 @@ async fn missed_deadlines_let_a_bot_move_then_take_the_seat() {
         })
         .await;
     assert!(
-        notices[1]
+        told[1]
             .content
             .contains("missed 2 deadlines in a row; a bot takes the seat"),
         "{}",
-        notices[1].content
+        told[1].content
     );
     let loaded = h.load(game);
     let seat = loaded.seat(sleeper_team).unwrap();
@@ -328,18 +328,61 @@ async fn missed_deadlines_let_a_bot_move_then_take_the_seat() {
     assert!(seat.bot_level.is_some());
     // From now on a bot plays that seat, at once, with no deadline for it.
     let taken_at = loaded.row.ply;
-    if loaded.row.status == GameStatus::Active {
-        play_in_thread(&h, &duel).await;
-        h.fake
-            .wait_for("the bot's own move", |_| {
-                let history = h.service.history(game).unwrap();
-                history
-                    .iter()
-                    .any(|a| a.ply > taken_at && a.team == sleeper_team && a.user_id.is_none())
-                    .then_some(())
-            })
-            .await;
+    if loaded.row.status != GameStatus::Active {
+        return;
     }
+    play_in_thread(&h, &duel).await;
+    h.fake
+        .wait_for("the bot's own move", |_| {
+            let history = h.service.history(game).unwrap();
+            history
+                .iter()
+                .any(|a| a.ply > taken_at && a.team == sleeper_team && a.user_id.is_none())
+                .then_some(())
+        })
+        .await;
+
+    // The take-over notice has a button to take the seat back: only for the sleeper.
+    let reclaim = format!("jk1:reclaim:{game}");
+    assert_eq!(told[1].custom_ids(), std::slice::from_ref(&reclaim));
+    let other = if sleeper == alice { bob } else { alice };
+    let ix = h.fake.click(other, told[1].id, &reclaim);
+    let answer = crate::duel::private_answer(&h, &ix).await;
+    assert_eq!(
+        answer.content,
+        format!("You already have a seat in game #{game}.")
+    );
+    let ix = h.fake.click(sleeper, told[1].id, &reclaim);
+    let answer = crate::duel::private_answer(&h, &ix).await;
+    assert_eq!(
+        answer.content,
+        format!("You are back in game #{game}: seat {sleeper_team} is yours again.")
+    );
+    let seat = h.load(game).seat(sleeper_team).unwrap().clone();
+    assert_eq!(
+        (seat.user_id, seat.bot_level, seat.missed_deadlines),
+        (Some(sleeper.get()), None, 0)
+    );
+    let back = h
+        .fake
+        .wait_for("the notice that the player is back", |_| {
+            notices(&h, duel.thread)
+                .into_iter()
+                .find(|m| m.content.contains("is back"))
+        })
+        .await;
+    assert!(
+        back.content.contains(&format!("<@{sleeper}>")),
+        "{}",
+        back.content
+    );
+    // A second press has nothing left to take back.
+    let ix = h.fake.click(sleeper, told[1].id, &reclaim);
+    let answer = crate::duel::private_answer(&h, &ix).await;
+    assert_eq!(
+        answer.content,
+        format!("You already have a seat in game #{game}.")
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

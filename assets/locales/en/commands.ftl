@@ -105,6 +105,7 @@ choice-turn_time-3d = 3 days
 choice-turn_time-7d = 7 days
 choice-timeout-bot = a bot plays the turn
 choice-timeout-resign = the seat resigns
+choice-timeout-skip = the turn passes
 choice-language-en = English
 choice-language-ru = Русский
 choice-language-auto = my Discord language

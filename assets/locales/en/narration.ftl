@@ -130,6 +130,7 @@ ev-seated = { $unit } took a seat in the plane
 ev-vessel-moved = { $team }'s ship sailed to { $cell }
 ev-resurrected = { $unit } came back to life at { $cell }
 ev-skipped = { $team } could not move and was skipped
+ev-passed = { $team }'s time ran out: the turn passes
 
 death-drowned = { $unit } drowned at { $cell }
 death-enemy-vessel = { $unit } landed on an enemy ship at { $cell } and died
@@ -175,10 +176,12 @@ end-thread-deleted = The game's thread was deleted, so the game was archived whe
 notice-kicked = { $team }: the player was removed; a bot plays on.
 notice-resigned = { $team } resigned; a bot plays on.
 notice-timed-out = { $team }: time ran out; a bot made the move.
+notice-passed = { $team }: time ran out; the turn passes without a move.
 notice-taken-over = { $team } missed { $missed ->
     [one] 1 deadline
    *[other] { $missed } deadlines
-} in a row; a bot takes the seat.
+} in a row; a bot takes the seat. The player can take it back with the button below.
+notice-reclaimed = { $team }: the player is back and takes the seat from the bot.
 
 ## Actions in words (lists of legal moves)
 
@@ -188,6 +191,7 @@ action-ship = Ship → { $cell }
 action-boat = Boat { $from } → { $cell }
 action-resurrect = Resurrect a pirate in the fortress on { $cell }
 action-rum = Serve rum on { $cell }
+action-pass = Let the turn pass
 action-choose = → { $cell }{ $cargo }
 
 ## Words on the board picture

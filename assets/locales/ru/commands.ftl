@@ -105,6 +105,7 @@ choice-turn_time-3d = 3 дня
 choice-turn_time-7d = 7 дней
 choice-timeout-bot = за игрока ходит бот
 choice-timeout-resign = место сдаётся
+choice-timeout-skip = ход пропускается
 choice-language-en = English
 choice-language-ru = Русский
 choice-language-auto = язык моего Discord

@@ -146,6 +146,7 @@ ev-seated = { $unit }: занял место в самолёте
 ev-vessel-moved = Корабль ({ $team }) — на { $cell }
 ev-resurrected = { $unit }: возвращён к жизни на { $cell }
 ev-skipped = { $team } не может ходить и пропускает ход
+ev-passed = { $team }: время вышло, ход пропущен
 
 death-drowned = { $unit }: утонул на { $cell }
 death-enemy-vessel = { $unit }: погиб на вражеском корабле ({ $cell })
@@ -191,11 +192,13 @@ end-thread-deleted = Ветку игры удалили, поэтому игра
 notice-kicked = { $team }: игрока убрали из игры, дальше играет бот.
 notice-resigned = { $team } сдаётся, дальше играет бот.
 notice-timed-out = { $team }: время вышло, ход сделал бот.
+notice-passed = { $team }: время вышло, ход пропущен без действия.
 notice-taken-over = { $team } { $missed ->
     [one] пропускает срок хода { $missed } раз подряд
     [few] пропускает срок хода { $missed } раза подряд
    *[many] пропускает срок хода { $missed } раз подряд
-}: место занимает бот.
+}: место занимает бот. Игрок может вернуться кнопкой ниже.
+notice-reclaimed = { $team }: игрок вернулся и снова занимает своё место.
 
 ## Действия словами (списки возможных ходов)
 
@@ -205,6 +208,7 @@ action-ship = Корабль → { $cell }
 action-boat = Лодка { $from } → { $cell }
 action-resurrect = Воскресить пирата в крепости на { $cell }
 action-rum = Угостить ромом на { $cell }
+action-pass = Пропустить ход
 action-choose = → { $cell }{ $cargo }
 
 ## Слова на картинке доски

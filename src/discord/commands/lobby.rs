@@ -66,6 +66,8 @@ pub enum TimeoutChoice {
     Bot,
     #[name = "resign"]
     Resign,
+    #[name = "skip"]
+    Skip,
 }
 
 /// The setting values a choice stands for (`GameConfig::set` reads them).

@@ -96,6 +96,15 @@ pub fn my_moves_row(lang: Lang, game: GameId) -> CreateActionRow {
     ])
 }
 
+/// "Take my seat back", under the notice that a bot took a seat.
+pub fn reclaim_row(lang: Lang, game: GameId) -> CreateActionRow {
+    CreateActionRow::Buttons(vec![
+        CreateButton::new(CustomId::Reclaim { game }.encode())
+            .label(tr!(lang, "button-reclaim"))
+            .style(ButtonStyle::Secondary),
+    ])
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -3,7 +3,7 @@
 
 use serenity::all::CreateActionRow;
 
-use super::{GameTeams, fit_lines, my_moves_row, relative_time, team_mark};
+use super::{GameTeams, fit_lines, my_moves_row, reclaim_row, relative_time, team_mark};
 use crate::engine::{Action, Event, Game, Motion, Team};
 use crate::game::{GameEnd, Loaded, Notice, PostMaterial};
 use crate::tr;
@@ -156,8 +156,13 @@ pub fn over(loaded: &Loaded, game: Option<&Game>, end: &GameEnd, lang: Lang) -> 
 /// A notice about a seat.
 pub fn notice(loaded: &Loaded, notice: &Notice, lang: Lang) -> Post {
     let teams = GameTeams { loaded, lang };
+    let components = match notice {
+        Notice::TakenOver { .. } => vec![reclaim_row(lang, loaded.row.id)],
+        _ => Vec::new(),
+    };
     Post {
         content: format!("ℹ️ {}", narrate::notice(lang, &teams, notice)),
+        components,
         ..Post::default()
     }
 }

@@ -62,6 +62,7 @@ pub fn value(lang: Lang, id: &str, raw: &str) -> String {
         ("retreat_distance", "euclid") => tr!(lang, "value-distance-euclid"),
         ("timeout", "bot") => tr!(lang, "value-timeout-bot"),
         ("timeout", "resign") => tr!(lang, "value-timeout-resign"),
+        ("timeout", "skip") => tr!(lang, "value-timeout-skip"),
         ("timeout_level", name) => {
             BotLevel::parse(name).map_or(name.to_string(), |l| level(lang, l))
         }
@@ -147,7 +148,7 @@ pub fn choices(config: &GameConfig, id: &str) -> Vec<String> {
         "stall_rounds" => &["0", "25", "50", "100", "200"],
         "turn_time" => &["1h", "6h", "12h", "1d", "2d", "3d", "7d"],
         "reminder" => &["off", "1h", "3h", "6h", "12h"],
-        "timeout" => &["bot", "resign"],
+        "timeout" => &["bot", "resign", "skip"],
         "max_missed" => &["1", "2", "3", "5", "10"],
         "timeout_level" => &["random", "easy", "normal"],
         _ => &["on", "off"],

@@ -1,0 +1,49 @@
+//! Taking a seat back: a player whose seat a bot took after too many missed deadlines may
+//! sit down again, with one click, while the game runs. The bot's turn, if it is on turn,
+//! becomes the player's, with a fresh deadline.
+
+use rusqlite::TransactionBehavior;
+
+use super::lobby::notice;
+use super::outbox::Notice;
+use super::turns::require_active;
+use super::{GameService, Result, ServiceError};
+use crate::store::{self, GameId, SeatRow, UserId};
+
+impl GameService {
+    /// Gives `user` back the seat a bot took from them; returns its team number.
+    pub fn reclaim_seat(&self, user: UserId, id: GameId) -> Result<u8> {
+        let now = self.now();
+        let mut conn = self.store.conn()?;
+        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let loaded = self.load_on(&tx, id)?;
+        let game = require_active(&loaded)?;
+        if loaded.seat_of(user).is_some() {
+            return Err(ServiceError::AlreadySeated(id));
+        }
+        let seat = loaded
+            .seats
+            .iter()
+            .find(|s| s.away_user_id == Some(user) && s.user_id.is_none() && !s.resigned)
+            .ok_or(ServiceError::NothingToReclaim(id))?;
+        let back = SeatRow {
+            user_id: Some(user),
+            bot_level: None,
+            missed_deadlines: 0,
+            away_user_id: None,
+            ..seat.clone()
+        };
+        store::put_seat(&tx, &back)?;
+        let team = back.team;
+        if game.controller().number() == team {
+            let mut after = loaded.clone();
+            if let Some(s) = after.seats.iter_mut().find(|s| s.team == team) {
+                *s = back;
+            }
+            self.schedule_turn(&tx, &after, game, now, true)?;
+        }
+        notice(&tx, &loaded.row, Notice::Reclaimed { team }, now)?;
+        tx.commit()?;
+        Ok(team)
+    }
+}
