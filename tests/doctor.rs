@@ -96,6 +96,23 @@ fn healthy(dir: &Path) -> (PathBuf, Games) {
 }
 
 /// A copy of `from` named `name`, changed by `sql` (foreign keys off, as in any SQLite shell).
+/// What migration 0008 added, taken away again (to make a file of an older version).
+const UNDO_REAL_LIFE: &str = "\
+    ALTER TABLE seats DROP COLUMN away_user_id; \
+    ALTER TABLE user_prefs DROP COLUMN reminders; \
+    ALTER TABLE user_prefs DROP COLUMN reminder_via; \
+    ALTER TABLE user_prefs DROP COLUMN digest_minute; \
+    ALTER TABLE guild_prefs DROP COLUMN vacation_days; \
+    ALTER TABLE guild_prefs DROP COLUMN max_pause_days; \
+    DROP TABLE user_timers; DROP TABLE vacations; DROP TABLE pauses; \
+    CREATE TABLE timers_unslotted (game_id INTEGER NOT NULL, \
+        kind TEXT NOT NULL CHECK (kind IN ('deadline', 'reminder', 'bot')), \
+        ply INTEGER NOT NULL, due_at INTEGER NOT NULL, fired_at INTEGER, \
+        PRIMARY KEY (game_id, kind)) WITHOUT ROWID; \
+    INSERT INTO timers_unslotted SELECT game_id, kind, ply, due_at, fired_at FROM timers; \
+    DROP TABLE timers; ALTER TABLE timers_unslotted RENAME TO timers; \
+    CREATE INDEX timers_due ON timers (due_at) WHERE fired_at IS NULL;";
+
 fn damaged(from: &Path, name: &str, sql: &str) -> PathBuf {
     let path = from.with_file_name(name);
     std::fs::copy(from, &path).unwrap();
@@ -320,8 +337,10 @@ fn an_older_file_is_checked_on_an_upgraded_copy() {
     let older = damaged(
         &db,
         "older.db",
-        "ALTER TABLE actions DROP COLUMN chain; ALTER TABLE snapshots DROP COLUMN checksum; \
-         PRAGMA user_version = 6",
+        &format!(
+            "{UNDO_REAL_LIFE} ALTER TABLE actions DROP COLUMN chain; \
+             ALTER TABLE snapshots DROP COLUMN checksum; PRAGMA user_version = 6"
+        ),
     );
     let (out, text) = doctor(&older);
     assert_eq!(out.status.code(), Some(0), "{text}");
