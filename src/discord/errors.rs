@@ -6,6 +6,7 @@ use crate::engine::error::Detail;
 use crate::engine::{ErrorKind, IllegalAction};
 use crate::game::GameId;
 use crate::game::ServiceError;
+use crate::game::reminders::SettingError;
 use crate::tr;
 use crate::words::Lang;
 
@@ -223,10 +224,28 @@ fn service_text(e: &ServiceError, lang: Lang) -> String {
                 count = seats.len()
             )
         }
+        ServiceError::Setting(setting) => setting_text(setting, lang),
         ServiceError::NoRandomness(_)
         | ServiceError::BadExport(_)
         | ServiceError::Store(_)
         | ServiceError::Damaged { .. } => tr!(lang, "err-internal"),
+    }
+}
+
+/// Why a reminder setting was refused, in words.
+pub fn setting_text(e: &SettingError, lang: Lang) -> String {
+    match e {
+        SettingError::UnknownZone(zone) => tr!(lang, "err-unknown-zone", zone = zone.clone()),
+        SettingError::BadClock(text) => tr!(lang, "err-bad-clock", text = text.clone()),
+        SettingError::BadQuiet(text) => tr!(lang, "err-bad-quiet", text = text.clone()),
+        SettingError::QuietWholeDay => tr!(lang, "err-quiet-whole-day"),
+        SettingError::BadOffset(text) => tr!(lang, "err-bad-offset", text = text.clone()),
+        SettingError::TooManyReminders(count) => tr!(
+            lang,
+            "err-too-many-reminders",
+            count = *count,
+            max = crate::game::MAX_REMINDERS
+        ),
     }
 }
 

@@ -23,7 +23,7 @@ use super::views::lobby;
 use super::views::picker::{self as picker_view};
 use super::views::post::{self, Post};
 use crate::game::{GameEnd, Loaded, OutboxMessage, Queued, ServiceError, Target};
-use crate::game::{GameId, GameStatus};
+use crate::game::{GameId, GameStatus, ReminderVia};
 use crate::render::{self, RenderOptions};
 use crate::tr;
 use crate::words::Lang;
@@ -71,7 +71,7 @@ type Delivery = std::result::Result<Outcome, Failure>;
 
 /// Runs until `stop` turns true, then finishes what is in flight.
 pub async fn run(data: Data, mut stop: watch::Receiver<bool>) {
-    let busy: Arc<Mutex<HashSet<GameId>>> = Arc::default();
+    let busy: Arc<Mutex<HashSet<Option<GameId>>>> = Arc::default();
     let mut workers = tokio::task::JoinSet::new();
     loop {
         if *stop.borrow() {
@@ -127,8 +127,8 @@ pub async fn run(data: Data, mut stop: watch::Receiver<bool>) {
 }
 
 /// The rows grouped by game, each group in order.
-fn by_game(rows: Vec<Queued>) -> Vec<(GameId, Vec<Queued>)> {
-    let mut groups: Vec<(GameId, Vec<Queued>)> = Vec::new();
+fn by_game(rows: Vec<Queued>) -> Vec<(Option<GameId>, Vec<Queued>)> {
+    let mut groups: Vec<(Option<GameId>, Vec<Queued>)> = Vec::new();
     for row in rows {
         let game = row.message.game_id();
         match groups.iter_mut().find(|(g, _)| *g == game) {
@@ -269,6 +269,7 @@ async fn deliver(data: &Data, row: &Queued) -> Delivery {
         } => reminder(data, row, *game_id, *ply, *team, *deadline_ms).await,
         OutboxMessage::TurnOver { game_id, ply } => turn_over(data, row, *game_id, *ply).await,
         OutboxMessage::GameOver { game_id, end } => game_over(data, row, *game_id, end).await,
+        OutboxMessage::Digest { games } => digest(data, row, games).await,
         OutboxMessage::Notice { game_id, notice } => {
             let game = *game_id;
             let loaded = data.call(move |s| s.load(game)).await?;
@@ -285,6 +286,19 @@ async fn post_public(
     loaded: &Loaded,
     post: Post,
     image: Option<(String, Vec<u8>)>,
+) -> Delivery {
+    post_public_part(data, row, loaded, post, image, 0).await
+}
+
+/// [`post_public`] for one of several posts a row makes (each `part` has its own nonce, so a
+/// retry posts none of them twice).
+async fn post_public_part(
+    data: &Data,
+    row: &Queued,
+    loaded: &Loaded,
+    post: Post,
+    image: Option<(String, Vec<u8>)>,
+    part: u8,
 ) -> Delivery {
     let channel = match row.target {
         Target::Channel { id } => id,
@@ -312,7 +326,7 @@ async fn post_public(
         ping: post.ping,
         components: post.components,
         image,
-        nonce: Some(nonce(row, 0)),
+        nonce: Some(nonce(row, part)),
     };
     match data.rest.post(channel, &message).await {
         Ok(_) => Ok(Outcome::Delivered),
@@ -488,7 +502,7 @@ async fn reminder(
         return Ok(Outcome::Moot);
     }
     let prefs = data.call(move |s| s.user_prefs(user)).await?;
-    if prefs.dms {
+    if prefs.dms && prefs.reminder_via != Some(ReminderVia::Thread) {
         let lang = match data.user_lang(user).await {
             Some(l) => l,
             None => game_lang(&loaded),
@@ -515,6 +529,51 @@ async fn reminder(
         ..row.clone()
     };
     post_public(data, &public, &loaded, message, None).await
+}
+
+/// The daily digest, by DM. Games played since it was written are left out; when DMs are
+/// closed, each game's thread gets the reminder instead.
+async fn digest(data: &Data, row: &Queued, games: &[GameId]) -> Delivery {
+    let Target::User { id: user } = row.target else {
+        return Err(Failure::GiveUp("a digest without a user".into()));
+    };
+    let ids = games.to_vec();
+    let turns = data.call(move |s| s.turns_among(user, &ids)).await?;
+    if turns.is_empty() {
+        return Ok(Outcome::Moot);
+    }
+    let prefs = data.call(move |s| s.user_prefs(user)).await?;
+    if prefs.dms {
+        let lang = match data.user_lang(user).await {
+            Some(l) => l,
+            None => game_lang(&turns[0].0),
+        };
+        let message = post::digest_dm(&turns, lang);
+        let dm = data.rest.dm_channel(user).await.map_err(failure)?;
+        let new = NewMessage {
+            content: message.content,
+            nonce: Some(nonce(row, 0)),
+            ..NewMessage::default()
+        };
+        match data.rest.post(dm, &new).await {
+            Ok(_) => return Ok(Outcome::Delivered),
+            Err(e) if e.code() == Some(50007) => {
+                data.call(move |s| s.set_dms_open(user, false)).await?;
+            }
+            Err(e) => return Err(failure(e)),
+        }
+    }
+    for (part, (loaded, deadline)) in turns.iter().enumerate() {
+        let team = loaded.seat_of(user).map_or(0, |s| s.team);
+        let message = post::reminder(loaded, team, *deadline, game_lang(loaded));
+        let public = Queued {
+            target: Target::Game,
+            ..row.clone()
+        };
+        let part = u8::try_from(part + 1).unwrap_or(u8::MAX);
+        post_public_part(data, &public, loaded, message, None, part).await?;
+    }
+    Ok(Outcome::Delivered)
 }
 
 /// The turn a prompt asked to play is over: its buttons go.

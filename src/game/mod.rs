@@ -16,6 +16,8 @@ mod lobby;
 pub mod outbox;
 mod reclaim;
 pub mod record;
+pub mod reminders;
+mod reminder_settings;
 pub mod timers;
 mod transfer;
 mod turns;
@@ -40,7 +42,10 @@ pub use turns::{Accepted, HistoryEntry, LegalMove, Next};
 
 // The store's values that callers of the service name (the Discord layer reaches the store
 // only through the service, so it takes them from here).
-pub use crate::store::{Durability, GameId, GameStatus, PromptRow, UserId, UserPrefs};
+pub use crate::store::{
+    Durability, GameId, GameStatus, MAX_REMINDERS, PromptRow, ReminderVia, UserId, UserPrefs,
+};
+pub use reminder_settings::ReminderChange;
 
 /// Snapshots are written every this many plies, so loading replays fewer than this.
 pub const SNAPSHOT_EVERY: u32 = 25;
@@ -96,6 +101,8 @@ pub enum ServiceError {
     /// with what is wrong, and every other game goes on.
     #[error("game #{game} is damaged: {damage}")]
     Damaged { game: GameId, damage: Damage },
+    #[error(transparent)]
+    Setting(#[from] reminders::SettingError),
     #[error(transparent)]
     Store(#[from] StoreError),
 }

@@ -102,6 +102,9 @@ pub enum OutboxMessage {
         game_id: GameId,
         notice: Notice,
     },
+    /// Private, once a day for a player who asked: the games where it is their turn (read
+    /// again at send time: a game played meanwhile is left out).
+    Digest { games: Vec<GameId> },
 }
 
 impl OutboxMessage {
@@ -114,11 +117,13 @@ impl OutboxMessage {
             OutboxMessage::TurnOver { .. } => "turn_over",
             OutboxMessage::GameOver { .. } => "game_over",
             OutboxMessage::Notice { .. } => "notice",
+            OutboxMessage::Digest { .. } => "digest",
         }
     }
 
-    pub fn game_id(&self) -> GameId {
-        match self {
+    /// The game the message is about (none for a digest of several).
+    pub fn game_id(&self) -> Option<GameId> {
+        Some(match self {
             OutboxMessage::GameStarted { game_id, .. }
             | OutboxMessage::BoardPost { game_id, .. }
             | OutboxMessage::YourTurn { game_id, .. }
@@ -126,7 +131,8 @@ impl OutboxMessage {
             | OutboxMessage::TurnOver { game_id, .. }
             | OutboxMessage::GameOver { game_id, .. }
             | OutboxMessage::Notice { game_id, .. } => *game_id,
-        }
+            OutboxMessage::Digest { .. } => return None,
+        })
     }
 }
 
@@ -172,7 +178,7 @@ pub fn enqueue(
     let payload = serde_json::to_string(message).expect("plain data");
     store::insert_outbox(
         conn,
-        Some(message.game_id()),
+        message.game_id(),
         message.kind(),
         &target,
         &payload,
@@ -206,6 +212,7 @@ mod tests {
                 game_id: 1,
                 notice: Notice::TakenOver { team: 2, missed: 3 },
             },
+            OutboxMessage::Digest { games: vec![3, 5] },
         ];
         for m in messages {
             let json = serde_json::to_string(&m).unwrap();

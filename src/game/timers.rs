@@ -8,7 +8,8 @@ use super::outbox::{self, OutboxMessage, Target};
 use super::turns::Stand;
 use super::{GameService, Result};
 use crate::engine::{Game, Team};
-use crate::store::{self, GameStatus, TimerKind, TimerRow};
+use super::reminder_settings::{self, turns_of};
+use crate::store::{self, GameStatus, TimerKind, TimerRow, UserId, UserTimerRow};
 
 /// What firing a timer did.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -28,6 +29,11 @@ pub enum Fired {
     },
     Stale {
         game_id: i64,
+    },
+    /// A player's daily digest, listing `games` where it is their turn (none: nothing sent).
+    Digest {
+        user_id: UserId,
+        games: usize,
     },
     /// The game could not be loaded or played (its stored data is damaged): the timer is set
     /// aside, so that one broken game does not hold up every other game's timers.
@@ -66,7 +72,49 @@ impl GameService {
                 }
             }
         }
+        let due = {
+            let conn = self.store.conn()?;
+            store::due_user_timers(&conn, self.now())?
+        };
+        for timer in due {
+            out.push(self.fire_digest(&timer)?);
+        }
         Ok(out)
+    }
+
+    /// A player's digest: one private message listing the games where it is their turn, then
+    /// the next one set for the same local time tomorrow (one digest after a long downtime,
+    /// not one per day missed).
+    fn fire_digest(&self, timer: &UserTimerRow) -> Result<Fired> {
+        let now = self.now();
+        let user = timer.user_id;
+        let mut conn = self.store.conn()?;
+        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let mut listed = 0;
+        if store::mark_user_timer_fired(&tx, timer, now)? {
+            let prefs = store::get_prefs(&tx, user)?;
+            if let Some(minute) = prefs.digest_minute {
+                let games: Vec<_> = turns_of(self, &tx, user)?
+                    .into_iter()
+                    .filter(|(loaded, _)| loaded.row.channel_id.is_some())
+                    .map(|(loaded, _)| loaded.row.id)
+                    .collect();
+                listed = games.len();
+                if !games.is_empty() {
+                    let message = OutboxMessage::Digest { games };
+                    outbox::enqueue(&tx, Target::User { id: user }, &message, now)?;
+                }
+                let zone = reminder_settings::zone_of(&prefs);
+                if let Some(next) = super::reminders::next_local(&zone, minute, now) {
+                    store::set_user_timer(&tx, user, store::UserTimerKind::Digest, next)?;
+                }
+            }
+        }
+        tx.commit()?;
+        Ok(Fired::Digest {
+            user_id: user,
+            games: listed,
+        })
     }
 
     fn fire(&self, timer: &TimerRow) -> Result<Fired> {
@@ -102,9 +150,8 @@ impl GameService {
                 }
             }
             (TimerKind::Reminder, true, Some(team), Some(user)) => {
-                if store::mark_timer_fired(&tx, timer, now)? {
-                    // `schedule_turn` set the reminder this long before the deadline.
-                    let deadline = timer.due_at + loaded.config.reminder_seconds as i64 * 1000;
+                let deadline = store::deadline_at(&tx, game_id, timer.ply)?;
+                if let (true, Some(deadline)) = (store::mark_timer_fired(&tx, timer, now)?, deadline) {
                     let message = OutboxMessage::Reminder {
                         game_id,
                         ply: timer.ply,

@@ -8,6 +8,7 @@ use super::end::GameEnd;
 use super::lobby::{end_in, notice, public_target};
 use super::outbox::{self, Notice, OutboxMessage, Target};
 use super::record;
+use super::reminder_settings;
 use super::{
     Actor, Damage, GameService, Loaded, Result, SNAPSHOT_EVERY, ServiceError, TimeoutPolicy,
 };
@@ -529,9 +530,7 @@ impl GameService {
             Next::Over => return Ok(store::clear_timers(tx, id)?),
         };
         let deadline = deadline_after(loaded, now);
-        let reminder = Some(deadline - loaded.config.reminder_seconds as i64 * 1000)
-            .filter(|at| loaded.config.reminder_seconds > 0 && *at > now);
-        store::set_turn_timers(tx, id, ply, deadline, reminder.as_slice())?;
+        reminder_settings::set_turn(tx, id, ply, &loaded.config, user, deadline, now)?;
         if notify && loaded.row.channel_id.is_some() {
             let message = OutboxMessage::YourTurn {
                 game_id: id,

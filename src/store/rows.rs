@@ -687,6 +687,99 @@ pub fn mark_timer_fired(conn: &Connection, timer: &TimerRow, at: i64) -> Result<
         == 1)
 }
 
+/// The unfired deadline of a game's turn at `ply`, if it has one.
+pub fn deadline_at(conn: &Connection, game: GameId, ply: u32) -> Result<Option<i64>> {
+    Ok(conn
+        .prepare_cached(
+            "SELECT due_at FROM timers WHERE game_id = ?1 AND kind = 'deadline' AND slot = 0 \
+             AND ply = ?2 AND fired_at IS NULL",
+        )?
+        .query_row(params![game, ply], |r| r.get(0))
+        .optional()?)
+}
+
+/// A player's timer (not a game's): the daily digest.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UserTimerKind {
+    Digest,
+}
+
+impl UserTimerKind {
+    fn as_str(self) -> &'static str {
+        match self {
+            UserTimerKind::Digest => "digest",
+        }
+    }
+}
+
+impl FromSql for UserTimerKind {
+    fn column_result(value: ValueRef<'_>) -> rusqlite::types::FromSqlResult<Self> {
+        match value.as_str()? {
+            "digest" => Ok(UserTimerKind::Digest),
+            other => Err(FromSqlError::Other(format!("user timer kind `{other}`").into())),
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct UserTimerRow {
+    pub user_id: UserId,
+    pub kind: UserTimerKind,
+    pub due_at: i64,
+}
+
+/// Sets (or moves) a player's timer of `kind`.
+pub fn set_user_timer(conn: &Connection, user: UserId, kind: UserTimerKind, due: i64) -> Result<()> {
+    conn.prepare_cached(
+        "INSERT INTO user_timers (user_id, kind, due_at) VALUES (?1, ?2, ?3) \
+         ON CONFLICT (user_id, kind) DO UPDATE SET due_at = excluded.due_at, fired_at = NULL",
+    )?
+    .execute(params![to_sql(user), kind.as_str(), due])?;
+    Ok(())
+}
+
+pub fn drop_user_timer(conn: &Connection, user: UserId, kind: UserTimerKind) -> Result<()> {
+    conn.prepare_cached("DELETE FROM user_timers WHERE user_id = ?1 AND kind = ?2")?
+        .execute(params![to_sql(user), kind.as_str()])?;
+    Ok(())
+}
+
+/// Players' timers due at `now` that have not fired, earliest first.
+pub fn due_user_timers(conn: &Connection, now: i64) -> Result<Vec<UserTimerRow>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT user_id, kind, due_at FROM user_timers WHERE fired_at IS NULL AND due_at <= ?1 \
+         ORDER BY due_at, user_id, kind",
+    )?;
+    let rows = stmt.query_map([now], |r| {
+        Ok(UserTimerRow {
+            user_id: from_sql(r.get(0)?),
+            kind: r.get(1)?,
+            due_at: r.get(2)?,
+        })
+    })?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+pub fn user_timer(conn: &Connection, user: UserId, kind: UserTimerKind) -> Result<Option<i64>> {
+    Ok(conn
+        .prepare_cached(
+            "SELECT due_at FROM user_timers WHERE user_id = ?1 AND kind = ?2 AND fired_at IS NULL",
+        )?
+        .query_row(params![to_sql(user), kind.as_str()], |r| r.get(0))
+        .optional()?)
+}
+
+/// Marks a player's timer fired; false if it already had or was moved since it was read.
+pub fn mark_user_timer_fired(conn: &Connection, timer: &UserTimerRow, at: i64) -> Result<bool> {
+    Ok(conn
+        .prepare_cached(
+            "UPDATE user_timers SET fired_at = ?4 WHERE user_id = ?1 AND kind = ?2 \
+             AND due_at = ?3 AND fired_at IS NULL",
+        )?
+        .execute(params![to_sql(timer.user_id), timer.kind.as_str(), timer.due_at, at])?
+        == 1)
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct OutboxRow {
     pub id: i64,
@@ -790,14 +883,50 @@ pub fn mark_outbox_failed(conn: &Connection, id: i64, error: &str, retry_at: i64
     Ok(())
 }
 
+/// Where a player's reminders go.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ReminderVia {
+    /// A direct message (the thread when DMs are closed).
+    Dm,
+    /// A mention in the game's thread.
+    Thread,
+}
+
+impl ReminderVia {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ReminderVia::Dm => "dm",
+            ReminderVia::Thread => "thread",
+        }
+    }
+
+    fn parse(text: &str) -> Result<ReminderVia> {
+        match text {
+            "dm" => Ok(ReminderVia::Dm),
+            "thread" => Ok(ReminderVia::Thread),
+            other => Err(StoreError::Corrupt(format!("reminder_via `{other}`"))),
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct UserPrefs {
     pub user_id: UserId,
     pub language: Option<String>,
     pub dms: bool,
+    /// Quiet hours, minutes after local midnight (both or neither).
     pub quiet_start: Option<u16>,
     pub quiet_end: Option<u16>,
+    /// An IANA zone name, checked when set.
     pub time_zone: String,
+    /// Minutes before a deadline to be reminded, furthest first (at most [`MAX_REMINDERS`]);
+    /// empty: never; `None`: as the game sets.
+    pub reminders: Option<Vec<u16>>,
+    /// `None`: a DM where DMs are open, else the thread.
+    pub reminder_via: Option<ReminderVia>,
+    /// The daily digest's local time (minutes after midnight); `None`: no digest.
+    pub digest_minute: Option<u16>,
 }
 
 impl UserPrefs {
@@ -809,36 +938,60 @@ impl UserPrefs {
             quiet_start: None,
             quiet_end: None,
             time_zone: "UTC".into(),
+            reminders: None,
+            reminder_via: None,
+            digest_minute: None,
         }
     }
 }
 
 pub fn get_prefs(conn: &Connection, user: UserId) -> Result<UserPrefs> {
-    Ok(conn
-        .query_row(
-            "SELECT user_id, language, dms, quiet_start, quiet_end, time_zone FROM user_prefs \
-             WHERE user_id = ?1",
-            [to_sql(user)],
-            |r| {
-                Ok(UserPrefs {
+    let row = conn
+        .prepare_cached(
+            "SELECT user_id, language, dms, quiet_start, quiet_end, time_zone, reminders, \
+             reminder_via, digest_minute FROM user_prefs WHERE user_id = ?1",
+        )?
+        .query_row([to_sql(user)], |r| {
+            Ok((
+                UserPrefs {
                     user_id: from_sql(r.get(0)?),
                     language: r.get(1)?,
                     dms: r.get::<_, i64>(2)? != 0,
                     quiet_start: r.get(3)?,
                     quiet_end: r.get(4)?,
                     time_zone: r.get(5)?,
-                })
-            },
-        )
-        .optional()?
-        .unwrap_or_else(|| UserPrefs::default_for(user)))
+                    reminders: None,
+                    reminder_via: None,
+                    digest_minute: r.get(8)?,
+                },
+                r.get::<_, Option<String>>(6)?,
+                r.get::<_, Option<String>>(7)?,
+            ))
+        })
+        .optional()?;
+    let Some((mut prefs, reminders, via)) = row else {
+        return Ok(UserPrefs::default_for(user));
+    };
+    prefs.reminders = reminders
+        .map(|json| {
+            serde_json::from_str::<Vec<u16>>(&json)
+                .map_err(|_| StoreError::Corrupt(format!("reminders `{json}`")))
+        })
+        .transpose()?;
+    prefs.reminder_via = via.as_deref().map(ReminderVia::parse).transpose()?;
+    Ok(prefs)
 }
 
 pub fn put_prefs(conn: &Connection, p: &UserPrefs) -> Result<()> {
+    let reminders = p
+        .reminders
+        .as_ref()
+        .map(|r| serde_json::to_string(r).expect("a list of numbers"));
     conn.prepare_cached(
-        "INSERT INTO user_prefs (user_id, language, dms, quiet_start, quiet_end, time_zone) \
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT (user_id) DO UPDATE SET language = ?2, \
-         dms = ?3, quiet_start = ?4, quiet_end = ?5, time_zone = ?6",
+        "INSERT INTO user_prefs (user_id, language, dms, quiet_start, quiet_end, time_zone, \
+         reminders, reminder_via, digest_minute) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9) \
+         ON CONFLICT (user_id) DO UPDATE SET language = ?2, dms = ?3, quiet_start = ?4, \
+         quiet_end = ?5, time_zone = ?6, reminders = ?7, reminder_via = ?8, digest_minute = ?9",
     )?
     .execute(params![
         to_sql(p.user_id),
@@ -846,7 +999,10 @@ pub fn put_prefs(conn: &Connection, p: &UserPrefs) -> Result<()> {
         p.dms as i64,
         p.quiet_start,
         p.quiet_end,
-        p.time_zone
+        p.time_zone,
+        reminders,
+        p.reminder_via.map(ReminderVia::as_str),
+        p.digest_minute
     ])?;
     Ok(())
 }

@@ -129,6 +129,28 @@ post-final-line = { $won ->
 }
 post-reminder = ⏰ { $who }, it is your turn in Jackal #{ $game }: the deadline is { $when }.
 dm-reminder = ⏰ Your turn in Jackal #{ $game } { $place } ends { $when }.
+## Reminder settings (/jackal remind) and the daily digest
+remind-summary = **Your reminders**
+    • When: { $before }
+    • Where: { $via }
+    • Quiet hours: { $quiet } (time zone { $zone })
+    • Daily digest: { $digest }
+remind-before-game = as each game sets
+remind-before-off = none
+remind-before-list = { $list } before the deadline
+remind-via-dm = by direct message
+remind-via-thread = by a mention in the game's thread
+remind-via-auto = by direct message where DMs are open, else in the thread
+remind-quiet-span = { $from }–{ $to }
+remind-quiet-none = none
+remind-digest-at = at { $time }, instead of reminders of each game
+remind-digest-off = off
+digest-title = ☀️ Your daily Jackal digest: { $count ->
+    [one] it is your turn in one game.
+   *[other] it is your turn in { $count } games.
+}
+digest-line = • #{ $game } { $place } ends { $when }
+
 
 ## The move picker
 
@@ -223,6 +245,12 @@ err-bad-option = One of the options you gave is not valid.
 err-no-topic = There is no rules topic “{ $topic }”. Try `/jackal rules` and pick one from the list.
 err-closing = Jackal is restarting; try again in a minute.
 err-internal = Something went wrong on my side; nothing was changed. Please try again.
+err-unknown-zone = There is no time zone called “{ $zone }”. Use a name such as Europe/Moscow or America/New_York (the list offers them as you type).
+err-bad-clock = “{ $text }” is not a time of day: write it as 23:00 or 7:30.
+err-bad-quiet = “{ $text }” is not a span of quiet hours: write it as 23:00-08:00.
+err-quiet-whole-day = Quiet hours from a time to the same time would cover the whole day: choose two different times, or turn reminders off.
+err-bad-offset = “{ $text }” is not a time before the deadline: write it as 12h, 1h or 30m (at most 14d).
+err-too-many-reminders = That is { $count } reminders; at most { $max } are allowed.
 
 illegal-syntax = the move is not written in a form the game understands (e.g. `2 e5 coin`, `ship f1`)
 illegal-ambiguous = the move fits several actions; name the cell

@@ -65,6 +65,19 @@ cmd-language = language
     .server = server
     .server-description = For the whole server (needs Manage Server)
 
+cmd-remind = remind
+    .description = Your reminders: how long before a deadline, where, quiet hours, a daily digest
+    .before = before
+    .before-description = Up to three times before the deadline (e.g. 12h, 1h), off, or game
+    .via = via
+    .via-description = By direct message or by a mention in the game's thread
+    .quiet = quiet
+    .quiet-description = No reminders in these hours of your day (e.g. 23:00-08:00), or off
+    .zone = zone
+    .zone-description = Your time zone (e.g. Europe/Moscow)
+    .digest = digest
+    .digest-description = One message a day at this time listing your turns (e.g. 09:00), or off
+
 cmd-kick = kick
     .description = Remove a player (owner or server manager)
     .seat = seat
@@ -109,3 +122,6 @@ choice-timeout-skip = the turn passes
 choice-language-en = English
 choice-language-ru = Русский
 choice-language-auto = my Discord language
+choice-via-dm = direct message
+choice-via-thread = the game's thread
+choice-via-auto = a DM where DMs are open

@@ -140,6 +140,30 @@ post-final-line = { $won ->
 }
 post-reminder = ⏰ { $who }, ваш ход в игре Шакал #{ $game }: срок { $when }.
 dm-reminder = ⏰ Ваш ход в игре Шакал #{ $game } { $place } заканчивается { $when }.
+## Настройки напоминаний (/jackal remind) и ежедневная сводка
+remind-summary = **Ваши напоминания**
+    • Когда: { $before }
+    • Куда: { $via }
+    • Тихие часы: { $quiet } (часовой пояс { $zone })
+    • Ежедневная сводка: { $digest }
+remind-before-game = как задано в каждой игре
+remind-before-off = никогда
+remind-before-list = за { $list } до конца хода
+remind-via-dm = личным сообщением
+remind-via-thread = упоминанием в ветке игры
+remind-via-auto = личным сообщением, если они открыты, иначе в ветке
+remind-quiet-span = { $from }–{ $to }
+remind-quiet-none = нет
+remind-digest-at = в { $time }, вместо напоминаний о каждой игре
+remind-digest-off = выключена
+digest-title = ☀️ Ваша ежедневная сводка Шакала: { $count ->
+    [one] ваш ход в { $count } игре.
+    [few] ваш ход в { $count } играх.
+    [many] ваш ход в { $count } играх.
+   *[other] ваш ход в { $count } игры.
+}
+digest-line = • #{ $game } { $place } заканчивается { $when }
+
 
 ## Выбор хода
 
@@ -239,6 +263,12 @@ err-bad-option = Одно из указанных значений не подх
 err-no-topic = Раздела правил «{ $topic }» нет. Наберите `/шакал правила` и выберите из списка.
 err-closing = Шакал перезапускается; попробуйте через минуту.
 err-internal = У меня что-то пошло не так; ничего не изменилось. Попробуйте ещё раз.
+err-unknown-zone = Часового пояса «{ $zone }» нет. Укажите название вроде Europe/Moscow или Asia/Yekaterinburg (список подсказывает их при вводе).
+err-bad-clock = «{ $text }» — не время суток: напишите его как 23:00 или 7:30.
+err-bad-quiet = «{ $text }» — не промежуток тихих часов: напишите его как 23:00-08:00.
+err-quiet-whole-day = Тихие часы от одного и того же времени до него же заняли бы весь день: выберите два разных времени или выключите напоминания.
+err-bad-offset = «{ $text }» — не срок до конца хода: напишите его как 12h, 1h или 30m (не больше 14d).
+err-too-many-reminders = Это { $count } напоминаний, а можно не больше { $max }.
 
 illegal-syntax = ход записан непонятно для игры (например: `2 e5 coin`, `ship f1`)
 illegal-ambiguous = под запись подходит несколько ходов; укажите клетку

@@ -65,6 +65,19 @@ cmd-language = язык
     .server = для_сервера
     .server-description = Для всего сервера (нужно право «Управлять сервером»)
 
+cmd-remind = напоминания
+    .description = Ваши напоминания: за сколько до срока, куда, тихие часы, ежедневная сводка
+    .before = заранее
+    .before-description = До трёх сроков до конца хода (например 12h, 1h), off или game (как в игре)
+    .via = куда
+    .via-description = Личным сообщением или упоминанием в ветке игры
+    .quiet = тихие_часы
+    .quiet-description = Без напоминаний в эти часы вашего дня (например 23:00-08:00) или off
+    .zone = часовой_пояс
+    .zone-description = Ваш часовой пояс (например Europe/Moscow)
+    .digest = сводка
+    .digest-description = Раз в день в это время — список ваших ходов (например 09:00) или off
+
 cmd-kick = убрать
     .description = Убрать игрока (создатель игры или управляющий сервером)
     .seat = место
@@ -109,3 +122,6 @@ choice-timeout-skip = ход пропускается
 choice-language-en = English
 choice-language-ru = Русский
 choice-language-auto = язык моего Discord
+choice-via-dm = личное сообщение
+choice-via-thread = ветка игры
+choice-via-auto = личное, если они открыты

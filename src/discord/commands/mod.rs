@@ -1,12 +1,14 @@
 //! The `/jackal …` commands, by group: `lobby` (new), `play` (move, moves, resign), `info`
-//! (board, games, history, rules, help, language), `admin` (kick, cancel, settings). Each
-//! command maps its options to a service call and its result to a localised reply; the
-//! helpers here find the caller's game, their language and whether they manage the server.
+//! (board, games, history, rules, help, language), `time` (remind), `admin` (kick, cancel,
+//! settings). Each command maps its options to a service call and its result to a localised
+//! reply; the helpers here find the caller's game, their language and whether they manage
+//! the server.
 
 mod admin;
 mod info;
 mod lobby;
 mod play;
+mod time;
 
 use poise::CreateReply;
 use serenity::all::{AutocompleteChoice, CreateAutocompleteResponse, Permissions};
@@ -31,6 +33,7 @@ use crate::words::Lang;
         "info::rules",
         "info::help",
         "info::language",
+        "time::remind",
         "admin::kick",
         "admin::cancel",
         "admin::settings"

@@ -184,6 +184,29 @@ pub fn reminder(loaded: &Loaded, team: u8, deadline: i64, lang: Lang) -> Post {
     }
 }
 
+/// The daily digest: each game where it is the reader's turn, where it is and until when.
+pub fn digest_dm(games: &[(Loaded, i64)], lang: Lang) -> Post {
+    let lines: Vec<String> = games
+        .iter()
+        .map(|(loaded, deadline)| {
+            let place = loaded.row.thread_id.or(loaded.row.channel_id);
+            tr!(
+                lang,
+                "digest-line",
+                game = loaded.row.id,
+                place = place.map(|p| format!("<#{p}>")).unwrap_or_default(),
+                when = relative_time(*deadline)
+            )
+        })
+        .collect();
+    let head = tr!(lang, "digest-title", count = games.len());
+    Post {
+        content: fit_lines(lang, &format!("{head}\n"), &lines, ""),
+        ping: Vec::new(),
+        components: Vec::new(),
+    }
+}
+
 /// The private reminder.
 pub fn reminder_dm(loaded: &Loaded, deadline: i64, lang: Lang) -> Post {
     let place = loaded.row.thread_id.or(loaded.row.channel_id);

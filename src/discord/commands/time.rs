@@ -1,0 +1,205 @@
+//! A player's time: `/jackal remind` (reminders, quiet hours, time zone, the daily digest).
+
+use serenity::all::{AutocompleteChoice, CreateAutocompleteResponse};
+
+use super::{check_length, lang, say};
+use crate::discord::types::{Context, Result};
+use crate::game::reminders::{self, QuietHours, format_clock, parse_clock, parse_offsets};
+use crate::game::{ReminderChange, ReminderVia, ServiceError, UserPrefs};
+use crate::tr;
+use crate::words::Lang;
+
+#[derive(Clone, Copy, Debug, poise::ChoiceParameter)]
+pub enum ViaChoice {
+    #[name = "dm"]
+    Dm,
+    #[name = "thread"]
+    Thread,
+    #[name = "auto"]
+    Auto,
+}
+
+/// Values that clear a setting (back to the game's reminders, no quiet hours, no digest).
+fn is_off(text: &str) -> bool {
+    matches!(
+        text.trim().to_lowercase().as_str(),
+        "off" | "none" | "no" | "выкл" | "нет"
+    )
+}
+
+fn is_game(text: &str) -> bool {
+    matches!(
+        text.trim().to_lowercase().as_str(),
+        "game" | "default" | "игра" | "как в игре"
+    )
+}
+
+/// Reads the command's options into a change; a bad value refuses the whole command.
+fn change_from(
+    before: Option<&str>,
+    via: Option<ViaChoice>,
+    quiet: Option<&str>,
+    zone: Option<&str>,
+    digest: Option<&str>,
+) -> std::result::Result<ReminderChange, ServiceError> {
+    let mut change = ReminderChange::default();
+    if let Some(text) = before {
+        change.reminders = Some(if is_game(text) {
+            None
+        } else {
+            Some(parse_offsets(text)?)
+        });
+    }
+    change.via = via.map(|v| match v {
+        ViaChoice::Dm => Some(ReminderVia::Dm),
+        ViaChoice::Thread => Some(ReminderVia::Thread),
+        ViaChoice::Auto => None,
+    });
+    if let Some(text) = quiet {
+        change.quiet = Some(if is_off(text) {
+            None
+        } else {
+            Some(QuietHours::parse(text)?)
+        });
+    }
+    change.zone = zone.map(str::to_string);
+    if let Some(text) = digest {
+        change.digest = Some(if is_off(text) {
+            None
+        } else {
+            Some(parse_clock(text)? % reminders::DAY_MINUTES)
+        });
+    }
+    Ok(change)
+}
+
+/// The player's settings in words, one line each.
+fn summary(lang: Lang, prefs: &UserPrefs) -> String {
+    let before = match &prefs.reminders {
+        None => tr!(lang, "remind-before-game"),
+        Some(list) if list.is_empty() => tr!(lang, "remind-before-off"),
+        Some(list) => {
+            let spans: Vec<String> = list
+                .iter()
+                .map(|m| crate::discord::views::duration(lang, *m as u32 * 60))
+                .collect();
+            tr!(lang, "remind-before-list", list = spans.join(", "))
+        }
+    };
+    let via = match prefs.reminder_via {
+        Some(ReminderVia::Dm) => tr!(lang, "remind-via-dm"),
+        Some(ReminderVia::Thread) => tr!(lang, "remind-via-thread"),
+        None => tr!(lang, "remind-via-auto"),
+    };
+    let quiet = match (prefs.quiet_start, prefs.quiet_end) {
+        (Some(a), Some(b)) => tr!(
+            lang,
+            "remind-quiet-span",
+            from = format_clock(a),
+            to = format_clock(b)
+        ),
+        _ => tr!(lang, "remind-quiet-none"),
+    };
+    let digest = match prefs.digest_minute {
+        Some(m) => tr!(lang, "remind-digest-at", time = format_clock(m)),
+        None => tr!(lang, "remind-digest-off"),
+    };
+    tr!(
+        lang,
+        "remind-summary",
+        before = before,
+        via = via,
+        quiet = quiet,
+        zone = prefs.time_zone.clone(),
+        digest = digest
+    )
+}
+
+async fn complete_zone(_ctx: Context<'_>, partial: &str) -> CreateAutocompleteResponse {
+    let choices = reminders::zones_like(partial, 25)
+        .into_iter()
+        .map(|name| AutocompleteChoice::new(name.clone(), name))
+        .collect();
+    CreateAutocompleteResponse::new().set_choices(choices)
+}
+
+/// Your reminders: how long before a deadline, where, quiet hours, a daily digest
+#[poise::command(slash_command)]
+pub async fn remind(
+    ctx: Context<'_>,
+    #[description = "Up to three times before the deadline (e.g. 12h, 1h), off, or game"]
+    before: Option<String>,
+    #[description = "By direct message or by a mention in the game's thread"] via: Option<
+        ViaChoice,
+    >,
+    #[description = "No reminders in these hours of your day (e.g. 23:00-08:00), or off"]
+    quiet: Option<String>,
+    #[description = "Your time zone (e.g. Europe/Moscow)"]
+    #[autocomplete = "complete_zone"]
+    zone: Option<String>,
+    #[description = "One message a day at this time listing your turns (e.g. 09:00), or off"]
+    digest: Option<String>,
+) -> Result<()> {
+    let lang = lang(ctx).await;
+    for (option, value) in [
+        ("before", &before),
+        ("quiet", &quiet),
+        ("zone", &zone),
+        ("digest", &digest),
+    ] {
+        if let Some(v) = value {
+            check_length(option, v)?;
+        }
+    }
+    let change = change_from(
+        before.as_deref(),
+        via,
+        quiet.as_deref(),
+        zone.as_deref(),
+        digest.as_deref(),
+    )?;
+    let user = ctx.author().id.get();
+    let prefs = if change.is_empty() {
+        ctx.data().call(move |s| s.user_prefs(user)).await?
+    } else {
+        ctx.data()
+            .change(move |s| s.change_reminders(user, change))
+            .await?
+    };
+    say(ctx, summary(lang, &prefs)).await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::reminders::SettingError;
+
+    #[test]
+    fn options_become_a_change_and_bad_ones_are_refused() {
+        let change = change_from(
+            Some("12h, 1h"),
+            Some(ViaChoice::Thread),
+            Some("23:00-08:00"),
+            Some("Europe/Moscow"),
+            Some("off"),
+        )
+        .unwrap();
+        assert_eq!(change.reminders, Some(Some(vec![720, 60])));
+        assert_eq!(change.via, Some(Some(ReminderVia::Thread)));
+        assert_eq!(change.quiet, Some(Some(QuietHours::new(1380, 480).unwrap())));
+        assert_eq!(change.digest, Some(None));
+        assert_eq!(
+            change_from(Some("game"), None, None, None, None).unwrap().reminders,
+            Some(None)
+        );
+        assert!(change_from(None, None, None, None, None).unwrap().is_empty());
+        assert!(matches!(
+            change_from(None, None, Some("08:00-08:00"), None, None),
+            Err(ServiceError::Setting(SettingError::QuietWholeDay))
+        ));
+        assert!(matches!(
+            change_from(None, None, None, None, Some("noon")),
+            Err(ServiceError::Setting(SettingError::BadClock(_)))
+        ));
+    }
+}
