@@ -4,9 +4,10 @@
 use std::sync::Arc;
 
 use jackal::engine::Team;
+use jackal::game::reminders;
 use jackal::game::{
     Actor, Clock, Fired, GameConfig, GameService, Location, ManualClock, Notice, OutboxMessage,
-    ServiceError,
+    ReminderChange, ServiceError, Target,
 };
 use jackal::store::{self, Store};
 
@@ -233,4 +234,221 @@ fn a_seat_taken_back_on_its_turn_is_the_players_turn() {
         .count();
     assert_eq!(told, 1, "Alice is told it is her turn");
     assert!(!s.legal_moves(ALICE, id).unwrap().is_empty());
+}
+
+fn ms(text: &str) -> i64 {
+    text.parse::<jiff::Timestamp>().unwrap().as_millisecond()
+}
+
+fn fixture_at(start: &str) -> Fixture {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Arc::new(Store::open(dir.path().join("jackal.db")).unwrap());
+    let clock = Arc::new(ManualClock::new(ms(start)));
+    let service = GameService::new(store, clock.clone());
+    Fixture {
+        _dir: dir,
+        clock,
+        service,
+    }
+}
+
+fn on_turn(f: &Fixture, id: i64) -> u64 {
+    let loaded = f.service.load(id).unwrap();
+    let team = loaded.game.as_ref().unwrap().controller();
+    loaded.team_seat(team).unwrap().user_id.unwrap()
+}
+
+fn reminder_times(f: &Fixture, id: i64) -> Vec<i64> {
+    let conn = f.service.store().conn().unwrap();
+    store::game_timers(&conn, id)
+        .unwrap()
+        .into_iter()
+        .filter(|t| t.kind == store::TimerKind::Reminder)
+        .map(|t| t.due_at)
+        .collect()
+}
+
+/// The reminders sent so far, as (user, game).
+fn reminders_sent(f: &Fixture) -> Vec<(u64, i64)> {
+    let conn = f.service.store().conn().unwrap();
+    let mut out = Vec::new();
+    for id in store::all_game_ids(&conn).unwrap() {
+        for row in store::game_outbox(&conn, id).unwrap() {
+            if let OutboxMessage::Reminder { game_id, .. } =
+                serde_json::from_str(&row.payload).unwrap()
+            {
+                let Target::User { id: user } = serde_json::from_str(&row.target).unwrap() else {
+                    panic!("a reminder to a user");
+                };
+                out.push((user, game_id));
+            }
+        }
+    }
+    out
+}
+
+fn times(before: &str) -> ReminderChange {
+    ReminderChange {
+        reminders: Some(Some(reminders::parse_offsets(before).unwrap())),
+        ..ReminderChange::default()
+    }
+}
+
+/// Each chosen reminder comes once, at its time, to the player on turn only; none after the
+/// move; none twice when the service restarts on the same file.
+#[test]
+fn reminders_come_once_each_at_the_chosen_times_and_never_after_the_move() {
+    let f = fixture_at("2026-11-18T12:00:00Z");
+    let s = &f.service;
+    let id = duel(&f, config(&[("turn_time", "1d"), ("reminder", "3h")]));
+    let first = on_turn(&f, id);
+    let second = if first == ALICE { BOB } else { ALICE };
+    // The game's own reminder, three hours before the deadline.
+    assert_eq!(reminder_times(&f, id), [ms("2026-11-19T09:00:00Z")]);
+    // The player asks for three; their current turn follows at once.
+    s.change_reminders(first, times("12h, 6h, 1h")).unwrap();
+    assert_eq!(
+        reminder_times(&f, id),
+        [
+            ms("2026-11-19T00:00:00Z"),
+            ms("2026-11-19T06:00:00Z"),
+            ms("2026-11-19T11:00:00Z")
+        ]
+    );
+    f.clock.advance_ms(12 * HOUR);
+    assert_eq!(
+        s.fire_due_timers().unwrap(),
+        [Fired::Reminded {
+            game_id: id,
+            team: s
+                .load(id)
+                .unwrap()
+                .seat_of(first)
+                .map(|seat| Team::of(seat.team))
+                .unwrap()
+        }]
+    );
+    assert!(s.fire_due_timers().unwrap().is_empty(), "once per slot");
+    // A restart on the same file: the fired slot stays fired.
+    let reopened = Store::open(f._dir.path().join("jackal.db")).unwrap();
+    let again = GameService::new(Arc::new(reopened), f.clock.clone());
+    assert!(again.fire_due_timers().unwrap().is_empty());
+    f.clock.advance_ms(6 * HOUR);
+    assert_eq!(again.fire_due_timers().unwrap().len(), 1);
+    assert_eq!(reminders_sent(&f), [(first, id), (first, id)]);
+    // The player moves before the last one: it never comes; the other player's turn has the
+    // game's reminder (three hours before their deadline).
+    play_turn(&f, id, first);
+    assert_eq!(reminder_times(&f, id), [f.clock.now_ms() + 21 * HOUR]);
+    f.clock.advance_ms(21 * HOUR);
+    s.fire_due_timers().unwrap();
+    assert_eq!(reminders_sent(&f), [(first, id), (first, id), (second, id)]);
+    // `off`: no reminders at all.
+    play_turn(&f, id, second);
+    s.change_reminders(first, times("off")).unwrap();
+    assert!(reminder_times(&f, id).is_empty());
+}
+
+/// Quiet hours in the player's zone, across its offset and a daylight-saving change: Berlin
+/// leaves summer time on 2026-10-25 at 01:00 UTC. A reminder due at 04:00 UTC that night
+/// (05:00 CET, quiet until 07:00) comes at 07:00 CET, 06:00 UTC, not at 07:00 CEST.
+#[test]
+fn quiet_hours_hold_a_reminder_until_they_end_across_a_daylight_saving_change() {
+    let f = fixture_at("2026-10-24T12:00:00Z");
+    let s = &f.service;
+    let id = duel(&f, config(&[("turn_time", "1d"), ("reminder", "3h")]));
+    let first = on_turn(&f, id);
+    let change = ReminderChange {
+        reminders: Some(Some(vec![8 * 60])),
+        quiet: Some(Some(reminders::QuietHours::parse("22:00-07:00").unwrap())),
+        zone: Some("Europe/Berlin".into()),
+        ..ReminderChange::default()
+    };
+    s.change_reminders(first, change).unwrap();
+    assert_eq!(reminder_times(&f, id), [ms("2026-10-25T06:00:00Z")]);
+    f.clock.advance_ms(16 * HOUR); // 04:00 UTC
+    assert!(s.fire_due_timers().unwrap().is_empty(), "quiet");
+    f.clock.advance_ms(2 * HOUR); // 06:00 UTC
+    assert_eq!(s.fire_due_timers().unwrap().len(), 1);
+    assert_eq!(reminders_sent(&f), [(first, id)]);
+}
+
+/// The digest: one message at the chosen local time listing the games where it is the
+/// player's turn, then the same time the next day; no reminders of each game meanwhile.
+#[test]
+fn a_digest_lists_the_games_on_turn_each_day_at_the_local_time() {
+    let f = fixture_at("2026-11-18T12:00:00Z");
+    let s = &f.service;
+    let settings = [("turn_time", "3d"), ("reminder", "1h")];
+    let a = duel(&f, config(&settings));
+    let b = duel(&f, config(&settings));
+    for id in [a, b] {
+        if on_turn(&f, id) == BOB {
+            play_turn(&f, id, BOB);
+        }
+    }
+    let change = ReminderChange {
+        digest: Some(Some(9 * 60)),
+        zone: Some("Asia/Tokyo".into()),
+        ..ReminderChange::default()
+    };
+    s.change_reminders(ALICE, change).unwrap();
+    assert!(reminder_times(&f, a).is_empty() && reminder_times(&f, b).is_empty());
+    // 09:00 in Tokyo is 00:00 UTC: twelve hours on.
+    assert_eq!(
+        s.next_timer_due().unwrap(),
+        Some(ms("2026-11-19T00:00:00Z"))
+    );
+    f.clock.advance_ms(12 * HOUR);
+    assert_eq!(
+        s.fire_due_timers().unwrap(),
+        [Fired::Digest {
+            user_id: ALICE,
+            games: 2
+        }]
+    );
+    let conn = s.store().conn().unwrap();
+    let digests: Vec<OutboxMessage> = store::pending_outbox(&conn, f.clock.now_ms())
+        .unwrap()
+        .into_iter()
+        .map(|r| serde_json::from_str(&r.payload).unwrap())
+        .filter(|m| matches!(m, OutboxMessage::Digest { .. }))
+        .collect();
+    assert_eq!(digests, [OutboxMessage::Digest { games: vec![a, b] }]);
+    // Alice plays one game; the next day's digest lists the other only.
+    play_turn(&f, a, ALICE);
+    assert_eq!(s.turns_among(ALICE, &[a, b]).unwrap().len(), 1);
+    f.clock.advance_ms(24 * HOUR);
+    assert_eq!(
+        s.fire_due_timers().unwrap(),
+        [Fired::Digest {
+            user_id: ALICE,
+            games: 1
+        }]
+    );
+    assert!(reminders_sent(&f).iter().all(|(user, _)| *user != ALICE));
+}
+
+/// Bad settings are refused with what is wrong, and nothing changes.
+#[test]
+fn bad_reminder_settings_are_refused_and_change_nothing() {
+    let f = fixture();
+    let s = &f.service;
+    let before = s.user_prefs(ALICE).unwrap();
+    let change = ReminderChange {
+        reminders: Some(Some(vec![60])),
+        zone: Some("Mars/Olympus".into()),
+        ..ReminderChange::default()
+    };
+    assert!(matches!(
+        s.change_reminders(ALICE, change),
+        Err(ServiceError::Setting(reminders::SettingError::UnknownZone(
+            _
+        )))
+    ));
+    assert_eq!(s.user_prefs(ALICE).unwrap(), before);
+    assert_eq!(
+        reminders::QuietHours::parse("07:00-07:00"),
+        Err(reminders::SettingError::QuietWholeDay)
+    );
 }

@@ -104,7 +104,9 @@ pub enum OutboxMessage {
     },
     /// Private, once a day for a player who asked: the games where it is their turn (read
     /// again at send time: a game played meanwhile is left out).
-    Digest { games: Vec<GameId> },
+    Digest {
+        games: Vec<GameId>,
+    },
 }
 
 impl OutboxMessage {

@@ -8,9 +8,9 @@
 //! turn, on the evening before rather than never); when they have already begun, at its own
 //! time: losing the turn is worse than a message at night.
 
+use jiff::Timestamp;
 use jiff::civil::DateTime;
 use jiff::tz::TimeZone;
-use jiff::Timestamp;
 
 use super::config::parse_duration;
 use crate::store::MAX_REMINDERS;
@@ -78,7 +78,8 @@ pub fn parse_clock(text: &str) -> Result<u16, SettingError> {
     let text = text.trim();
     let bad = || SettingError::BadClock(text.to_string());
     let (h, m) = text.split_once([':', '.']).unwrap_or((text, "0"));
-    let all_digits = |s: &str| !s.is_empty() && s.len() <= 2 && s.bytes().all(|b| b.is_ascii_digit());
+    let all_digits =
+        |s: &str| !s.is_empty() && s.len() <= 2 && s.bytes().all(|b| b.is_ascii_digit());
     if !all_digits(h) || !all_digits(m) {
         return Err(bad());
     }
@@ -144,7 +145,13 @@ pub fn zones_like(partial: &str, limit: usize) -> Vec<String> {
         .map(|n| n.as_str().to_string())
         .filter(|n| n.to_ascii_lowercase().contains(&partial))
         .collect();
-    names.sort_by_key(|n| (!n.to_ascii_lowercase().starts_with(&partial), n.len(), n.clone()));
+    names.sort_by_key(|n| {
+        (
+            !n.to_ascii_lowercase().starts_with(&partial),
+            n.len(),
+            n.clone(),
+        )
+    });
     names.truncate(limit);
     names
 }
@@ -274,7 +281,10 @@ mod tests {
             vec![deadline - 12 * H, deadline - H, deadline - 10 * M]
         );
         // Those already past are gone; none is at or after the deadline.
-        assert_eq!(p.times(deadline, deadline - 2 * H), vec![deadline - H, deadline - 10 * M]);
+        assert_eq!(
+            p.times(deadline, deadline - 2 * H),
+            vec![deadline - H, deadline - 10 * M]
+        );
         assert!(p.times(deadline, deadline).is_empty());
     }
 
@@ -348,14 +358,35 @@ mod tests {
             parse_offsets("1d 12h 1h 10m"),
             Err(SettingError::TooManyReminders(4))
         );
-        assert!(matches!(parse_offsets("soon"), Err(SettingError::BadOffset(_))));
-        assert!(matches!(parse_offsets("30d"), Err(SettingError::BadOffset(_))));
-        assert_eq!(QuietHours::parse("23:00-08:00").unwrap(), QuietHours::new(1380, 480).unwrap());
-        assert_eq!(QuietHours::parse("8:00 – 9:30").unwrap(), QuietHours::new(480, 570).unwrap());
-        assert_eq!(QuietHours::parse("00:00-24:00"), Err(SettingError::QuietWholeDay));
+        assert!(matches!(
+            parse_offsets("soon"),
+            Err(SettingError::BadOffset(_))
+        ));
+        assert!(matches!(
+            parse_offsets("30d"),
+            Err(SettingError::BadOffset(_))
+        ));
+        assert_eq!(
+            QuietHours::parse("23:00-08:00").unwrap(),
+            QuietHours::new(1380, 480).unwrap()
+        );
+        assert_eq!(
+            QuietHours::parse("8:00 – 9:30").unwrap(),
+            QuietHours::new(480, 570).unwrap()
+        );
+        assert_eq!(
+            QuietHours::parse("00:00-24:00"),
+            Err(SettingError::QuietWholeDay)
+        );
         assert_eq!(QuietHours::parse("7-7"), Err(SettingError::QuietWholeDay));
-        assert!(matches!(QuietHours::parse("25:00-08:00"), Err(SettingError::BadQuiet(_))));
-        assert!(matches!(parse_clock("9:75"), Err(SettingError::BadClock(_))));
+        assert!(matches!(
+            QuietHours::parse("25:00-08:00"),
+            Err(SettingError::BadQuiet(_))
+        ));
+        assert!(matches!(
+            parse_clock("9:75"),
+            Err(SettingError::BadClock(_))
+        ));
         assert!(zone("Europe/Moscow").is_ok());
         assert!(zone("UTC").is_ok());
         assert!(matches!(
@@ -370,7 +401,13 @@ mod tests {
     fn the_next_local_time_of_day() {
         let z = zone("Asia/Tokyo").unwrap(); // UTC+9
         let now = ms("2026-12-01T12:00:00Z"); // 21:00 there
-        assert_eq!(next_local(&z, 9 * 60, now), Some(ms("2026-12-02T00:00:00Z")));
-        assert_eq!(next_local(&z, 22 * 60, now), Some(ms("2026-12-01T13:00:00Z")));
+        assert_eq!(
+            next_local(&z, 9 * 60, now),
+            Some(ms("2026-12-02T00:00:00Z"))
+        );
+        assert_eq!(
+            next_local(&z, 22 * 60, now),
+            Some(ms("2026-12-01T13:00:00Z"))
+        );
     }
 }

@@ -5,10 +5,10 @@
 use rusqlite::TransactionBehavior;
 
 use super::outbox::{self, OutboxMessage, Target};
+use super::reminder_settings::{self, turns_of};
 use super::turns::Stand;
 use super::{GameService, Result};
 use crate::engine::{Game, Team};
-use super::reminder_settings::{self, turns_of};
 use crate::store::{self, GameStatus, TimerKind, TimerRow, UserId, UserTimerRow};
 
 /// What firing a timer did.
@@ -151,7 +151,9 @@ impl GameService {
             }
             (TimerKind::Reminder, true, Some(team), Some(user)) => {
                 let deadline = store::deadline_at(&tx, game_id, timer.ply)?;
-                if let (true, Some(deadline)) = (store::mark_timer_fired(&tx, timer, now)?, deadline) {
+                if let (true, Some(deadline)) =
+                    (store::mark_timer_fired(&tx, timer, now)?, deadline)
+                {
                     let message = OutboxMessage::Reminder {
                         game_id,
                         ply: timer.ply,

@@ -716,7 +716,9 @@ impl FromSql for UserTimerKind {
     fn column_result(value: ValueRef<'_>) -> rusqlite::types::FromSqlResult<Self> {
         match value.as_str()? {
             "digest" => Ok(UserTimerKind::Digest),
-            other => Err(FromSqlError::Other(format!("user timer kind `{other}`").into())),
+            other => Err(FromSqlError::Other(
+                format!("user timer kind `{other}`").into(),
+            )),
         }
     }
 }
@@ -729,7 +731,12 @@ pub struct UserTimerRow {
 }
 
 /// Sets (or moves) a player's timer of `kind`.
-pub fn set_user_timer(conn: &Connection, user: UserId, kind: UserTimerKind, due: i64) -> Result<()> {
+pub fn set_user_timer(
+    conn: &Connection,
+    user: UserId,
+    kind: UserTimerKind,
+    due: i64,
+) -> Result<()> {
     conn.prepare_cached(
         "INSERT INTO user_timers (user_id, kind, due_at) VALUES (?1, ?2, ?3) \
          ON CONFLICT (user_id, kind) DO UPDATE SET due_at = excluded.due_at, fired_at = NULL",
@@ -776,7 +783,12 @@ pub fn mark_user_timer_fired(conn: &Connection, timer: &UserTimerRow, at: i64) -
             "UPDATE user_timers SET fired_at = ?4 WHERE user_id = ?1 AND kind = ?2 \
              AND due_at = ?3 AND fired_at IS NULL",
         )?
-        .execute(params![to_sql(timer.user_id), timer.kind.as_str(), timer.due_at, at])?
+        .execute(params![
+            to_sql(timer.user_id),
+            timer.kind.as_str(),
+            timer.due_at,
+            at
+        ])?
         == 1)
 }
 

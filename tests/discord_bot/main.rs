@@ -14,6 +14,7 @@ mod harness;
 mod load;
 mod lobby;
 mod play;
+mod real_life;
 mod refusals;
 mod restart;
 mod russian;

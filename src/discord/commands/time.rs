@@ -186,13 +186,22 @@ mod tests {
         .unwrap();
         assert_eq!(change.reminders, Some(Some(vec![720, 60])));
         assert_eq!(change.via, Some(Some(ReminderVia::Thread)));
-        assert_eq!(change.quiet, Some(Some(QuietHours::new(1380, 480).unwrap())));
+        assert_eq!(
+            change.quiet,
+            Some(Some(QuietHours::new(1380, 480).unwrap()))
+        );
         assert_eq!(change.digest, Some(None));
         assert_eq!(
-            change_from(Some("game"), None, None, None, None).unwrap().reminders,
+            change_from(Some("game"), None, None, None, None)
+                .unwrap()
+                .reminders,
             Some(None)
         );
-        assert!(change_from(None, None, None, None, None).unwrap().is_empty());
+        assert!(
+            change_from(None, None, None, None, None)
+                .unwrap()
+                .is_empty()
+        );
         assert!(matches!(
             change_from(None, None, Some("08:00-08:00"), None, None),
             Err(ServiceError::Setting(SettingError::QuietWholeDay))

@@ -1,0 +1,193 @@
+//! Games that survive real life, end to end on the manual clock: reminders each player tunes
+//! with `/jackal remind` (times, quiet hours in their own zone, by DM or in the thread), the
+//! daily digest, and the refusals of bad settings.
+
+use jackal::store::{self, TimerKind};
+use serenity::all::{ChannelId, UserId};
+
+use crate::deadlines::{dms, duel, now, on_turn, play_in_thread};
+use crate::fake_discord::{Message, OptionValue};
+use crate::harness::{HOUR, Harness, START_MS, posts};
+
+fn ms(text: &str) -> i64 {
+    text.parse::<jiff::Timestamp>().unwrap().as_millisecond()
+}
+
+fn text(s: &str) -> OptionValue {
+    OptionValue::Str(s.to_string())
+}
+
+/// `/jackal remind` with options, in #general; its private answer.
+async fn remind(h: &Harness, user: UserId, options: &[(&str, OptionValue)]) -> Message {
+    let ix = h.jackal(user, h.fake.general(), "remind", options).await;
+    h.reply(&ix).await
+}
+
+fn reminder_dms(h: &Harness, user: UserId) -> Vec<Message> {
+    dms(h, user)
+        .into_iter()
+        .filter(|m| m.content.starts_with("⏰"))
+        .collect()
+}
+
+fn reminder_timers(h: &Harness, game: i64) -> Vec<i64> {
+    let conn = h.service.store().conn().unwrap();
+    store::game_timers(&conn, game)
+        .unwrap()
+        .into_iter()
+        .filter(|t| t.kind == TimerKind::Reminder)
+        .map(|t| t.due_at)
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn reminders_come_at_the_players_times_out_of_their_quiet_hours_in_their_zone() {
+    let h = Harness::start().await;
+    let alice = h.fake.add_member("alice");
+    let bob = h.fake.add_member("bob");
+    let duel = duel(&h, alice, bob, &[]).await;
+    assert_eq!(now(&h), START_MS, "2026-11-18 12:00 UTC");
+    let first = on_turn(&h, duel.game);
+    let second = if first == alice { bob } else { alice };
+
+    // The deadline is 2026-11-19 12:00 UTC. Ten hours before is 02:00 UTC, 05:00 in Moscow:
+    // inside 23:00–08:00 there, so that reminder waits until 08:00 Moscow time, 05:00 UTC.
+    let answer = remind(
+        &h,
+        first,
+        &[
+            ("before", text("10h, 2h")),
+            ("quiet", text("23:00-08:00")),
+            ("zone", text("Europe/Moscow")),
+        ],
+    )
+    .await;
+    assert!(
+        answer
+            .content
+            .contains("10 hours, 2 hours before the deadline")
+            && answer.content.contains("23:00–08:00")
+            && answer.content.contains("Europe/Moscow"),
+        "{}",
+        answer.content
+    );
+    assert_eq!(
+        reminder_timers(&h, duel.game),
+        [ms("2026-11-19T05:00:00Z"), ms("2026-11-19T10:00:00Z")]
+    );
+
+    // Bad settings are refused in words, and nothing changes.
+    let refused = remind(&h, first, &[("zone", text("Mars/Olympus"))]).await;
+    assert!(
+        refused
+            .content
+            .contains("no time zone called “Mars/Olympus”"),
+        "{}",
+        refused.content
+    );
+    let refused = remind(&h, first, &[("quiet", text("08:00-08:00"))]).await;
+    assert!(refused.content.contains("whole day"), "{}", refused.content);
+    let refused = remind(&h, first, &[("before", text("1d 12h 6h 1h"))]).await;
+    assert!(refused.content.contains("at most 3"), "{}", refused.content);
+    let prefs = h.service.user_prefs(first.get()).unwrap();
+    assert_eq!(
+        (prefs.time_zone.as_str(), prefs.quiet_start, prefs.reminders),
+        ("Europe/Moscow", Some(23 * 60), Some(vec![600, 120]))
+    );
+
+    // 02:00 UTC passes without a word; 05:00 UTC brings the first reminder, 10:00 the second.
+    h.advance(14 * HOUR);
+    h.advance(3 * HOUR);
+    h.fake.wait_dm(first, |m| m.content.starts_with("⏰")).await;
+    h.advance(5 * HOUR);
+    let sent = h
+        .fake
+        .wait_for("the second reminder", |_| {
+            let sent = reminder_dms(&h, first);
+            (sent.len() >= 2).then_some(sent)
+        })
+        .await;
+    assert_eq!(sent.len(), 2);
+
+    // The other player wants one reminder, an hour before, in the thread.
+    let answer = remind(
+        &h,
+        second,
+        &[("before", text("1h")), ("via", OptionValue::Int(1))],
+    )
+    .await;
+    assert!(
+        answer.content.contains("in the game's thread"),
+        "{}",
+        answer.content
+    );
+    play_in_thread(&h, &duel).await;
+    assert_eq!(on_turn(&h, duel.game), second);
+    h.advance(23 * HOUR);
+    let mention = format!("<@{second}>");
+    let post = h
+        .fake
+        .wait_message(duel.thread, |m| {
+            m.content.starts_with("⏰") && m.content.contains(&mention)
+        })
+        .await;
+    assert!(post.content.contains(&format!("#{}", duel.game)));
+    assert!(
+        reminder_dms(&h, second).is_empty(),
+        "the thread instead of a DM"
+    );
+    assert_eq!(
+        reminder_dms(&h, first).len(),
+        2,
+        "nothing more for the player who moved"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_daily_digest_lists_every_game_on_turn_instead_of_reminders() {
+    let h = Harness::start().await;
+    let alice = h.fake.add_member("alice");
+    let bob = h.fake.add_member("bob");
+    let mut threads: Vec<(i64, ChannelId)> = Vec::new();
+    for _ in 0..2 {
+        let duel = duel(&h, alice, bob, &[]).await;
+        if on_turn(&h, duel.game) == bob {
+            play_in_thread(&h, &duel).await;
+        }
+        assert_eq!(on_turn(&h, duel.game), alice);
+        threads.push((duel.game, duel.thread));
+    }
+    let answer = remind(&h, alice, &[("digest", text("09:00"))]).await;
+    assert!(answer.content.contains("at 09:00"), "{}", answer.content);
+    for (game, _) in &threads {
+        assert!(
+            reminder_timers(&h, *game).is_empty(),
+            "no reminders of each game"
+        );
+    }
+
+    // 09:00 UTC the next day: one DM lists both games with their threads.
+    h.advance(21 * HOUR);
+    let digest = h.fake.wait_dm(alice, |m| m.content.starts_with("☀️")).await;
+    assert!(
+        digest.content.contains("your turn in 2 games"),
+        "{}",
+        digest.content
+    );
+    for (game, thread) in &threads {
+        assert!(
+            digest.content.contains(&format!("#{game} <#{thread}>")),
+            "{}",
+            digest.content
+        );
+    }
+    assert!(reminder_dms(&h, alice).is_empty());
+    for (_, thread) in &threads {
+        assert!(
+            posts(&h.fake, *thread)
+                .iter()
+                .all(|m| !m.content.starts_with("⏰")),
+            "no reminder in the thread either"
+        );
+    }
+}
