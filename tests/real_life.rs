@@ -452,3 +452,92 @@ fn bad_reminder_settings_are_refused_and_change_nothing() {
         Err(reminders::SettingError::QuietWholeDay)
     );
 }
+
+const DAY: i64 = 24 * HOUR;
+
+/// A vacation costs nothing until a deadline of the player's would pass: that deadline waits
+/// for their return plus a full turn, and the allowance pays from then to the return. Moving
+/// ends it early and gives back the rest.
+#[test]
+fn a_vacation_is_spent_only_when_a_deadline_would_pass_and_ends_early_on_a_move() {
+    let f = fixture_at("2026-11-18T12:00:00Z");
+    let s = &f.service;
+    let id = duel(&f, config(&[("turn_time", "1d"), ("reminder", "off")]));
+    let first = on_turn(&f, id);
+    let second = if first == ALICE { BOB } else { ALICE };
+    let team = s.load(id).unwrap().seat_of(first).unwrap().team;
+    let start = f.clock.now_ms();
+
+    let v = s.go_on_vacation(first, 1, 5 * DAY).unwrap();
+    assert_eq!(
+        (v.until_ms, v.used_ms, v.allowance_ms),
+        (Some(start + 5 * DAY), 0, 14 * DAY)
+    );
+    assert_eq!(
+        notices(&f, id),
+        [Notice::Away {
+            team,
+            until_ms: start + 5 * DAY
+        }]
+    );
+    // The deadline passes a day in: it moves to the return plus a day; four days are spent.
+    f.clock.advance_ms(DAY);
+    assert_eq!(
+        s.fire_due_timers().unwrap(),
+        [Fired::Held {
+            game_id: id,
+            team: Team::of(team)
+        }]
+    );
+    assert_eq!(s.deadline_of(id).unwrap(), Some(start + 6 * DAY));
+    assert_eq!(s.vacation(first, 1).unwrap().used_ms, 4 * DAY);
+    assert_eq!(s.load(id).unwrap().row.ply, 0, "no bot moved for them");
+    // Back on the third day: they move, and the three days not used come back.
+    f.clock.advance_ms(DAY);
+    play_turn(&f, id, first);
+    let v = s.vacation(first, 1).unwrap();
+    assert_eq!((v.until_ms, v.used_ms), (None, DAY));
+    assert_eq!(notices(&f, id).last(), Some(&Notice::Back { team }));
+    assert!(matches!(
+        s.end_vacation(first, 1),
+        Err(ServiceError::NotOnVacation)
+    ));
+
+    // A vacation no deadline touched is free: the other player is away 12 hours while their
+    // next deadline is a day off.
+    play_turn(&f, id, second);
+    s.go_on_vacation(second, 1, 12 * HOUR).unwrap();
+    f.clock.advance_ms(HOUR);
+    play_turn(&f, id, first);
+    f.clock.advance_ms(12 * HOUR);
+    assert!(s.fire_due_timers().unwrap().is_empty());
+    let v = s.vacation(second, 1).unwrap();
+    assert_eq!((v.until_ms, v.used_ms), (None, 0));
+}
+
+/// A vacation longer than what is left of the allowance is refused, nothing changed; the
+/// server's own allowance counts.
+#[test]
+fn a_vacation_longer_than_the_allowance_left_is_refused() {
+    let f = fixture_at("2026-11-18T12:00:00Z");
+    let s = &f.service;
+    assert!(matches!(
+        s.go_on_vacation(ALICE, 1, 15 * DAY),
+        Err(ServiceError::VacationTooLong {
+            left_ms,
+            allowance_days: 14
+        }) if left_ms == 14 * DAY
+    ));
+    assert_eq!(s.vacation(ALICE, 1).unwrap().until_ms, None);
+    assert!(matches!(
+        s.set_guild_limits(false, 1, Some(20), None),
+        Err(ServiceError::NotOwner)
+    ));
+    assert_eq!(
+        s.set_guild_limits(true, 1, Some(20), None).unwrap(),
+        (20, 7)
+    );
+    assert!(s.go_on_vacation(ALICE, 1, 15 * DAY).is_ok());
+    // Another server has its own allowance.
+    assert_eq!(s.vacation(ALICE, 2).unwrap().allowance_ms, 14 * DAY);
+}

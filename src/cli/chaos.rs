@@ -362,7 +362,10 @@ fn run_timers(
                 Fired::Failed { game_id, error } => {
                     return Err(format!("game #{game_id}: {error}"));
                 }
-                Fired::Reminded { .. } | Fired::Stale { .. } | Fired::Digest { .. } => {}
+                Fired::Reminded { .. }
+                | Fired::Stale { .. }
+                | Fired::Digest { .. }
+                | Fired::Held { .. } => {}
             }
         }
     }

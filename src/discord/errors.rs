@@ -225,6 +225,16 @@ fn service_text(e: &ServiceError, lang: Lang) -> String {
             )
         }
         ServiceError::Setting(setting) => setting_text(setting, lang),
+        ServiceError::VacationTooLong {
+            left_ms,
+            allowance_days,
+        } => tr!(
+            lang,
+            "err-vacation-too-long",
+            left = crate::discord::views::span(lang, *left_ms),
+            days = *allowance_days
+        ),
+        ServiceError::NotOnVacation => tr!(lang, "err-not-on-vacation"),
         ServiceError::NoRandomness(_)
         | ServiceError::BadExport(_)
         | ServiceError::Store(_)
@@ -240,6 +250,7 @@ pub fn setting_text(e: &SettingError, lang: Lang) -> String {
         SettingError::BadQuiet(text) => tr!(lang, "err-bad-quiet", text = text.clone()),
         SettingError::QuietWholeDay => tr!(lang, "err-quiet-whole-day"),
         SettingError::BadOffset(text) => tr!(lang, "err-bad-offset", text = text.clone()),
+        SettingError::BadLength(text) => tr!(lang, "err-bad-length", text = text.clone()),
         SettingError::TooManyReminders(count) => tr!(
             lang,
             "err-too-many-reminders",

@@ -21,6 +21,7 @@ pub mod reminders;
 pub mod timers;
 mod transfer;
 mod turns;
+mod vacation;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -39,6 +40,7 @@ pub use outbox::{Notice, OutboxMessage, Queued, Target};
 pub use timers::Fired;
 pub use transfer::ExportedGame;
 pub use turns::{Accepted, HistoryEntry, LegalMove, Next};
+pub use vacation::{DEFAULT_MAX_PAUSE_DAYS, DEFAULT_VACATION_DAYS, VacationStatus};
 
 // The store's values that callers of the service name (the Discord layer reaches the store
 // only through the service, so it takes them from here).
@@ -103,6 +105,10 @@ pub enum ServiceError {
     Damaged { game: GameId, damage: Damage },
     #[error(transparent)]
     Setting(#[from] reminders::SettingError),
+    #[error("a vacation that long is more than the {left_ms} ms left of {allowance_days} days")]
+    VacationTooLong { left_ms: i64, allowance_days: u32 },
+    #[error("you are not on vacation")]
+    NotOnVacation,
     #[error(transparent)]
     Store(#[from] StoreError),
 }

@@ -41,6 +41,12 @@ pub enum Notice {
     TakenOver { team: u8, missed: u32 },
     /// The player a bot replaced took their seat back.
     Reclaimed { team: u8 },
+    /// The player is on vacation until then: their deadlines wait.
+    Away { team: u8, until_ms: i64 },
+    /// A deadline of the player's passed while they are away: it moved to `deadline_ms`.
+    Held { team: u8, deadline_ms: i64 },
+    /// The player came back from vacation early.
+    Back { team: u8 },
 }
 
 impl Notice {
@@ -51,7 +57,10 @@ impl Notice {
             | Notice::TimedOut { team }
             | Notice::Passed { team }
             | Notice::TakenOver { team, .. }
-            | Notice::Reclaimed { team } => team,
+            | Notice::Reclaimed { team }
+            | Notice::Away { team, .. }
+            | Notice::Held { team, .. }
+            | Notice::Back { team } => team,
         }
     }
 }

@@ -34,6 +34,8 @@ pub enum SettingError {
     QuietWholeDay,
     #[error("`{0}` is not a time before the deadline (e.g. 12h, 1h, 30m)")]
     BadOffset(String),
+    #[error("`{0}` is not a length of time (e.g. 5d, 36h)")]
+    BadLength(String),
     #[error("at most {MAX_REMINDERS} reminders, not {0}")]
     TooManyReminders(usize),
 }

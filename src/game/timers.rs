@@ -30,6 +30,11 @@ pub enum Fired {
     Stale {
         game_id: i64,
     },
+    /// A deadline passed while its player is on vacation: it waits for their return.
+    Held {
+        game_id: i64,
+        team: Team,
+    },
     /// A player's daily digest, listing `games` where it is their turn (none: nothing sent).
     Digest {
         user_id: UserId,
@@ -140,6 +145,14 @@ impl GameService {
             .and_then(|s| s.user_id);
         let now = self.now();
         match (timer.kind, current, team, user) {
+            (TimerKind::Deadline, true, Some(team), Some(user))
+                if self
+                    .hold_for_vacation(&tx, &loaded, team.number(), user, now)?
+                    .is_some() =>
+            {
+                tx.commit()?;
+                Ok(Fired::Held { game_id, team })
+            }
             (TimerKind::Deadline, true, Some(team), Some(_)) => {
                 // The move (or resignation) replaces this timer in its own transaction, so a
                 // crash before it leaves the deadline due, and it fires again after restart;

@@ -396,6 +396,10 @@ impl GameService {
         let id = loaded.row.id;
         let seen_ply = loaded.row.ply;
         require_active(loaded)?;
+        // A player who moves is back from vacation (one indexed look when nobody is away).
+        if let (Some(user), Some(guild)) = (by, loaded.row.guild_id) {
+            self.come_back(tx, guild, user, self.now(), true)?;
+        }
         let mut game = loaded.game.take().expect("an active game has a state");
         let answered_choice = game.pending().is_some();
         let team = game.turn();

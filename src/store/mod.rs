@@ -28,6 +28,7 @@ pub const MIGRATION_SQL: &[&str] = &[
     include_str!("../../migrations/0006_values_not_sentences.sql"),
     include_str!("../../migrations/0007_checked_snapshots.sql"),
     include_str!("../../migrations/0008_real_life.sql"),
+    include_str!("../../migrations/0009_vacation_charge.sql"),
 ];
 
 static MIGRATIONS: LazyLock<Migrations<'static>> =

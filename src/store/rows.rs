@@ -1090,3 +1090,189 @@ pub fn set_guild_language(conn: &Connection, guild: u64, language: Option<&str>)
     .execute(params![to_sql(guild), language])?;
     Ok(())
 }
+
+/// A player's vacation in a server, in the calendar year it began.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct VacationRow {
+    pub guild_id: u64,
+    pub user_id: UserId,
+    pub year: i32,
+    /// Spent of this year's allowance.
+    pub used_ms: i64,
+    /// On vacation until then; `None`: not on vacation.
+    pub until_ms: Option<i64>,
+    /// Since when a deadline was held (the charge runs from here to `until_ms`).
+    pub held_from: Option<i64>,
+}
+
+fn vacation_row(r: &Row) -> rusqlite::Result<VacationRow> {
+    Ok(VacationRow {
+        guild_id: from_sql(r.get(0)?),
+        user_id: from_sql(r.get(1)?),
+        year: r.get(2)?,
+        used_ms: r.get(3)?,
+        until_ms: r.get(4)?,
+        held_from: r.get(5)?,
+    })
+}
+
+/// The player's row for `year` (used nothing yet when there is none).
+pub fn get_vacation(conn: &Connection, guild: u64, user: UserId, year: i32) -> Result<VacationRow> {
+    Ok(conn
+        .prepare_cached(
+            "SELECT guild_id, user_id, year, used_ms, until_ms, held_from FROM vacations \
+             WHERE guild_id = ?1 AND user_id = ?2 AND year = ?3",
+        )?
+        .query_row(params![to_sql(guild), to_sql(user), year], vacation_row)
+        .optional()?
+        .unwrap_or(VacationRow {
+            guild_id: guild,
+            user_id: user,
+            year,
+            used_ms: 0,
+            until_ms: None,
+            held_from: None,
+        }))
+}
+
+/// The player's vacation in a server running at `now` (whatever year it began in).
+pub fn running_vacation(
+    conn: &Connection,
+    guild: u64,
+    user: UserId,
+    now: i64,
+) -> Result<Option<VacationRow>> {
+    Ok(conn
+        .prepare_cached(
+            "SELECT guild_id, user_id, year, used_ms, until_ms, held_from FROM vacations \
+             WHERE guild_id = ?1 AND user_id = ?2 AND until_ms > ?3 ORDER BY year DESC LIMIT 1",
+        )?
+        .query_row(params![to_sql(guild), to_sql(user), now], vacation_row)
+        .optional()?)
+}
+
+pub fn put_vacation(conn: &Connection, v: &VacationRow) -> Result<()> {
+    conn.prepare_cached(
+        "INSERT INTO vacations (guild_id, user_id, year, used_ms, until_ms, held_from) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT (guild_id, user_id, year) DO UPDATE SET \
+         used_ms = ?4, until_ms = ?5, held_from = ?6",
+    )?
+    .execute(params![
+        to_sql(v.guild_id),
+        to_sql(v.user_id),
+        v.year,
+        v.used_ms,
+        v.until_ms,
+        v.held_from
+    ])?;
+    Ok(())
+}
+
+/// A server's limits: vacation days a year and the longest pause, in days (`None`: the
+/// defaults).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct GuildLimits {
+    pub vacation_days: Option<u32>,
+    pub max_pause_days: Option<u32>,
+}
+
+pub fn guild_limits(conn: &Connection, guild: u64) -> Result<GuildLimits> {
+    Ok(conn
+        .prepare_cached(
+            "SELECT vacation_days, max_pause_days FROM guild_prefs WHERE guild_id = ?1",
+        )?
+        .query_row([to_sql(guild)], |r| {
+            Ok(GuildLimits {
+                vacation_days: r.get(0)?,
+                max_pause_days: r.get(1)?,
+            })
+        })
+        .optional()?
+        .unwrap_or_default())
+}
+
+pub fn set_guild_limits(conn: &Connection, guild: u64, limits: GuildLimits) -> Result<()> {
+    conn.prepare_cached(
+        "INSERT INTO guild_prefs (guild_id, vacation_days, max_pause_days) VALUES (?1, ?2, ?3) \
+         ON CONFLICT (guild_id) DO UPDATE SET vacation_days = ?2, max_pause_days = ?3",
+    )?
+    .execute(params![
+        to_sql(guild),
+        limits.vacation_days,
+        limits.max_pause_days
+    ])?;
+    Ok(())
+}
+
+/// A game's pause: proposed (no `ends_at` yet) or running.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PauseRow {
+    pub game_id: GameId,
+    /// The team that proposed it.
+    pub proposer: u8,
+    pub length_ms: i64,
+    pub proposed_at: i64,
+    /// The teams that accepted (the proposer among them).
+    pub accepted: Vec<u8>,
+    pub ends_at: Option<i64>,
+}
+
+pub fn get_pause(conn: &Connection, game: GameId) -> Result<Option<PauseRow>> {
+    let row = conn
+        .prepare_cached(
+            "SELECT game_id, proposer, length_ms, proposed_at, accepted, ends_at FROM pauses \
+             WHERE game_id = ?1",
+        )?
+        .query_row([game], |r| {
+            Ok((
+                PauseRow {
+                    game_id: r.get(0)?,
+                    proposer: r.get(1)?,
+                    length_ms: r.get(2)?,
+                    proposed_at: r.get(3)?,
+                    accepted: Vec::new(),
+                    ends_at: r.get(5)?,
+                },
+                r.get::<_, String>(4)?,
+            ))
+        })
+        .optional()?;
+    let Some((mut pause, accepted)) = row else {
+        return Ok(None);
+    };
+    pause.accepted = serde_json::from_str(&accepted)
+        .map_err(|_| StoreError::Corrupt(format!("pause accepted `{accepted}`")))?;
+    Ok(Some(pause))
+}
+
+pub fn put_pause(conn: &Connection, p: &PauseRow) -> Result<()> {
+    let accepted = serde_json::to_string(&p.accepted).expect("a list of numbers");
+    conn.prepare_cached(
+        "INSERT INTO pauses (game_id, proposer, length_ms, proposed_at, accepted, ends_at) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT (game_id) DO UPDATE SET proposer = ?2, \
+         length_ms = ?3, proposed_at = ?4, accepted = ?5, ends_at = ?6",
+    )?
+    .execute(params![
+        p.game_id,
+        p.proposer,
+        p.length_ms,
+        p.proposed_at,
+        accepted,
+        p.ends_at
+    ])?;
+    Ok(())
+}
+
+pub fn delete_pause(conn: &Connection, game: GameId) -> Result<()> {
+    conn.prepare_cached("DELETE FROM pauses WHERE game_id = ?1")?
+        .execute([game])?;
+    Ok(())
+}
+
+/// The end of the game's running pause, if one runs at `now`.
+pub fn paused_until(conn: &Connection, game: GameId, now: i64) -> Result<Option<i64>> {
+    Ok(conn
+        .prepare_cached("SELECT ends_at FROM pauses WHERE game_id = ?1 AND ends_at > ?2")?
+        .query_row(params![game, now], |r| r.get(0))
+        .optional()?)
+}

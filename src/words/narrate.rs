@@ -397,7 +397,25 @@ pub fn notice(lang: Lang, teams: &dyn Teams, notice: &Notice) -> String {
             tr!(lang, "notice-taken-over", team = team, missed = missed)
         }
         Notice::Reclaimed { .. } => tr!(lang, "notice-reclaimed", team = team),
+        Notice::Away { until_ms, .. } => {
+            tr!(lang, "notice-away", team = team, until = moment(until_ms))
+        }
+        Notice::Held { deadline_ms, .. } => {
+            tr!(
+                lang,
+                "notice-held",
+                team = team,
+                deadline = moment(deadline_ms)
+            )
+        }
+        Notice::Back { .. } => tr!(lang, "notice-back", team = team),
     }
+}
+
+/// A moment in a notice, as Discord shows it to each reader in their own time zone (notices
+/// are posted in Discord only).
+fn moment(ms: i64) -> String {
+    format!("<t:{}:f>", ms.div_euclid(1000))
 }
 
 /// An action in words, for lists of legal moves: "Pirate 2 → f7 with 1 coin", "Ship → f1".

@@ -150,6 +150,9 @@ digest-title = ☀️ Your daily Jackal digest: { $count ->
    *[other] it is your turn in { $count } games.
 }
 digest-line = • #{ $game } { $place } ends { $when }
+vacation-on = 🏖️ You are on vacation until { $until } ({ $when }). Your deadlines wait for you; your allowance is spent only when one would have passed, and what you do not use comes back when you move. Left this year: { $left } of { $allowance }.
+vacation-off = You are not on vacation. Left this year: { $left } of { $allowance }.
+server-limits = This server's limits: { $vacation } vacation days a year for each player; pauses of at most { $pause } days.
 
 
 ## The move picker
@@ -251,6 +254,9 @@ err-bad-quiet = “{ $text }” is not a span of quiet hours: write it as 23:00-
 err-quiet-whole-day = Quiet hours from a time to the same time would cover the whole day: choose two different times, or turn reminders off.
 err-bad-offset = “{ $text }” is not a time before the deadline: write it as 12h, 1h or 30m (at most 14d).
 err-too-many-reminders = That is { $count } reminders; at most { $max } are allowed.
+err-vacation-too-long = You have { $left } of vacation left this year (of { $days } days): ask for that much at most.
+err-not-on-vacation = You are not on vacation.
+err-bad-length = “{ $text }” is not a length of time: write it as 5d or 36h (an hour at least).
 
 illegal-syntax = the move is not written in a form the game understands (e.g. `2 e5 coin`, `ship f1`)
 illegal-ambiguous = the move fits several actions; name the cell

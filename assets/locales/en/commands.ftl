@@ -78,6 +78,18 @@ cmd-remind = remind
     .digest = digest
     .digest-description = One message a day at this time listing your turns (e.g. 09:00), or off
 
+cmd-vacation = vacation
+    .description = Away for a while: your deadlines wait (your yearly allowance is spent only when one would pass)
+    .length = length
+    .length-description = How long (e.g. 5d, 36h), or off to come back now; empty: show your vacation
+
+cmd-server = server
+    .description = The server's limits: vacation days a year, the longest pause (Manage Server to change)
+    .vacation_days = vacation_days
+    .vacation_days-description = Vacation days each player has a year
+    .max_pause_days = max_pause_days
+    .max_pause_days-description = The longest pause a game may vote for, in days
+
 cmd-kick = kick
     .description = Remove a player (owner or server manager)
     .seat = seat

@@ -182,6 +182,9 @@ notice-taken-over = { $team } missed { $missed ->
    *[other] { $missed } deadlines
 } in a row; a bot takes the seat. The player can take it back with the button below.
 notice-reclaimed = { $team }: the player is back and takes the seat from the bot.
+notice-away = 🏖️ { $team } is on vacation until { $until }: their deadlines wait for them.
+notice-held = 🏖️ { $team } is on vacation: their turn now ends { $deadline }.
+notice-back = { $team } is back from vacation.
 
 ## Actions in words (lists of legal moves)
 

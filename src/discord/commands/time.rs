@@ -1,11 +1,17 @@
-//! A player's time: `/jackal remind` (reminders, quiet hours, time zone, the daily digest).
+//! A player's time: `/jackal remind` (reminders, quiet hours, time zone, the daily digest),
+//! `vacation`, and the server's limits (`server`).
 
 use serenity::all::{AutocompleteChoice, CreateAutocompleteResponse};
 
-use super::{check_length, lang, say};
+use super::{actor, check_length, lang, say};
+use crate::discord::errors::BotError;
 use crate::discord::types::{Context, Result};
-use crate::game::reminders::{self, QuietHours, format_clock, parse_clock, parse_offsets};
-use crate::game::{ReminderChange, ReminderVia, ServiceError, UserPrefs};
+use crate::discord::views::{relative_time, span};
+use crate::game::config::parse_duration;
+use crate::game::reminders::{
+    self, QuietHours, SettingError, format_clock, parse_clock, parse_offsets,
+};
+use crate::game::{ReminderChange, ReminderVia, ServiceError, UserPrefs, VacationStatus};
 use crate::tr;
 use crate::words::Lang;
 
@@ -169,10 +175,88 @@ pub async fn remind(
     say(ctx, summary(lang, &prefs)).await
 }
 
+/// A vacation's state in words.
+fn vacation_text(lang: Lang, v: &VacationStatus) -> String {
+    let left = span(lang, v.left_ms());
+    let allowance = span(lang, v.allowance_ms);
+    match v.until_ms {
+        Some(until) => tr!(
+            lang,
+            "vacation-on",
+            until = format!("<t:{}:f>", until.div_euclid(1000)),
+            when = relative_time(until),
+            left = left,
+            allowance = allowance
+        ),
+        None => tr!(lang, "vacation-off", left = left, allowance = allowance),
+    }
+}
+
+/// Away for a while: your deadlines wait (spending your yearly allowance only when one would pass)
+#[poise::command(slash_command, guild_only)]
+pub async fn vacation(
+    ctx: Context<'_>,
+    #[description = "How long (e.g. 5d, 36h), or off to come back now; empty: show your vacation"]
+    length: Option<String>,
+) -> Result<()> {
+    let lang = lang(ctx).await;
+    let guild = ctx.guild_id().ok_or(BotError::NotInServer)?.get();
+    let user = ctx.author().id.get();
+    let status = match length {
+        None => ctx.data().call(move |s| s.vacation(user, guild)).await?,
+        Some(text) if is_off(&text) || text.trim().eq_ignore_ascii_case("end") => {
+            ctx.data()
+                .change(move |s| s.end_vacation(user, guild))
+                .await?
+        }
+        Some(text) => {
+            check_length("length", &text)?;
+            let seconds = parse_duration(&text)
+                .filter(|s| *s >= 3600)
+                .ok_or_else(|| {
+                    ServiceError::Setting(SettingError::BadLength(text.trim().into()))
+                })?;
+            ctx.data()
+                .change(move |s| s.go_on_vacation(user, guild, seconds as i64 * 1000))
+                .await?
+        }
+    };
+    say(ctx, vacation_text(lang, &status)).await
+}
+
+/// The server's limits: vacation days a year, the longest pause (Manage Server to change)
+#[poise::command(slash_command, guild_only)]
+pub async fn server(
+    ctx: Context<'_>,
+    #[description = "Vacation days each player has a year"]
+    #[min = 0]
+    #[max = 365]
+    vacation_days: Option<u32>,
+    #[description = "The longest pause a game may vote for, in days"]
+    #[min = 0]
+    #[max = 365]
+    max_pause_days: Option<u32>,
+) -> Result<()> {
+    let lang = lang(ctx).await;
+    let guild = ctx.guild_id().ok_or(BotError::NotInServer)?.get();
+    let admin = actor(ctx).admin;
+    let (vacation, pause) = if vacation_days.is_none() && max_pause_days.is_none() {
+        ctx.data().call(move |s| s.guild_limits(guild)).await?
+    } else {
+        ctx.data()
+            .change(move |s| s.set_guild_limits(admin, guild, vacation_days, max_pause_days))
+            .await?
+    };
+    say(
+        ctx,
+        tr!(lang, "server-limits", vacation = vacation, pause = pause),
+    )
+    .await
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::reminders::SettingError;
 
     #[test]
     fn options_become_a_change_and_bad_ones_are_refused() {

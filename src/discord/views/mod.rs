@@ -61,6 +61,21 @@ pub fn duration(lang: Lang, seconds: u32) -> String {
     }
 }
 
+/// A span of days and hours, rounded down to the hour: "9 days 3 hours", "5 hours"; none
+/// left reads "0 hours".
+pub fn span(lang: Lang, ms: i64) -> String {
+    let hours = (ms.max(0) / 3_600_000) as u32;
+    match (hours / 24, hours % 24) {
+        (0, h) => tr!(lang, "duration-hours", count = h),
+        (d, 0) => tr!(lang, "duration-days", count = d),
+        (d, h) => format!(
+            "{} {}",
+            tr!(lang, "duration-days", count = d),
+            tr!(lang, "duration-hours", count = h)
+        ),
+    }
+}
+
 /// A moment as Discord shows it to each reader in their own time: "in 5 hours".
 pub fn relative_time(ms: i64) -> String {
     format!("<t:{}:R>", ms.div_euclid(1000))
