@@ -7,7 +7,7 @@ use jackal::engine::Team;
 use jackal::game::reminders;
 use jackal::game::{
     Actor, Clock, Fired, GameConfig, GameService, Location, ManualClock, Notice, OutboxMessage,
-    ReminderChange, ServiceError, Target,
+    PauseVote, ReminderChange, ServiceError, Target,
 };
 use jackal::store::{self, Store};
 
@@ -540,4 +540,229 @@ fn a_vacation_longer_than_the_allowance_left_is_refused() {
     assert!(s.go_on_vacation(ALICE, 1, 15 * DAY).is_ok());
     // Another server has its own allowance.
     assert_eq!(s.vacation(ALICE, 2).unwrap().allowance_ms, 14 * DAY);
+}
+
+/// A duel's pause: proposed by one, accepted by the other; the deadline moves on by the
+/// pause, a turn begun during it has its full time from its end, and it ends by itself.
+/// A second pause while one runs, a vote by an outsider and a pause longer than the server
+/// allows are refused; a proposal turned down or left a day unanswered ends.
+#[test]
+fn a_pause_is_voted_runs_and_ends_by_itself() {
+    let f = fixture_at("2026-11-18T12:00:00Z");
+    let s = &f.service;
+    let id = duel(&f, config(&[("turn_time", "1d"), ("reminder", "off")]));
+    let first = on_turn(&f, id);
+    let second = if first == ALICE { BOB } else { ALICE };
+    let start = f.clock.now_ms();
+    assert!(matches!(
+        s.propose_pause(second, id, 8 * DAY),
+        Err(ServiceError::PauseTooLong { max_days: 7 })
+    ));
+    assert!(matches!(
+        s.propose_pause(EVE, id, DAY),
+        Err(ServiceError::NotYourGame(_))
+    ));
+    assert_eq!(
+        s.propose_pause(second, id, 3 * DAY).unwrap(),
+        PauseVote::Waiting {
+            accepted: 1,
+            needed: 2
+        }
+    );
+    assert!(matches!(
+        s.propose_pause(first, id, DAY),
+        Err(ServiceError::PauseProposed(_))
+    ));
+    assert!(matches!(
+        s.vote_pause(EVE, id, true),
+        Err(ServiceError::NotYourGame(_))
+    ));
+    assert!(matches!(
+        s.vote_pause(second, id, true),
+        Err(ServiceError::AlreadyVoted(_))
+    ));
+    f.clock.advance_ms(HOUR);
+    assert_eq!(
+        s.vote_pause(first, id, true).unwrap(),
+        PauseVote::Started {
+            until_ms: start + HOUR + 3 * DAY
+        }
+    );
+    assert_eq!(s.paused_until(id).unwrap(), Some(start + HOUR + 3 * DAY));
+    assert_eq!(
+        s.deadline_of(id).unwrap(),
+        Some(start + 4 * DAY),
+        "a day plus the pause"
+    );
+    assert!(matches!(
+        s.propose_pause(second, id, DAY),
+        Err(ServiceError::AlreadyPaused { .. })
+    ));
+    // A move during the pause: the next turn's full day starts when the pause ends.
+    play_turn(&f, id, first);
+    assert_eq!(s.deadline_of(id).unwrap(), Some(start + HOUR + 4 * DAY));
+    f.clock.advance_ms(3 * DAY);
+    assert_eq!(
+        s.fire_due_timers().unwrap(),
+        [Fired::Paused { game_id: id }]
+    );
+    assert_eq!(s.paused_until(id).unwrap(), None);
+    let team_of = |user| s.load(id).unwrap().seat_of(user).unwrap().team;
+    let tail: Vec<Notice> = notices(&f, id).into_iter().rev().take(1).collect();
+    assert_eq!(
+        tail,
+        [Notice::PauseOver {
+            team: team_of(second)
+        }]
+    );
+
+    // Turned down at once in a duel.
+    s.propose_pause(first, id, DAY).unwrap();
+    assert_eq!(s.vote_pause(second, id, false).unwrap(), PauseVote::Refused);
+    assert!(matches!(
+        s.vote_pause(second, id, true),
+        Err(ServiceError::NoPauseProposed(_))
+    ));
+    // Left unanswered: it lapses after a day, and the deadline never moved (the owner gave
+    // the player on turn a day more first, so that the lapse comes before it).
+    s.extend_deadline(Actor::user(ALICE), id, DAY).unwrap();
+    let deadline = s.deadline_of(id).unwrap().unwrap();
+    s.propose_pause(first, id, DAY).unwrap();
+    f.clock.advance_ms(DAY);
+    assert_eq!(
+        s.fire_due_timers().unwrap(),
+        [Fired::Paused { game_id: id }]
+    );
+    assert_eq!(
+        notices(&f, id).last(),
+        Some(&Notice::PauseLapsed {
+            team: team_of(first)
+        })
+    );
+    assert_eq!(s.deadline_of(id).unwrap(), Some(deadline));
+}
+
+/// In a game of three, a majority of the people playing decides.
+#[test]
+fn a_pause_in_a_game_of_three_needs_a_majority() {
+    let f = fixture_at("2026-11-18T12:00:00Z");
+    let s = &f.service;
+    let mut c = config(&[("turn_time", "1d"), ("reminder", "off")]);
+    c.set("players", "3").unwrap();
+    let id = s
+        .create_lobby(Actor::user(ALICE), here(), "en", c, Some(1))
+        .unwrap();
+    s.join(Actor::user(BOB), id, None).unwrap();
+    s.join(Actor::user(EVE), id, None).unwrap();
+    s.start_with_seed(Actor::user(ALICE), id, 10).unwrap();
+    assert_eq!(
+        s.propose_pause(ALICE, id, DAY).unwrap(),
+        PauseVote::Waiting {
+            accepted: 1,
+            needed: 2
+        }
+    );
+    // One against leaves a majority possible; the next for decides.
+    assert_eq!(
+        s.vote_pause(BOB, id, false).unwrap(),
+        PauseVote::Waiting {
+            accepted: 1,
+            needed: 2
+        }
+    );
+    assert!(matches!(
+        s.vote_pause(EVE, id, true).unwrap(),
+        PauseVote::Started { .. }
+    ));
+}
+
+/// The owner (or a server admin) gives the player on turn more time; anyone else may not.
+#[test]
+fn the_owner_extends_a_deadline() {
+    let f = fixture_at("2026-11-18T12:00:00Z");
+    let s = &f.service;
+    let id = duel(&f, config(&[("turn_time", "1d"), ("reminder", "3h")]));
+    let deadline = s.deadline_of(id).unwrap().unwrap();
+    assert!(matches!(
+        s.extend_deadline(Actor::user(BOB), id, DAY),
+        Err(ServiceError::NotOwner)
+    ));
+    assert_eq!(
+        s.extend_deadline(Actor::user(ALICE), id, DAY).unwrap(),
+        deadline + DAY
+    );
+    let admin = Actor {
+        user: EVE,
+        admin: true,
+    };
+    assert_eq!(
+        s.extend_deadline(admin, id, HOUR).unwrap(),
+        deadline + DAY + HOUR
+    );
+    assert_eq!(s.deadline_of(id).unwrap(), Some(deadline + DAY + HOUR));
+    // The reminder follows the deadline.
+    assert_eq!(reminder_times(&f, id), [deadline + DAY + HOUR - 3 * HOUR]);
+    let team = on_turn(&f, id);
+    let team = s.load(id).unwrap().seat_of(team).unwrap().team;
+    assert_eq!(
+        notices(&f, id).last(),
+        Some(&Notice::Extended {
+            team,
+            deadline_ms: deadline + DAY + HOUR
+        })
+    );
+}
+
+/// The bot was down through three deadlines: after the restart each fires once, in due order,
+/// and firing again does nothing.
+#[test]
+fn three_overdue_deadlines_fire_once_each_after_a_restart() {
+    let f = fixture_at("2026-11-18T12:00:00Z");
+    let s = &f.service;
+    let ids: Vec<i64> = (0..3)
+        .map(|i| {
+            let id = duel(&f, config(&[("turn_time", "1d"), ("reminder", "off")]));
+            f.clock.advance_ms(HOUR * (3 - i));
+            id
+        })
+        .collect();
+    // The games started hours apart: their deadlines are in that order.
+    let due: Vec<i64> = ids
+        .iter()
+        .map(|id| s.deadline_of(*id).unwrap().unwrap())
+        .collect();
+    assert!(due.windows(2).all(|w| w[0] < w[1]));
+    f.clock.advance_ms(3 * DAY);
+    let reopened = Store::open(f._dir.path().join("jackal.db")).unwrap();
+    let after = GameService::new(Arc::new(reopened), f.clock.clone());
+    let fired = after.fire_due_timers().unwrap();
+    let timed_out: Vec<i64> = fired
+        .iter()
+        .filter_map(|f| match f {
+            Fired::TimedOut { game_id, .. } => Some(*game_id),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(timed_out, ids, "once each, earliest first");
+    for id in &ids {
+        assert!(
+            after.load(*id).unwrap().row.ply >= 1,
+            "a bot played the turn"
+        );
+        assert_eq!(
+            notices(&f, *id)
+                .iter()
+                .filter(|n| matches!(n, Notice::TimedOut { .. }))
+                .count(),
+            1
+        );
+    }
+    // The next deadlines (a day after each timed-out turn) are due later, not now.
+    let again: Vec<Fired> = after
+        .fire_due_timers()
+        .unwrap()
+        .into_iter()
+        .filter(|f| matches!(f, Fired::TimedOut { .. }))
+        .collect();
+    assert!(again.is_empty(), "{again:?}");
 }

@@ -365,7 +365,8 @@ fn run_timers(
                 Fired::Reminded { .. }
                 | Fired::Stale { .. }
                 | Fired::Digest { .. }
-                | Fired::Held { .. } => {}
+                | Fired::Held { .. }
+                | Fired::Paused { .. } => {}
             }
         }
     }

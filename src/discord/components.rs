@@ -12,11 +12,11 @@ use super::errors::BotError;
 use super::ids::{CustomId, LobbyButton};
 use super::turn::{self, PickerMessage, Pressed};
 use super::types::{Data, Result};
-use super::views::{lobby, settings};
+use super::views::{lobby, relative_time, settings};
 use super::{lobby_sync, picker};
 use crate::ai::BotLevel;
-use crate::game::GameStatus;
 use crate::game::{Actor, ServiceError};
+use crate::game::{GameId, GameStatus, PauseVote};
 use crate::tr;
 use crate::words::Lang;
 
@@ -245,6 +245,7 @@ async fn route(p: &mut Press<'_>, id: CustomId) -> Result<()> {
             p.edit(text_only(tr!(p.lang, "resigned", game = game)))
                 .await
         }
+        CustomId::PauseVote { game, yes } => pause_vote(p, game, yes).await,
         CustomId::Reclaim { game } => {
             p.defer_private().await?;
             let user = p.actor.user;
@@ -258,6 +259,33 @@ async fn route(p: &mut Press<'_>, id: CustomId) -> Result<()> {
             .await
         }
     }
+}
+
+/// A vote on a proposed pause, answered privately with where the vote stands.
+async fn pause_vote(p: &mut Press<'_>, game: GameId, yes: bool) -> Result<()> {
+    p.defer_private().await?;
+    let user = p.actor.user;
+    let outcome = p
+        .data
+        .change(move |s| s.vote_pause(user, game, yes))
+        .await?;
+    let text = match outcome {
+        PauseVote::Waiting { accepted, needed } => tr!(
+            p.lang,
+            "pause-vote-waiting",
+            accepted = accepted,
+            needed = needed
+        ),
+        PauseVote::Started { until_ms } => {
+            tr!(
+                p.lang,
+                "pause-vote-started",
+                until = relative_time(until_ms)
+            )
+        }
+        PauseVote::Refused => tr!(p.lang, "pause-vote-refused"),
+    };
+    p.edit(text_only(text)).await
 }
 
 /// A message of text alone (its components go; its picture stays).

@@ -235,6 +235,18 @@ fn service_text(e: &ServiceError, lang: Lang) -> String {
             days = *allowance_days
         ),
         ServiceError::NotOnVacation => tr!(lang, "err-not-on-vacation"),
+        ServiceError::PauseTooLong { max_days } => {
+            tr!(lang, "err-pause-too-long", days = *max_days)
+        }
+        ServiceError::AlreadyPaused { until_ms } => tr!(
+            lang,
+            "err-already-paused",
+            until = crate::discord::views::relative_time(*until_ms)
+        ),
+        ServiceError::PauseProposed(id) => tr!(lang, "err-pause-proposed", game = *id),
+        ServiceError::NoPauseProposed(id) => tr!(lang, "err-no-pause-proposed", game = *id),
+        ServiceError::AlreadyVoted(id) => tr!(lang, "err-already-voted", game = *id),
+        ServiceError::NoDeadline(id) => tr!(lang, "err-no-deadline", game = *id),
         ServiceError::NoRandomness(_)
         | ServiceError::BadExport(_)
         | ServiceError::Store(_)

@@ -77,6 +77,8 @@ pub enum CustomId {
     Resign { game: GameId },
     /// "Take my seat back", under the notice that a bot took a seat.
     Reclaim { game: GameId },
+    /// A vote on the pause proposed in the game: for (`yes`) or against.
+    PauseVote { game: GameId, yes: bool },
 }
 
 /// A custom id that is not ours, from an older version, or damaged.
@@ -97,7 +99,8 @@ impl CustomId {
             | CustomId::PickRoot { game, .. }
             | CustomId::Play { game, .. }
             | CustomId::Resign { game }
-            | CustomId::Reclaim { game } => *game,
+            | CustomId::Reclaim { game }
+            | CustomId::PauseVote { game, .. } => *game,
         }
     }
 
@@ -129,6 +132,10 @@ impl CustomId {
             }
             CustomId::Resign { game } => format!("{PREFIX}:resign:{game}"),
             CustomId::Reclaim { game } => format!("{PREFIX}:reclaim:{game}"),
+            CustomId::PauseVote { game, yes } => {
+                let word = if *yes { "yes" } else { "no" };
+                format!("{PREFIX}:pause:{game}:{word}")
+            }
         };
         debug_assert!(text.len() <= MAX_LEN, "custom id too long: {text}");
         text
@@ -190,6 +197,8 @@ impl CustomId {
             },
             ("resign", []) => CustomId::Resign { game },
             ("reclaim", []) => CustomId::Reclaim { game },
+            ("pause", ["yes"]) => CustomId::PauseVote { game, yes: true },
+            ("pause", ["no"]) => CustomId::PauseVote { game, yes: false },
             _ => return Err(unknown()),
         };
         Ok(id)
@@ -246,6 +255,8 @@ mod tests {
             },
             CustomId::Resign { game },
             CustomId::Reclaim { game },
+            CustomId::PauseVote { game, yes: true },
+            CustomId::PauseVote { game, yes: false },
         ]);
         ids
     }

@@ -22,6 +22,8 @@ pub struct PostMaterial {
     pub position: Game,
     /// The plies `first_ply..=ply`, oldest first, with their events.
     pub steps: Vec<MoveStep>,
+    /// The end of the game's running pause, when it is paused (read at send time).
+    pub paused_until: Option<i64>,
 }
 
 impl GameService {
@@ -176,10 +178,12 @@ impl GameService {
                 .filter(|s| s.row.ply >= first_ply)
                 .collect()
         };
+        let paused_until = store::paused_until(&conn, id, self.now())?;
         Ok(PostMaterial {
             loaded,
             position,
             steps,
+            paused_until,
         })
     }
 

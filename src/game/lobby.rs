@@ -329,7 +329,7 @@ impl GameService {
         if let Some(target) = public_target(&g.row) {
             let message = OutboxMessage::GameStarted {
                 game_id: id,
-                deadline_ms: turn_deadline(&loaded, &game, now),
+                deadline_ms: turn_deadline(tx, &loaded, &game, now)?,
             };
             outbox::enqueue(tx, target, &message, now)?;
         }

@@ -14,6 +14,7 @@ mod delivery;
 pub mod end;
 mod lobby;
 pub mod outbox;
+mod pause;
 mod reclaim;
 pub mod record;
 mod reminder_settings;
@@ -37,6 +38,7 @@ pub use delivery::PostMaterial;
 pub use end::GameEnd;
 pub use lobby::Occupant;
 pub use outbox::{Notice, OutboxMessage, Queued, Target};
+pub use pause::PauseVote;
 pub use timers::Fired;
 pub use transfer::ExportedGame;
 pub use turns::{Accepted, HistoryEntry, LegalMove, Next};
@@ -109,6 +111,18 @@ pub enum ServiceError {
     VacationTooLong { left_ms: i64, allowance_days: u32 },
     #[error("you are not on vacation")]
     NotOnVacation,
+    #[error("a pause may last at most {max_days} days here")]
+    PauseTooLong { max_days: u32 },
+    #[error("the game is already paused")]
+    AlreadyPaused { until_ms: i64 },
+    #[error("a pause of game #{0} is already proposed")]
+    PauseProposed(GameId),
+    #[error("no pause of game #{0} is waiting for votes")]
+    NoPauseProposed(GameId),
+    #[error("you already voted on this pause of game #{0}")]
+    AlreadyVoted(GameId),
+    #[error("nobody's deadline runs in game #{0} now")]
+    NoDeadline(GameId),
     #[error(transparent)]
     Store(#[from] StoreError),
 }

@@ -47,6 +47,18 @@ pub enum Notice {
     Held { team: u8, deadline_ms: i64 },
     /// The player came back from vacation early.
     Back { team: u8 },
+    /// The team's player proposes a pause (the post carries the buttons to vote).
+    PauseProposed { team: u8, length_ms: i64 },
+    /// The pause the team proposed was accepted: the game's clock stops until then.
+    PauseStarted { team: u8, until_ms: i64 },
+    /// The team's player voted the pause down.
+    PauseRefused { team: u8 },
+    /// The pause the team proposed got too few votes in a day.
+    PauseLapsed { team: u8 },
+    /// The pause the team proposed is over; the clock runs again.
+    PauseOver { team: u8 },
+    /// The team on turn was given more time, until then.
+    Extended { team: u8, deadline_ms: i64 },
 }
 
 impl Notice {
@@ -60,7 +72,13 @@ impl Notice {
             | Notice::Reclaimed { team }
             | Notice::Away { team, .. }
             | Notice::Held { team, .. }
-            | Notice::Back { team } => team,
+            | Notice::Back { team }
+            | Notice::PauseProposed { team, .. }
+            | Notice::PauseStarted { team, .. }
+            | Notice::PauseRefused { team }
+            | Notice::PauseLapsed { team }
+            | Notice::PauseOver { team }
+            | Notice::Extended { team, .. } => team,
         }
     }
 }

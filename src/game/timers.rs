@@ -35,6 +35,10 @@ pub enum Fired {
         game_id: i64,
         team: Team,
     },
+    /// A pause proposal lapsed, or a pause ended.
+    Paused {
+        game_id: i64,
+    },
     /// A player's daily digest, listing `games` where it is their turn (none: nothing sent).
     Digest {
         user_id: UserId,
@@ -144,6 +148,17 @@ impl GameService {
             .and_then(|t| loaded.team_seat(t))
             .and_then(|s| s.user_id);
         let now = self.now();
+        if matches!(timer.kind, TimerKind::PauseVote | TimerKind::PauseEnd) {
+            store::mark_timer_fired(&tx, timer, now)?;
+            let acted = loaded.row.status == GameStatus::Active
+                && self.pause_timer(&tx, &loaded, timer.kind, now)?;
+            tx.commit()?;
+            return Ok(if acted {
+                Fired::Paused { game_id }
+            } else {
+                Fired::Stale { game_id }
+            });
+        }
         match (timer.kind, current, team, user) {
             (TimerKind::Deadline, true, Some(team), Some(user))
                 if self

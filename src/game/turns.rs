@@ -190,13 +190,24 @@ fn next_of(loaded: &Loaded, game: &Game) -> Next {
 }
 
 /// When a turn starting `now` ends, for a person's turn.
-fn deadline_after(loaded: &Loaded, now: i64) -> i64 {
-    now + loaded.config.turn_seconds as i64 * 1000
+/// A turn that starts `now` has its full time from now, or from the end of a running pause
+/// (the game's clock stops while it is paused).
+fn deadline_after(conn: &Connection, loaded: &Loaded, now: i64) -> Result<i64> {
+    let start = store::paused_until(conn, loaded.row.id, now)?.map_or(now, |end| end.max(now));
+    Ok(start + loaded.config.turn_seconds as i64 * 1000)
 }
 
 /// The deadline of the turn `game` is at, if a person plays it and it starts `now`.
-pub(super) fn turn_deadline(loaded: &Loaded, game: &Game, now: i64) -> Option<i64> {
-    matches!(next_of(loaded, game), Next::Human { .. }).then(|| deadline_after(loaded, now))
+pub(super) fn turn_deadline(
+    conn: &Connection,
+    loaded: &Loaded,
+    game: &Game,
+    now: i64,
+) -> Result<Option<i64>> {
+    match next_of(loaded, game) {
+        Next::Human { .. } => Ok(Some(deadline_after(conn, loaded, now)?)),
+        _ => Ok(None),
+    }
 }
 
 pub(super) fn require_active(loaded: &Loaded) -> Result<&Game> {
@@ -456,7 +467,7 @@ impl GameService {
                 ply,
                 answered_choice,
             };
-            let deadline_ms = turn_deadline(loaded, &game, now);
+            let deadline_ms = turn_deadline(tx, loaded, &game, now)?;
             self.post_move(tx, loaded, &this, deadline_ms, now)?;
         }
         if let Some(outcome) = game.outcome().cloned() {
@@ -533,7 +544,7 @@ impl GameService {
             Next::Bot { .. } => return Ok(store::set_bot_timer(tx, id, ply, now)?),
             Next::Over => return Ok(store::clear_timers(tx, id)?),
         };
-        let deadline = deadline_after(loaded, now);
+        let deadline = deadline_after(tx, loaded, now)?;
         reminder_settings::set_turn(tx, id, ply, &loaded.config, user, deadline, now)?;
         if notify && loaded.row.channel_id.is_some() {
             let message = OutboxMessage::YourTurn {

@@ -1214,14 +1214,16 @@ pub struct PauseRow {
     pub proposed_at: i64,
     /// The teams that accepted (the proposer among them).
     pub accepted: Vec<u8>,
+    /// The teams that voted against.
+    pub refused: Vec<u8>,
     pub ends_at: Option<i64>,
 }
 
 pub fn get_pause(conn: &Connection, game: GameId) -> Result<Option<PauseRow>> {
     let row = conn
         .prepare_cached(
-            "SELECT game_id, proposer, length_ms, proposed_at, accepted, ends_at FROM pauses \
-             WHERE game_id = ?1",
+            "SELECT game_id, proposer, length_ms, proposed_at, accepted, ends_at, refused \
+             FROM pauses WHERE game_id = ?1",
         )?
         .query_row([game], |r| {
             Ok((
@@ -1231,26 +1233,34 @@ pub fn get_pause(conn: &Connection, game: GameId) -> Result<Option<PauseRow>> {
                     length_ms: r.get(2)?,
                     proposed_at: r.get(3)?,
                     accepted: Vec::new(),
+                    refused: Vec::new(),
                     ends_at: r.get(5)?,
                 },
                 r.get::<_, String>(4)?,
+                r.get::<_, String>(6)?,
             ))
         })
         .optional()?;
-    let Some((mut pause, accepted)) = row else {
+    let Some((mut pause, accepted, refused)) = row else {
         return Ok(None);
     };
-    pause.accepted = serde_json::from_str(&accepted)
-        .map_err(|_| StoreError::Corrupt(format!("pause accepted `{accepted}`")))?;
+    let teams = |json: &str| {
+        serde_json::from_str::<Vec<u8>>(json)
+            .map_err(|_| StoreError::Corrupt(format!("pause votes `{json}`")))
+    };
+    pause.accepted = teams(&accepted)?;
+    pause.refused = teams(&refused)?;
     Ok(Some(pause))
 }
 
 pub fn put_pause(conn: &Connection, p: &PauseRow) -> Result<()> {
     let accepted = serde_json::to_string(&p.accepted).expect("a list of numbers");
+    let refused = serde_json::to_string(&p.refused).expect("a list of numbers");
     conn.prepare_cached(
-        "INSERT INTO pauses (game_id, proposer, length_ms, proposed_at, accepted, ends_at) \
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT (game_id) DO UPDATE SET proposer = ?2, \
-         length_ms = ?3, proposed_at = ?4, accepted = ?5, ends_at = ?6",
+        "INSERT INTO pauses (game_id, proposer, length_ms, proposed_at, accepted, ends_at, \
+         refused) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT (game_id) DO UPDATE SET \
+         proposer = ?2, length_ms = ?3, proposed_at = ?4, accepted = ?5, ends_at = ?6, \
+         refused = ?7",
     )?
     .execute(params![
         p.game_id,
@@ -1258,7 +1268,8 @@ pub fn put_pause(conn: &Connection, p: &PauseRow) -> Result<()> {
         p.length_ms,
         p.proposed_at,
         accepted,
-        p.ends_at
+        p.ends_at,
+        refused
     ])?;
     Ok(())
 }

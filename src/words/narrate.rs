@@ -409,6 +409,45 @@ pub fn notice(lang: Lang, teams: &dyn Teams, notice: &Notice) -> String {
             )
         }
         Notice::Back { .. } => tr!(lang, "notice-back", team = team),
+        Notice::PauseProposed { length_ms, .. } => tr!(
+            lang,
+            "notice-pause-proposed",
+            team = team,
+            length = days_and_hours(lang, length_ms)
+        ),
+        Notice::PauseStarted { until_ms, .. } => {
+            tr!(
+                lang,
+                "notice-pause-started",
+                team = team,
+                until = moment(until_ms)
+            )
+        }
+        Notice::PauseRefused { .. } => tr!(lang, "notice-pause-refused", team = team),
+        Notice::PauseLapsed { .. } => tr!(lang, "notice-pause-lapsed", team = team),
+        Notice::PauseOver { .. } => tr!(lang, "notice-pause-over"),
+        Notice::Extended { deadline_ms, .. } => {
+            tr!(
+                lang,
+                "notice-extended",
+                team = team,
+                deadline = moment(deadline_ms)
+            )
+        }
+    }
+}
+
+/// A length in days and hours, rounded down to the hour: "2 days 6 hours".
+pub fn days_and_hours(lang: Lang, ms: i64) -> String {
+    let hours = (ms.max(0) / 3_600_000) as u32;
+    match (hours / 24, hours % 24) {
+        (0, h) => tr!(lang, "duration-hours", count = h),
+        (d, 0) => tr!(lang, "duration-days", count = d),
+        (d, h) => format!(
+            "{} {}",
+            tr!(lang, "duration-days", count = d),
+            tr!(lang, "duration-hours", count = h)
+        ),
     }
 }
 

@@ -95,6 +95,8 @@ button-start = Start
 button-cancel = Cancel
 button-my-moves = My moves
 button-reclaim = Take my seat back
+button-pause-yes = Pause
+button-pause-no = Keep playing
 button-back = Back
 button-play-anyway = Play it anyway
 button-resign = Yes, resign
@@ -128,6 +130,7 @@ post-final-line = { $won ->
     }
 }
 post-reminder = ⏰ { $who }, it is your turn in Jackal #{ $game }: the deadline is { $when }.
+post-paused = ⏸️ The game is paused; the clock runs again { $until }.
 dm-reminder = ⏰ Your turn in Jackal #{ $game } { $place } ends { $when }.
 ## Reminder settings (/jackal remind) and the daily digest
 remind-summary = **Your reminders**
@@ -153,6 +156,11 @@ digest-line = • #{ $game } { $place } ends { $when }
 vacation-on = 🏖️ You are on vacation until { $until } ({ $when }). Your deadlines wait for you; your allowance is spent only when one would have passed, and what you do not use comes back when you move. Left this year: { $left } of { $allowance }.
 vacation-off = You are not on vacation. Left this year: { $left } of { $allowance }.
 server-limits = This server's limits: { $vacation } vacation days a year for each player; pauses of at most { $pause } days.
+pause-vote-waiting = Your vote is counted: { $accepted } of { $needed } needed so far.
+pause-vote-started = The pause is on: no deadline runs until it ends { $until }.
+pause-vote-refused = Your vote is counted: the pause is off, the game goes on.
+pause-proposed = Your proposal is in the game's thread; the others have a day to vote.
+extended = The player on turn in game #{ $game } now has until { $until }.
 
 
 ## The move picker
@@ -257,6 +265,12 @@ err-too-many-reminders = That is { $count } reminders; at most { $max } are allo
 err-vacation-too-long = You have { $left } of vacation left this year (of { $days } days): ask for that much at most.
 err-not-on-vacation = You are not on vacation.
 err-bad-length = “{ $text }” is not a length of time: write it as 5d or 36h (an hour at least).
+err-pause-too-long = A pause may last at most { $days } days on this server (a server manager sets it with /jackal server).
+err-already-paused = This game is already paused; the pause ends { $until }. Propose another once it is over.
+err-pause-proposed = A pause of game #{ $game } is already waiting for votes: answer it with its buttons.
+err-no-pause-proposed = No pause of game #{ $game } is waiting for votes (it was decided or lapsed).
+err-already-voted = You already voted on this pause of game #{ $game }.
+err-no-deadline = Nobody's deadline runs in game #{ $game } right now (a bot is on turn).
 
 illegal-syntax = the move is not written in a form the game understands (e.g. `2 e5 coin`, `ship f1`)
 illegal-ambiguous = the move fits several actions; name the cell

@@ -90,6 +90,20 @@ cmd-server = server
     .max_pause_days = max_pause_days
     .max_pause_days-description = The longest pause a game may vote for, in days
 
+cmd-pause = pause
+    .description = Propose to pause a game: its deadlines stop while the pause runs (the others vote)
+    .length = length
+    .length-description = How long (e.g. 3d, 12h), at most what the server allows
+    .game = game
+    .game-description = Which game (default: yours in this channel)
+
+cmd-extend = extend
+    .description = Give the player on turn more time (game owner or Manage Server)
+    .length = length
+    .length-description = How much more (e.g. 1d, 6h)
+    .game = game
+    .game-description = Which game (default: the one in this channel)
+
 cmd-kick = kick
     .description = Remove a player (owner or server manager)
     .seat = seat

@@ -185,6 +185,12 @@ notice-reclaimed = { $team }: the player is back and takes the seat from the bot
 notice-away = 🏖️ { $team } is on vacation until { $until }: their deadlines wait for them.
 notice-held = 🏖️ { $team } is on vacation: their turn now ends { $deadline }.
 notice-back = { $team } is back from vacation.
+notice-pause-proposed = ⏸️ { $team } proposes to pause the game for { $length }. The other players vote with the buttons below (within a day).
+notice-pause-started = ⏸️ The game is paused until { $until }: no deadline runs until then (moves are still welcome).
+notice-pause-refused = ⏸️ { $team } voted against the pause: the game goes on.
+notice-pause-lapsed = ⏸️ The pause { $team } proposed got too few votes in a day: the game goes on.
+notice-pause-over = ▶️ The pause is over: the clock runs again.
+notice-extended = ⏳ { $team } has more time: their turn now ends { $deadline }.
 
 ## Actions in words (lists of legal moves)
 

@@ -1,5 +1,5 @@
 //! The `/jackal …` commands, by group: `lobby` (new), `play` (move, moves, resign), `info`
-//! (board, games, history, rules, help, language), `time` (remind, vacation, server), `admin` (kick, cancel,
+//! (board, games, history, rules, help, language), `time` (remind, vacation, pause, extend, server), `admin` (kick, cancel,
 //! settings). Each command maps its options to a service call and its result to a localised
 //! reply; the helpers here find the caller's game, their language and whether they manage
 //! the server.
@@ -35,6 +35,8 @@ use crate::words::Lang;
         "info::language",
         "time::remind",
         "time::vacation",
+        "time::pause",
+        "time::extend",
         "time::server",
         "admin::kick",
         "admin::cancel",

@@ -1,9 +1,10 @@
 //! A player's time: `/jackal remind` (reminders, quiet hours, time zone, the daily digest),
-//! `vacation`, and the server's limits (`server`).
+//! `vacation`, `pause` (a vote), `extend` (more time for one turn), and the server's limits
+//! (`server`).
 
 use serenity::all::{AutocompleteChoice, CreateAutocompleteResponse};
 
-use super::{actor, check_length, lang, say};
+use super::{actor, check_length, complete_game, lang, say, which_game};
 use crate::discord::errors::BotError;
 use crate::discord::types::{Context, Result};
 use crate::discord::views::{relative_time, span};
@@ -11,7 +12,9 @@ use crate::game::config::parse_duration;
 use crate::game::reminders::{
     self, QuietHours, SettingError, format_clock, parse_clock, parse_offsets,
 };
-use crate::game::{ReminderChange, ReminderVia, ServiceError, UserPrefs, VacationStatus};
+use crate::game::{
+    PauseVote, ReminderChange, ReminderVia, ServiceError, UserPrefs, VacationStatus,
+};
 use crate::tr;
 use crate::words::Lang;
 
@@ -250,6 +253,65 @@ pub async fn server(
     say(
         ctx,
         tr!(lang, "server-limits", vacation = vacation, pause = pause),
+    )
+    .await
+}
+
+/// A length option (`5d`, `36h`): an hour at least.
+fn length_ms(text: &str) -> Result<i64> {
+    check_length("length", text)?;
+    let seconds = parse_duration(text)
+        .filter(|s| *s >= 3600)
+        .ok_or_else(|| ServiceError::Setting(SettingError::BadLength(text.trim().into())))?;
+    Ok(seconds as i64 * 1000)
+}
+
+/// Propose to pause a game: its deadlines stop while the pause runs (the others vote)
+#[poise::command(slash_command, guild_only)]
+pub async fn pause(
+    ctx: Context<'_>,
+    #[description = "How long (e.g. 3d, 12h), at most what the server allows"] length: String,
+    #[description = "Which game (default: yours in this channel)"]
+    #[autocomplete = "complete_game"]
+    game: Option<i64>,
+) -> Result<()> {
+    let lang = lang(ctx).await;
+    let ms = length_ms(&length)?;
+    let id = which_game(ctx, game, false).await?;
+    let user = ctx.author().id.get();
+    let outcome = ctx
+        .data()
+        .change(move |s| s.propose_pause(user, id, ms))
+        .await?;
+    let text = match outcome {
+        PauseVote::Started { until_ms } => {
+            tr!(lang, "pause-vote-started", until = relative_time(until_ms))
+        }
+        _ => tr!(lang, "pause-proposed"),
+    };
+    say(ctx, text).await
+}
+
+/// Give the player on turn more time (game owner or Manage Server)
+#[poise::command(slash_command, guild_only)]
+pub async fn extend(
+    ctx: Context<'_>,
+    #[description = "How much more (e.g. 1d, 6h)"] length: String,
+    #[description = "Which game (default: the one in this channel)"]
+    #[autocomplete = "complete_game"]
+    game: Option<i64>,
+) -> Result<()> {
+    let lang = lang(ctx).await;
+    let ms = length_ms(&length)?;
+    let id = which_game(ctx, game, true).await?;
+    let who = actor(ctx);
+    let until = ctx
+        .data()
+        .change(move |s| s.extend_deadline(who, id, ms))
+        .await?;
+    say(
+        ctx,
+        tr!(lang, "extended", game = id, until = relative_time(until)),
     )
     .await
 }

@@ -61,19 +61,9 @@ pub fn duration(lang: Lang, seconds: u32) -> String {
     }
 }
 
-/// A span of days and hours, rounded down to the hour: "9 days 3 hours", "5 hours"; none
-/// left reads "0 hours".
+/// A span of days and hours, rounded down to the hour: "9 days 3 hours", "5 hours".
 pub fn span(lang: Lang, ms: i64) -> String {
-    let hours = (ms.max(0) / 3_600_000) as u32;
-    match (hours / 24, hours % 24) {
-        (0, h) => tr!(lang, "duration-hours", count = h),
-        (d, 0) => tr!(lang, "duration-days", count = d),
-        (d, h) => format!(
-            "{} {}",
-            tr!(lang, "duration-days", count = d),
-            tr!(lang, "duration-hours", count = h)
-        ),
-    }
+    crate::words::narrate::days_and_hours(lang, ms)
 }
 
 /// A moment as Discord shows it to each reader in their own time: "in 5 hours".
@@ -117,6 +107,18 @@ pub fn reclaim_row(lang: Lang, game: GameId) -> CreateActionRow {
         CreateButton::new(CustomId::Reclaim { game }.encode())
             .label(tr!(lang, "button-reclaim"))
             .style(ButtonStyle::Secondary),
+    ])
+}
+
+/// The votes under a proposed pause.
+pub fn pause_vote_row(lang: Lang, game: GameId) -> CreateActionRow {
+    CreateActionRow::Buttons(vec![
+        CreateButton::new(CustomId::PauseVote { game, yes: true }.encode())
+            .label(tr!(lang, "button-pause-yes"))
+            .style(ButtonStyle::Success),
+        CreateButton::new(CustomId::PauseVote { game, yes: false }.encode())
+            .label(tr!(lang, "button-pause-no"))
+            .style(ButtonStyle::Danger),
     ])
 }
 

@@ -3,7 +3,9 @@
 
 use serenity::all::CreateActionRow;
 
-use super::{GameTeams, fit_lines, my_moves_row, reclaim_row, relative_time, team_mark};
+use super::{
+    GameTeams, fit_lines, my_moves_row, pause_vote_row, reclaim_row, relative_time, team_mark,
+};
 use crate::engine::{Action, Event, Game, Motion, Team};
 use crate::game::{GameEnd, Loaded, Notice, PostMaterial};
 use crate::tr;
@@ -73,7 +75,11 @@ pub fn board(material: &PostMaterial, lang: Lang, deadline: Option<i64>) -> Post
         lines.extend(narrate::events(lang, &teams, events));
     }
     let (next, ping) = next_turn(loaded, game, lang, deadline);
-    let tail = format!("{}\n{next}", scores(loaded, game, lang));
+    let mut tail = format!("{}\n{next}", scores(loaded, game, lang));
+    if let (Some(until), false) = (material.paused_until, game.is_over()) {
+        tail.push('\n');
+        tail.push_str(&tr!(lang, "post-paused", until = relative_time(until)));
+    }
     let content = fit_lines(lang, &format!("{head}\n"), &lines, &tail);
     let components = if game.is_over() {
         Vec::new()
@@ -158,6 +164,7 @@ pub fn notice(loaded: &Loaded, notice: &Notice, lang: Lang) -> Post {
     let teams = GameTeams { loaded, lang };
     let components = match notice {
         Notice::TakenOver { .. } => vec![reclaim_row(lang, loaded.row.id)],
+        Notice::PauseProposed { .. } => vec![pause_vote_row(lang, loaded.row.id)],
         _ => Vec::new(),
     };
     Post {
