@@ -191,3 +191,127 @@ async fn a_daily_digest_lists_every_game_on_turn_instead_of_reminders() {
         );
     }
 }
+
+/// `/jackal <sub>` in the game's thread; its private answer.
+async fn in_thread(
+    h: &Harness,
+    user: UserId,
+    thread: ChannelId,
+    sub: &str,
+    options: &[(&str, OptionValue)],
+) -> Message {
+    let ix = h.jackal(user, thread, sub, options).await;
+    h.reply(&ix).await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_pause_is_voted_with_buttons_shown_on_the_posts_and_ends_by_itself() {
+    let h = Harness::start().await;
+    let alice = h.fake.add_member("alice");
+    let bob = h.fake.add_member("bob");
+    let eve = h.fake.add_member("eve");
+    let duel = duel(&h, alice, bob, &[]).await;
+    let game = duel.game;
+    let first = on_turn(&h, game);
+    let second = if first == alice { bob } else { alice };
+
+    let too_long = in_thread(&h, second, duel.thread, "pause", &[("length", text("30d"))]).await;
+    assert!(too_long.content.contains("at most 7 days"), "{}", too_long.content);
+    let answer = in_thread(&h, second, duel.thread, "pause", &[("length", text("3d"))]).await;
+    assert!(answer.content.contains("the others have a day"), "{}", answer.content);
+    let proposal = h
+        .fake
+        .wait_message(duel.thread, |m| m.content.contains("proposes to pause"))
+        .await;
+    assert!(proposal.content.contains("3 days"), "{}", proposal.content);
+    let yes = format!("jk1:pause:{game}:yes");
+    assert_eq!(
+        proposal.custom_ids(),
+        [yes.clone(), format!("jk1:pause:{game}:no")]
+    );
+    // Someone not in the game may not vote; the proposer has voted already.
+    let ix = h.fake.click(eve, proposal.id, &yes);
+    let refused = crate::duel::private_answer(&h, &ix).await;
+    assert!(refused.content.contains("not playing"), "{}", refused.content);
+    let ix = h.fake.click(second, proposal.id, &yes);
+    let refused = crate::duel::private_answer(&h, &ix).await;
+    assert!(refused.content.contains("already voted"), "{}", refused.content);
+    let before = h.service.deadline_of(game).unwrap().unwrap();
+    let ix = h.fake.click(first, proposal.id, &yes);
+    let accepted = crate::duel::private_answer(&h, &ix).await;
+    assert!(accepted.content.contains("The pause is on"), "{}", accepted.content);
+    h.fake
+        .wait_message(duel.thread, |m| m.content.contains("The game is paused until"))
+        .await;
+    assert_eq!(h.service.deadline_of(game).unwrap(), Some(before + 3 * 24 * HOUR));
+    // A second pause while this one runs is refused.
+    let again = in_thread(&h, first, duel.thread, "pause", &[("length", text("1d"))]).await;
+    assert!(again.content.contains("already paused"), "{}", again.content);
+    // A move during the pause: its post says the game is paused.
+    let ply = play_in_thread(&h, &duel).await;
+    let post = crate::deadlines::move_post(&h, duel.thread, ply).await;
+    assert!(post.content.contains("⏸️ The game is paused"), "{}", post.content);
+    // Three days on, it ends by itself.
+    h.advance(3 * 24 * HOUR);
+    h.fake
+        .wait_message(duel.thread, |m| m.content.contains("The pause is over"))
+        .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_vacation_holds_a_deadline_is_announced_and_ends_when_the_player_moves() {
+    let h = Harness::start().await;
+    let alice = h.fake.add_member("alice");
+    let bob = h.fake.add_member("bob");
+    let duel = duel(&h, alice, bob, &[]).await;
+    let first = on_turn(&h, duel.game);
+
+    let refused = remind_like(&h, first, "vacation", &[("length", text("30d"))]).await;
+    assert!(
+        refused.content.contains("You have 14 days of vacation left"),
+        "{}",
+        refused.content
+    );
+    let answer = remind_like(&h, first, "vacation", &[("length", text("5d"))]).await;
+    assert!(
+        answer.content.contains("You are on vacation until")
+            && answer.content.contains("14 days"),
+        "{}",
+        answer.content
+    );
+    h.fake
+        .wait_message(duel.thread, |m| m.content.contains("is on vacation until"))
+        .await;
+    // The deadline (a day in) waits: no bot moves for them.
+    h.advance(24 * HOUR + 1);
+    h.fake
+        .wait_message(duel.thread, |m| m.content.contains("their turn now ends"))
+        .await;
+    assert_eq!(h.load(duel.game).row.ply, 0);
+    let status = remind_like(&h, first, "vacation", &[]).await;
+    assert!(status.content.contains("10 days of 14 days"), "{}", status.content);
+    // Back early, a day later: they move, the thread hears it, and the three days they did
+    // not use come back.
+    h.advance(24 * HOUR);
+    play_in_thread(&h, &duel).await;
+    h.fake
+        .wait_message(duel.thread, |m| m.content.contains("is back from vacation"))
+        .await;
+    let status = remind_like(&h, first, "vacation", &[]).await;
+    assert!(
+        status.content.contains("You are not on vacation. Left this year: 13 days of 14 days"),
+        "{}",
+        status.content
+    );
+}
+
+/// A command in #general; its private answer.
+async fn remind_like(
+    h: &Harness,
+    user: UserId,
+    sub: &str,
+    options: &[(&str, OptionValue)],
+) -> Message {
+    let ix = h.jackal(user, h.fake.general(), sub, options).await;
+    h.reply(&ix).await
+}
