@@ -36,6 +36,12 @@ const WAIT_IN_PLACE: Duration = Duration::from_secs(10);
 /// Quick retries of a 5xx before the row goes back to the queue with a longer backoff.
 const QUICK_RETRIES: [Duration; 2] = [Duration::from_millis(250), Duration::from_secs(1)];
 
+/// Games whose rows are being sent at once. After a burst (a thousand deadlines that came due
+/// together) every game has a post to make; a task for each at once would fill the async
+/// threads' queues, and the interactions of players waiting for an answer would queue behind
+/// them. The rest wait for the next pass.
+const MAX_SENDING: usize = 16;
+
 /// What became of a row.
 enum Outcome {
     Delivered,
@@ -81,6 +87,9 @@ pub async fn run(data: Data, mut stop: watch::Receiver<bool>) {
         match data.call(|s| Ok((s.pending_messages()?, s.now_ms()))).await {
             Ok((rows, now)) => {
                 for (game, rows) in by_game(rows) {
+                    if workers.len() >= MAX_SENDING {
+                        break;
+                    }
                     if busy.lock().map(|b| b.contains(&game)).unwrap_or(true) {
                         continue;
                     }

@@ -86,7 +86,16 @@ impl GameService {
             store::due_user_timers(&conn, self.now())?
         };
         for timer in due {
-            out.push(self.fire_digest(&timer)?);
+            match self.fire_digest(&timer) {
+                Ok(fired) => out.push(fired),
+                // As for a game's timer: set aside, so that it does not come due again and
+                // again ahead of everyone else's.
+                Err(e) => {
+                    tracing::error!(user = timer.user_id, error = %e, "a digest could not be sent");
+                    let conn = self.store.conn()?;
+                    store::mark_user_timer_fired(&conn, &timer, self.now())?;
+                }
+            }
         }
         Ok(out)
     }

@@ -31,15 +31,15 @@ use crate::fake_discord::{self, FakeDiscord, InteractionHandle, Message, OptionV
 use crate::harness::{buttons, select_values};
 
 /// Active games in the database.
-const GAMES: usize = 1000;
+pub(crate) const GAMES: usize = 1000;
 /// Of which two-player games between people who all move at once, round after round.
-const MOVERS: usize = 100;
+pub(crate) const MOVERS: usize = 100;
 /// Rounds of simultaneous moves.
 const ROUNDS: usize = 5;
 /// Text channels the games are spread over (each game gets its own thread).
-const CHANNELS: usize = 10;
+pub(crate) const CHANNELS: usize = 10;
 /// How long a player waits for any one thing before the test gives up on them.
-const PATIENCE: Duration = Duration::from_secs(30);
+pub(crate) const PATIENCE: Duration = Duration::from_secs(30);
 /// How long the bot may take to catch up with the start of 1,000 games.
 const CATCH_UP_LIMIT: Duration = Duration::from_secs(600);
 /// How often a waiting player looks again (a person's reaction is slower).
@@ -176,16 +176,16 @@ async fn load_1000_active_games_100_players_moving_at_once() {
 }
 
 /// A prepared game and its two people (the second is `None` against a bot).
-struct PreparedGame {
-    id: GameId,
-    people: [Option<UserId>; 2],
+pub(crate) struct PreparedGame {
+    pub(crate) id: GameId,
+    pub(crate) people: [Option<UserId>; 2],
 }
 
 /// 1,000 two-player games on the classic 13×13 island, spread over ten channels of the
 /// fake's guild, started: the first `MOVERS` between two people, then games between two
 /// people who will not move and games against a bot, alternately. Every person is a member of
 /// the guild with open DMs. Each map is seeded by the game's number, so runs repeat.
-fn prepare(fake: &FakeDiscord, service: &GameService) -> Vec<PreparedGame> {
+pub(crate) fn prepare(fake: &FakeDiscord, service: &GameService) -> Vec<PreparedGame> {
     let channels: Vec<ChannelId> = (0..CHANNELS)
         .map(|c| fake.add_text_channel(&format!("jackal-{c}"), Vec::new()))
         .collect();
@@ -247,23 +247,23 @@ fn doubled_threads(fake: &FakeDiscord, threads: &[ChannelId]) -> String {
 }
 
 /// The bot's process.
-struct Bot {
-    child: Child,
-    log_path: std::path::PathBuf,
+pub(crate) struct Bot {
+    pub(crate) child: Child,
+    pub(crate) log_path: std::path::PathBuf,
     /// CPU seconds (user + system) it used, read just before it exited.
-    cpu_seconds_at_exit: f64,
+    pub(crate) cpu_seconds_at_exit: f64,
 }
 
 /// Resident memory of a process, from `/proc/<pid>/status`, in MiB.
 #[derive(Clone, Copy, Debug, Default)]
-struct Memory {
-    rss: f64,
-    peak: f64,
-    threads: u32,
+pub(crate) struct Memory {
+    pub(crate) rss: f64,
+    pub(crate) peak: f64,
+    pub(crate) threads: u32,
 }
 
 impl Bot {
-    fn start(fake: &FakeDiscord, dir: &Path, db: &Path) -> Bot {
+    pub(crate) fn start(fake: &FakeDiscord, dir: &Path, db: &Path) -> Bot {
         let log_path = dir.join("bot.log");
         let log = File::create(&log_path).expect("log file");
         let child = Command::new(env!("CARGO_BIN_EXE_jackal"))
@@ -286,7 +286,7 @@ impl Bot {
         }
     }
 
-    fn memory(&self) -> Memory {
+    pub(crate) fn memory(&self) -> Memory {
         let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id()))
             .expect("the bot's /proc status");
         let field = |name: &str| -> f64 {
@@ -305,14 +305,14 @@ impl Bot {
     }
 
     /// Fails the test with the bot's log if it died.
-    fn check_alive(&mut self) {
+    pub(crate) fn check_alive(&mut self) {
         if let Some(status) = self.child.try_wait().expect("try_wait") {
             panic!("the bot exited early ({status}):\n{}", self.log());
         }
     }
 
     /// Sends SIGTERM and waits (at most 60 s) for the exit.
-    fn terminate(&mut self) -> (std::process::ExitStatus, Duration) {
+    pub(crate) fn terminate(&mut self) -> (std::process::ExitStatus, Duration) {
         self.cpu_seconds_at_exit = cpu_seconds(&format!("/proc/{}/stat", self.child.id()));
         let pid = self.child.id().to_string();
         let asked = Instant::now();
@@ -336,7 +336,7 @@ impl Bot {
         }
     }
 
-    fn log(&self) -> String {
+    pub(crate) fn log(&self) -> String {
         std::fs::read_to_string(&self.log_path).unwrap_or_default()
     }
 }
@@ -368,20 +368,20 @@ fn cpu_seconds(stat_path: &str) -> f64 {
 }
 
 /// The machine's 1-minute load average: other work on it distorts the figures.
-fn loadavg() -> String {
+pub(crate) fn loadavg() -> String {
     std::fs::read_to_string("/proc/loadavg")
         .ok()
         .and_then(|l| l.split_whitespace().next().map(str::to_string))
         .unwrap_or_else(|| "?".into())
 }
 
-fn own_cpu_seconds() -> f64 {
+pub(crate) fn own_cpu_seconds() -> f64 {
     cpu_seconds("/proc/self/stat")
 }
 
 /// Waits until the bot has sent everything its outbox holds and no timer is due (bots'
 /// first moves included); returns how long that took. Its memory is sampled meanwhile.
-async fn caught_up(service: &GameService, bot: &mut Bot) -> Duration {
+pub(crate) async fn caught_up(service: &GameService, bot: &mut Bot) -> Duration {
     let started = Instant::now();
     let mut quiet_since: Option<Instant> = None;
     loop {
@@ -411,7 +411,7 @@ async fn caught_up(service: &GameService, bot: &mut Bot) -> Duration {
 }
 
 /// Waits until the outbox is empty again; returns how long that took.
-async fn drained(service: &GameService) -> Duration {
+pub(crate) async fn drained(service: &GameService) -> Duration {
     let started = Instant::now();
     loop {
         if service
@@ -430,13 +430,13 @@ async fn drained(service: &GameService) -> Duration {
 }
 
 /// The newest message id at or after `from` (advances a cursor over the fake's messages).
-fn latest_message(fake: &FakeDiscord, from: MessageId) -> MessageId {
+pub(crate) fn latest_message(fake: &FakeDiscord, from: MessageId) -> MessageId {
     fake.messages_after(from).last().map_or(from, |m| m.id)
 }
 
 /// How a player moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Way {
+pub(crate) enum Way {
     /// "My moves" under the board in the thread, then the private picker.
     MyMoves,
     /// `/jackal move` in the thread, with what autocomplete offers first.
@@ -445,11 +445,11 @@ enum Way {
     Dm,
 }
 
-const WAYS: [Way; 3] = [Way::MyMoves, Way::Command, Way::Dm];
+pub(crate) const WAYS: [Way; 3] = [Way::MyMoves, Way::Command, Way::Dm];
 
 /// An interaction, by what it is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-enum Kind {
+pub(crate) enum Kind {
     MyMoves,
     Command,
     Pick,
@@ -458,7 +458,7 @@ enum Kind {
 }
 
 impl Kind {
-    fn label(self) -> &'static str {
+    pub(crate) fn label(self) -> &'static str {
         match self {
             Kind::MyMoves => "  button \"My moves\"",
             Kind::Command => "  /jackal move",
@@ -470,17 +470,22 @@ impl Kind {
 }
 
 /// A player on turn, and what they will press first.
-struct Turn {
-    game: GameId,
-    user: UserId,
-    thread: ChannelId,
-    way: Way,
+pub(crate) struct Turn {
+    pub(crate) game: GameId,
+    pub(crate) user: UserId,
+    pub(crate) thread: ChannelId,
+    pub(crate) way: Way,
     /// The board post (for "My moves") or the DM prompt to start from.
-    start: Option<Message>,
+    pub(crate) start: Option<Message>,
 }
 
 /// The player on turn in a prepared game, with the message they start from.
-fn turn(fake: &FakeDiscord, service: &GameService, game: &PreparedGame, way: Way) -> Option<Turn> {
+pub(crate) fn turn(
+    fake: &FakeDiscord,
+    service: &GameService,
+    game: &PreparedGame,
+    way: Way,
+) -> Option<Turn> {
     let loaded = service.load(game.id).expect("load");
     if loaded.row.status != GameStatus::Active {
         return None;
@@ -522,18 +527,18 @@ fn turn(fake: &FakeDiscord, service: &GameService, game: &PreparedGame, way: Way
 }
 
 /// What became of one player's turn.
-struct Played {
-    game: GameId,
-    thread: ChannelId,
+pub(crate) struct Played {
+    pub(crate) game: GameId,
+    pub(crate) thread: ChannelId,
     /// Each interaction's time to its first response.
-    samples: Vec<(Kind, Duration)>,
+    pub(crate) samples: Vec<(Kind, Duration)>,
     /// When the interaction that played the move was sent.
-    click: Option<Instant>,
-    error: Option<String>,
+    pub(crate) click: Option<Instant>,
+    pub(crate) error: Option<String>,
 }
 
 /// Plays one turn the player's way, starting when every player is ready.
-async fn play_turn(fake: &FakeDiscord, t: Turn, go: &Barrier) -> Played {
+pub(crate) async fn play_turn(fake: &FakeDiscord, t: Turn, go: &Barrier) -> Played {
     let mut samples = Vec::new();
     go.wait().await;
     let result = match t.way {
@@ -694,7 +699,7 @@ async fn changed(fake: &FakeDiscord, before: &Message) -> Result<Message, String
 /// Waits for the board post of each played move in its thread (`clicks`: thread → when the
 /// move was played, and the post's header); returns click → post durations and the threads
 /// where no post came.
-async fn board_posts(
+pub(crate) async fn board_posts(
     fake: &FakeDiscord,
     cursor: &mut MessageId,
     clicks: &HashMap<ChannelId, (Instant, String)>,
@@ -736,15 +741,15 @@ struct Round {
 }
 
 #[derive(Clone, Copy, Debug, Default)]
-struct Stats {
-    n: usize,
-    p50: Duration,
-    p99: Duration,
-    max: Duration,
+pub(crate) struct Stats {
+    pub(crate) n: usize,
+    pub(crate) p50: Duration,
+    pub(crate) p99: Duration,
+    pub(crate) max: Duration,
 }
 
 /// Nearest-rank percentiles.
-fn stats(values: impl Iterator<Item = Duration>) -> Stats {
+pub(crate) fn stats(values: impl Iterator<Item = Duration>) -> Stats {
     let mut v: Vec<Duration> = values.collect();
     v.sort();
     let rank = |p: usize| -> Duration {
@@ -762,7 +767,7 @@ fn stats(values: impl Iterator<Item = Duration>) -> Stats {
     }
 }
 
-fn ms(d: Duration) -> String {
+pub(crate) fn ms(d: Duration) -> String {
     let ms = d.as_secs_f64() * 1000.0;
     if ms < 10.0 {
         format!("{ms:.1} ms")

@@ -7,6 +7,7 @@
 mod fake_discord;
 
 mod admin;
+mod burst;
 mod deadlines;
 mod dms;
 mod duel;

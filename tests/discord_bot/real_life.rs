@@ -216,9 +216,17 @@ async fn a_pause_is_voted_with_buttons_shown_on_the_posts_and_ends_by_itself() {
     let second = if first == alice { bob } else { alice };
 
     let too_long = in_thread(&h, second, duel.thread, "pause", &[("length", text("30d"))]).await;
-    assert!(too_long.content.contains("at most 7 days"), "{}", too_long.content);
+    assert!(
+        too_long.content.contains("at most 7 days"),
+        "{}",
+        too_long.content
+    );
     let answer = in_thread(&h, second, duel.thread, "pause", &[("length", text("3d"))]).await;
-    assert!(answer.content.contains("the others have a day"), "{}", answer.content);
+    assert!(
+        answer.content.contains("the others have a day"),
+        "{}",
+        answer.content
+    );
     let proposal = h
         .fake
         .wait_message(duel.thread, |m| m.content.contains("proposes to pause"))
@@ -232,25 +240,50 @@ async fn a_pause_is_voted_with_buttons_shown_on_the_posts_and_ends_by_itself() {
     // Someone not in the game may not vote; the proposer has voted already.
     let ix = h.fake.click(eve, proposal.id, &yes);
     let refused = crate::duel::private_answer(&h, &ix).await;
-    assert!(refused.content.contains("not playing"), "{}", refused.content);
+    assert!(
+        refused.content.contains("not playing"),
+        "{}",
+        refused.content
+    );
     let ix = h.fake.click(second, proposal.id, &yes);
     let refused = crate::duel::private_answer(&h, &ix).await;
-    assert!(refused.content.contains("already voted"), "{}", refused.content);
+    assert!(
+        refused.content.contains("already voted"),
+        "{}",
+        refused.content
+    );
     let before = h.service.deadline_of(game).unwrap().unwrap();
     let ix = h.fake.click(first, proposal.id, &yes);
     let accepted = crate::duel::private_answer(&h, &ix).await;
-    assert!(accepted.content.contains("The pause is on"), "{}", accepted.content);
+    assert!(
+        accepted.content.contains("The pause is on"),
+        "{}",
+        accepted.content
+    );
     h.fake
-        .wait_message(duel.thread, |m| m.content.contains("The game is paused until"))
+        .wait_message(duel.thread, |m| {
+            m.content.contains("The game is paused until")
+        })
         .await;
-    assert_eq!(h.service.deadline_of(game).unwrap(), Some(before + 3 * 24 * HOUR));
+    assert_eq!(
+        h.service.deadline_of(game).unwrap(),
+        Some(before + 3 * 24 * HOUR)
+    );
     // A second pause while this one runs is refused.
     let again = in_thread(&h, first, duel.thread, "pause", &[("length", text("1d"))]).await;
-    assert!(again.content.contains("already paused"), "{}", again.content);
+    assert!(
+        again.content.contains("already paused"),
+        "{}",
+        again.content
+    );
     // A move during the pause: its post says the game is paused.
     let ply = play_in_thread(&h, &duel).await;
     let post = crate::deadlines::move_post(&h, duel.thread, ply).await;
-    assert!(post.content.contains("⏸️ The game is paused"), "{}", post.content);
+    assert!(
+        post.content.contains("⏸️ The game is paused"),
+        "{}",
+        post.content
+    );
     // Three days on, it ends by itself.
     h.advance(3 * 24 * HOUR);
     h.fake
@@ -268,14 +301,15 @@ async fn a_vacation_holds_a_deadline_is_announced_and_ends_when_the_player_moves
 
     let refused = remind_like(&h, first, "vacation", &[("length", text("30d"))]).await;
     assert!(
-        refused.content.contains("You have 14 days of vacation left"),
+        refused
+            .content
+            .contains("You have 14 days of vacation left"),
         "{}",
         refused.content
     );
     let answer = remind_like(&h, first, "vacation", &[("length", text("5d"))]).await;
     assert!(
-        answer.content.contains("You are on vacation until")
-            && answer.content.contains("14 days"),
+        answer.content.contains("You are on vacation until") && answer.content.contains("14 days"),
         "{}",
         answer.content
     );
@@ -289,7 +323,11 @@ async fn a_vacation_holds_a_deadline_is_announced_and_ends_when_the_player_moves
         .await;
     assert_eq!(h.load(duel.game).row.ply, 0);
     let status = remind_like(&h, first, "vacation", &[]).await;
-    assert!(status.content.contains("10 days of 14 days"), "{}", status.content);
+    assert!(
+        status.content.contains("10 days of 14 days"),
+        "{}",
+        status.content
+    );
     // Back early, a day later: they move, the thread hears it, and the three days they did
     // not use come back.
     h.advance(24 * HOUR);
@@ -299,7 +337,9 @@ async fn a_vacation_holds_a_deadline_is_announced_and_ends_when_the_player_moves
         .await;
     let status = remind_like(&h, first, "vacation", &[]).await;
     assert!(
-        status.content.contains("You are not on vacation. Left this year: 13 days of 14 days"),
+        status
+            .content
+            .contains("You are not on vacation. Left this year: 13 days of 14 days"),
         "{}",
         status.content
     );
@@ -314,4 +354,32 @@ async fn remind_like(
 ) -> Message {
     let ix = h.jackal(user, h.fake.general(), sub, options).await;
     h.reply(&ix).await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_skip_policy_passes_the_turn_and_says_so_in_the_thread() {
+    let h = Harness::start().await;
+    let alice = h.fake.add_member("alice");
+    let bob = h.fake.add_member("bob");
+    // `timeout` choice 2: skip.
+    let duel = duel(&h, alice, bob, &[("timeout", OptionValue::Int(2))]).await;
+    assert_eq!(
+        h.load(duel.game).config.timeout,
+        jackal::game::TimeoutPolicy::Skip
+    );
+    let sleeper = on_turn(&h, duel.game);
+    h.advance(24 * HOUR + 1);
+    let notice = h
+        .fake
+        .wait_message(duel.thread, |m| m.content.starts_with("ℹ️"))
+        .await;
+    assert!(
+        notice.content.contains("the turn passes without a move"),
+        "{}",
+        notice.content
+    );
+    let loaded = h.load(duel.game);
+    assert_eq!(loaded.row.ply, 1, "one action: the pass");
+    assert_ne!(on_turn(&h, duel.game), sleeper);
+    assert_eq!(h.service.history(duel.game).unwrap()[0].notation, "pass");
 }

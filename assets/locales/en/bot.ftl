@@ -216,7 +216,8 @@ help-body =
     • **Start**: `/jackal new` opens a lobby here; players press **Join**, the owner presses **Start**. A thread opens for the game.
     • **Play**: press **My moves** under the board (or in your DM), or type `/jackal move 2 e5 coin`.
     • **Look**: `/jackal board`, `/jackal history`, `/jackal games`, `/jackal rules arrow`.
-    • **Manage**: `/jackal settings`, `/jackal kick`, `/jackal cancel` (the game's owner or a server manager), `/jackal resign`.
+    • **Manage**: `/jackal settings`, `/jackal kick`, `/jackal cancel`, `/jackal extend` (the game's owner or a server manager), `/jackal resign`.
+    • **Your time**: `/jackal remind` (when and where you are reminded, quiet hours, a daily digest), `/jackal vacation 5d`, `/jackal pause 2d` (the other players vote).
     • **Language**: `/jackal language`.
 
 ## Refusals (always private; nothing was changed)
