@@ -383,3 +383,45 @@ async fn the_skip_policy_passes_the_turn_and_says_so_in_the_thread() {
     assert_ne!(on_turn(&h, duel.game), sleeper);
     assert_eq!(h.service.history(duel.game).unwrap()[0].notation, "pass");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn three_deadlines_that_passed_while_the_bot_was_down_fire_once_each() {
+    let mut h = Harness::start().await;
+    let alice = h.fake.add_member("alice");
+    let bob = h.fake.add_member("bob");
+    let mut duels = Vec::new();
+    for _ in 0..3 {
+        duels.push(duel(&h, alice, bob, &[]).await);
+    }
+    // The bot stops; two days pass; a new one starts on the same database.
+    let bot = h.bot.take().expect("a bot runs");
+    tokio::task::spawn_blocking(move || bot.stop())
+        .await
+        .expect("stopped");
+    h.clock.advance_ms(48 * HOUR);
+    h.start_bot().await;
+    for d in &duels {
+        h.fake
+            .wait_message(d.thread, |m| m.content.contains("time ran out"))
+            .await;
+    }
+    // A moment later nothing more has come: one notice each, one move each.
+    h.advance(1);
+    crate::deadlines::move_post(&h, duels[2].thread, h.load(duels[2].game).row.ply).await;
+    for d in &duels {
+        let told: Vec<Message> = posts(&h.fake, d.thread)
+            .into_iter()
+            .filter(|m| m.content.contains("time ran out"))
+            .collect();
+        assert_eq!(told.len(), 1, "game #{}", d.game);
+        let fired = h
+            .service
+            .history(d.game)
+            .unwrap()
+            .iter()
+            .filter(|e| e.user_id.is_none())
+            .map(|e| e.team)
+            .collect::<std::collections::BTreeSet<_>>();
+        assert_eq!(fired.len(), 1, "one team's turn was played by the bot");
+    }
+}
