@@ -455,6 +455,8 @@ impl GameService {
         }
         loaded.row.ply = ply;
         let pending = game.pending_kind();
+        // Once for the post and the timers (a paused game's clock is read for it).
+        let deadline_ms = turn_deadline(tx, loaded, &game, now)?;
         if pending.is_none() {
             if let (Some(user), Some(_)) = (prompted, loaded.row.channel_id) {
                 let message = OutboxMessage::TurnOver {
@@ -467,7 +469,6 @@ impl GameService {
                 ply,
                 answered_choice,
             };
-            let deadline_ms = turn_deadline(tx, loaded, &game, now)?;
             self.post_move(tx, loaded, &this, deadline_ms, now)?;
         }
         if let Some(outcome) = game.outcome().cloned() {
@@ -480,7 +481,7 @@ impl GameService {
             )?;
         } else {
             // Mid-move choices keep the same player: new timers, but no new "your turn".
-            self.schedule_turn(tx, loaded, &game, now, pending.is_none())?;
+            self.schedule_turn_at(tx, loaded, &game, now, pending.is_none(), deadline_ms)?;
         }
         let next = next_of(loaded, &game);
         let outcome = game.outcome().cloned();
@@ -537,6 +538,19 @@ impl GameService {
         now: i64,
         notify: bool,
     ) -> Result<()> {
+        self.schedule_turn_at(tx, loaded, game, now, notify, None)
+    }
+
+    /// [`GameService::schedule_turn`] with the deadline already worked out, if it was.
+    fn schedule_turn_at(
+        &self,
+        tx: &Connection,
+        loaded: &Loaded,
+        game: &Game,
+        now: i64,
+        notify: bool,
+        known: Option<i64>,
+    ) -> Result<()> {
         let id = loaded.row.id;
         let ply = loaded.row.ply;
         let (team, user) = match next_of(loaded, game) {
@@ -544,7 +558,10 @@ impl GameService {
             Next::Bot { .. } => return Ok(store::set_bot_timer(tx, id, ply, now)?),
             Next::Over => return Ok(store::clear_timers(tx, id)?),
         };
-        let deadline = deadline_after(tx, loaded, now)?;
+        let deadline = match known {
+            Some(d) => d,
+            None => deadline_after(tx, loaded, now)?,
+        };
         reminder_settings::set_turn(tx, id, ply, &loaded.config, user, deadline, now)?;
         if notify && loaded.row.channel_id.is_some() {
             let message = OutboxMessage::YourTurn {
