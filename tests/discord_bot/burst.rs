@@ -23,8 +23,8 @@ use tokio::sync::Barrier;
 
 use crate::fake_discord::{self, FakeDiscord};
 use crate::load::{
-    Bot, Kind, MOVERS, PATIENCE, PreparedGame, WAYS, Way, caught_up, loadavg, ms, play_turn, stats,
-    turn,
+    Bot, Kind, MOVERS, PATIENCE, PreparedGame, WAYS, Way, caught_up, loadavg, ms, own_cpu_seconds,
+    play_turn, stats, turn,
 };
 
 /// Games in the database.
@@ -210,7 +210,8 @@ async fn burst_10000_games_1000_deadlines_in_one_second_100_players_moving() {
          outbox drained                 {:.1} s after the second began\n\
          interactions during the burst  n={} first response p50 {} · p99 {} · max {} (target p99 ≤ 50 ms)\n\
          {}\n\
-         deadlines fired twice or never {}; out of order {out_of_order}",
+         deadlines fired twice or never {}; out of order {out_of_order}\n\
+         CPU: the bot {:.1} s, this test with the fake and the players {:.1} s",
         if cfg!(debug_assertions) {
             "DEBUG build"
         } else {
@@ -232,6 +233,8 @@ async fn burst_10000_games_1000_deadlines_in_one_second_100_players_moving() {
             .iter()
             .filter(|e| e.contains("time-out notices"))
             .count(),
+        bot.cpu_seconds_at_exit,
+        own_cpu_seconds(),
     );
     assert!(status.success(), "the bot exited with {status}");
     assert!(
