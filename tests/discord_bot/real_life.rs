@@ -289,6 +289,53 @@ async fn a_pause_is_voted_with_buttons_shown_on_the_posts_and_ends_by_itself() {
     h.fake
         .wait_message(duel.thread, |m| m.content.contains("The pause is over"))
         .await;
+
+    // Another proposal, turned down with the other button.
+    in_thread(&h, first, duel.thread, "pause", &[("length", text("1d"))]).await;
+    let proposal = h
+        .fake
+        .wait_for("the second proposal", |f| {
+            f.messages_in(duel.thread)
+                .into_iter()
+                .filter(|m| m.content.contains("proposes to pause"))
+                .nth(1)
+        })
+        .await;
+    let ix = h
+        .fake
+        .click(second, proposal.id, &format!("jk1:pause:{game}:no"));
+    let answer = crate::duel::private_answer(&h, &ix).await;
+    assert!(
+        answer.content.contains("the pause is off"),
+        "{}",
+        answer.content
+    );
+    h.fake
+        .wait_message(duel.thread, |m| {
+            m.content.contains("voted against the pause")
+        })
+        .await;
+    assert_eq!(h.service.paused_until(game).unwrap(), None);
+
+    // More time: the owner may give it, the other player may not.
+    let owner = UserId::new(h.load(game).row.owner_id);
+    let other = if owner == alice { bob } else { alice };
+    let refused = in_thread(&h, other, duel.thread, "extend", &[("length", text("1d"))]).await;
+    assert!(
+        refused.content.contains("Only the game's owner"),
+        "{}",
+        refused.content
+    );
+    let before = h.service.deadline_of(game).unwrap().unwrap();
+    let given = in_thread(&h, owner, duel.thread, "extend", &[("length", text("1d"))]).await;
+    assert!(given.content.contains("now has until"), "{}", given.content);
+    assert_eq!(
+        h.service.deadline_of(game).unwrap(),
+        Some(before + 24 * HOUR)
+    );
+    h.fake
+        .wait_message(duel.thread, |m| m.content.contains("has more time"))
+        .await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
