@@ -472,3 +472,27 @@ async fn three_deadlines_that_passed_while_the_bot_was_down_fire_once_each() {
         assert_eq!(fired.len(), 1, "one team's turn was played by the bot");
     }
 }
+
+/// The refusals speak the player's language: a Russian client hears them in Russian.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bad_settings_are_refused_in_the_players_language() {
+    let h = Harness::start().await;
+    let ivan = h.fake.add_member("ivan");
+    h.fake.set_locale(ivan, "ru");
+    let refused = remind(&h, ivan, &[("zone", text("Марс/Олимп"))]).await;
+    assert!(
+        refused.content.contains("Часового пояса «Марс/Олимп» нет"),
+        "{}",
+        refused.content
+    );
+    let refused = remind(&h, ivan, &[("quiet", text("07:00-07:00"))]).await;
+    assert!(refused.content.contains("весь день"), "{}", refused.content);
+    let refused = remind_like(&h, ivan, "vacation", &[("length", text("20d"))]).await;
+    assert!(
+        refused.content.contains("осталось 14 дней отпуска"),
+        "{}",
+        refused.content
+    );
+    let shown = remind(&h, ivan, &[]).await;
+    assert!(shown.content.contains("Ваши напоминания"), "{}", shown.content);
+}
