@@ -13,27 +13,41 @@ use super::unit::{Place, UnitId};
 impl Game {
     /// The open cave cells, in canonical order.
     fn open_caves(&self) -> impl Iterator<Item = Cell> + '_ {
-        self.board
-            .land_cells()
-            .filter(|c| self.open_kind(*c) == Some(TileKind::Cave))
+        // Straight over the tiles (one per land cell, by board index, in canonical order):
+        // asked for every unit standing on a cave on every ply.
+        self.tiles.iter().enumerate().filter_map(|(i, t)| {
+            t.as_ref()
+                .filter(|t| t.open && t.effective() == TileKind::Cave)
+                .map(|_| self.board.cell_at(i))
+        })
     }
 
     /// Where a unit entering (or standing on) the cave `c` may come out of the tunnel: with
     /// the default rules another open cave with nobody standing on it (R-CAVE-1); with the
     /// board game's, another open cave without an enemy of `u` (R-CAVE-7).
     pub(crate) fn tunnel_exits(&self, u: UnitId, c: Cell) -> Vec<Cell> {
-        let team = self.units[u].team;
         self.open_caves()
-            .filter(|&e| e != c)
-            .filter(|&e| {
-                let mut standing = self.units_on_cell(e);
-                if self.settings.boardgame_caves {
-                    !standing.any(|i| self.enemies(self.units[i].team, team))
-                } else {
-                    standing.next().is_none()
-                }
-            })
+            .filter(|&e| self.tunnel_exit_free(u, c, e))
             .collect()
+    }
+
+    /// Whether the tunnel has an exit for `u` entering (or standing on) the cave `c`.
+    pub(crate) fn has_tunnel_exit(&self, u: UnitId, c: Cell) -> bool {
+        self.open_caves().any(|e| self.tunnel_exit_free(u, c, e))
+    }
+
+    /// Whether the open cave `e` is an exit for `u` coming from the cave `c`.
+    fn tunnel_exit_free(&self, u: UnitId, c: Cell, e: Cell) -> bool {
+        if e == c {
+            return false;
+        }
+        let team = self.units[u].team;
+        let mut standing = self.units_on_cell(e);
+        if self.settings.boardgame_caves {
+            !standing.any(|i| self.enemies(self.units[i].team, team))
+        } else {
+            standing.next().is_none()
+        }
     }
 
     /// The unit stuck in the tunnel, if any (R-CAVE-4: at most one).
@@ -51,7 +65,7 @@ impl Game {
             return Flow::Stand;
         }
         let u = ch.unit;
-        if !self.tunnel_exits(u, c).is_empty() {
+        if self.has_tunnel_exit(u, c) {
             return self.enter_tunnel(ch, c, ev);
         }
         if self.open_caves().any(|o| o != c) {

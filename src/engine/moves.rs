@@ -93,7 +93,7 @@ impl Game {
     /// R-CAVE-5/7: may the unit standing on `cell` go into the tunnel (an open cave with an
     /// exit)?
     fn tunnel_open(&self, u: UnitId, cell: Cell) -> bool {
-        self.open_kind(cell) == Some(TileKind::Cave) && !self.tunnel_exits(u, cell).is_empty()
+        self.open_kind(cell) == Some(TileKind::Cave) && self.has_tunnel_exit(u, cell)
     }
 
     /// R-PLANE-5: is this seated unit the one that may fly now?

@@ -494,5 +494,9 @@ async fn bad_settings_are_refused_in_the_players_language() {
         refused.content
     );
     let shown = remind(&h, ivan, &[]).await;
-    assert!(shown.content.contains("Ваши напоминания"), "{}", shown.content);
+    assert!(
+        shown.content.contains("Ваши напоминания"),
+        "{}",
+        shown.content
+    );
 }
