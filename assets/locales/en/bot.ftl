@@ -152,7 +152,7 @@ digest-title = ☀️ Your daily Jackal digest: { $count ->
     [one] it is your turn in one game.
    *[other] it is your turn in { $count } games.
 }
-digest-line = • #{ $game } { $place } ends { $when }
+digest-line = #{ $game } { $place } ends { $when }
 vacation-on = 🏖️ You are on vacation until { $until } ({ $when }). Your deadlines wait for you; your allowance is spent only when one would have passed, and what you do not use comes back when you move. Left this year: { $left } of { $allowance }.
 vacation-off = You are not on vacation. Left this year: { $left } of { $allowance }.
 server-limits = This server's limits: { $vacation } vacation days a year for each player; pauses of at most { $pause } days.
