@@ -517,19 +517,14 @@ async fn reminder(
             None => game_lang(&loaded),
         };
         let message = post::reminder_dm(&loaded, deadline, lang);
-        let dm = data.rest.dm_channel(user).await.map_err(failure)?;
         let new = NewMessage {
             content: message.content,
             components: message.components,
             nonce: Some(nonce(row, 0)),
             ..NewMessage::default()
         };
-        match data.rest.post(dm, &new).await {
-            Ok(_) => return Ok(Outcome::Delivered),
-            Err(e) if e.code() == Some(50007) => {
-                data.call(move |s| s.set_dms_open(user, false)).await?;
-            }
-            Err(e) => return Err(failure(e)),
+        if send_dm(data, user, &new).await? {
+            return Ok(Outcome::Delivered);
         }
     }
     let message = post::reminder(&loaded, team, deadline, game_lang(&loaded));
@@ -538,6 +533,24 @@ async fn reminder(
         ..row.clone()
     };
     post_public(data, &public, &loaded, message, None).await
+}
+
+/// Sends a private message without buttons to remember; `false` when the user's DMs are
+/// closed (50007), which is remembered, so the caller falls back to the thread.
+async fn send_dm(
+    data: &Data,
+    user: crate::game::UserId,
+    new: &NewMessage,
+) -> std::result::Result<bool, Failure> {
+    let dm = data.rest.dm_channel(user).await.map_err(failure)?;
+    match data.rest.post(dm, new).await {
+        Ok(_) => Ok(true),
+        Err(e) if e.code() == Some(50007) => {
+            data.call(move |s| s.set_dms_open(user, false)).await?;
+            Ok(false)
+        }
+        Err(e) => Err(failure(e)),
+    }
 }
 
 /// The daily digest, by DM. Games played since it was written are left out; when DMs are
@@ -558,18 +571,13 @@ async fn digest(data: &Data, row: &Queued, games: &[GameId]) -> Delivery {
             None => game_lang(&turns[0].0),
         };
         let message = post::digest_dm(&turns, lang);
-        let dm = data.rest.dm_channel(user).await.map_err(failure)?;
         let new = NewMessage {
             content: message.content,
             nonce: Some(nonce(row, 0)),
             ..NewMessage::default()
         };
-        match data.rest.post(dm, &new).await {
-            Ok(_) => return Ok(Outcome::Delivered),
-            Err(e) if e.code() == Some(50007) => {
-                data.call(move |s| s.set_dms_open(user, false)).await?;
-            }
-            Err(e) => return Err(failure(e)),
+        if send_dm(data, user, &new).await? {
+            return Ok(Outcome::Delivered);
         }
     }
     for (part, (loaded, deadline)) in turns.iter().enumerate() {

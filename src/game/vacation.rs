@@ -170,10 +170,11 @@ impl GameService {
             return Ok(false);
         };
         let until = row.until_ms.unwrap_or(now);
+        let games = games_in(self, tx, guild, user)?;
         if let Some(from) = row.held_from {
             row.used_ms -= until - from.max(now);
-            for (loaded, _) in games_in(self, tx, guild, user)? {
-                if !on_turn(&loaded, user) {
+            for (loaded, _) in &games {
+                if !on_turn(loaded, user) {
                     continue;
                 }
                 let fresh = now + loaded.config.turn_seconds as i64 * 1000;
@@ -187,8 +188,8 @@ impl GameService {
         row.held_from = None;
         store::put_vacation(tx, &row)?;
         if announce {
-            for (loaded, team) in games_in(self, tx, guild, user)? {
-                notice(tx, &loaded.row, Notice::Back { team }, now)?;
+            for (loaded, team) in &games {
+                notice(tx, &loaded.row, Notice::Back { team: *team }, now)?;
             }
         }
         Ok(true)
