@@ -236,9 +236,9 @@ impl GameService {
         if actor.user != loaded.row.owner_id && !actor.admin {
             return Err(ServiceError::NotOwner);
         }
-        if by_ms <= 0 || by_ms > super::config::MAX_TURN_SECONDS as i64 * 1000 {
+        if by_ms < 3_600_000 || by_ms > super::config::MAX_TURN_SECONDS as i64 * 1000 {
             return Err(ServiceError::BadSetting(
-                "more time must be between 1m and 14d (e.g. 1d)".into(),
+                "more time must be between 1h and 14d (e.g. 1d)".into(),
             ));
         }
         let team = game.controller().number();
