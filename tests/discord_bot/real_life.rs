@@ -7,7 +7,7 @@ use serenity::all::{ChannelId, UserId};
 
 use crate::deadlines::{dms, duel, now, on_turn, play_in_thread};
 use crate::fake_discord::{Message, OptionValue};
-use crate::harness::{HOUR, Harness, START_MS, posts};
+use crate::harness::{HOUR, Harness, START_MS, dump, posts};
 
 fn ms(text: &str) -> i64 {
     text.parse::<jiff::Timestamp>().unwrap().as_millisecond()
@@ -181,6 +181,9 @@ async fn a_daily_digest_lists_every_game_on_turn_instead_of_reminders() {
             digest.content
         );
     }
+    if let Some(dm) = h.fake.dm_channel(alice) {
+        dump(&h.fake, dm, "digest").await;
+    }
     assert!(reminder_dms(&h, alice).is_empty());
     for (_, thread) in &threads {
         assert!(
@@ -336,6 +339,7 @@ async fn a_pause_is_voted_with_buttons_shown_on_the_posts_and_ends_by_itself() {
     h.fake
         .wait_message(duel.thread, |m| m.content.contains("has more time"))
         .await;
+    dump(&h.fake, duel.thread, "pause").await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -382,6 +386,7 @@ async fn a_vacation_holds_a_deadline_is_announced_and_ends_when_the_player_moves
     h.fake
         .wait_message(duel.thread, |m| m.content.contains("is back from vacation"))
         .await;
+    dump(&h.fake, duel.thread, "vacation").await;
     let status = remind_like(&h, first, "vacation", &[]).await;
     assert!(
         status
