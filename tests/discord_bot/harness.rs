@@ -206,6 +206,41 @@ impl Harness {
     }
 }
 
+impl Drop for Harness {
+    /// A failing test tells what its games were: status, seed (to replay the map), ply, the
+    /// pending choice and every action with who played it.
+    fn drop(&mut self) {
+        if !std::thread::panicking() {
+            return;
+        }
+        for id in 1.. {
+            let Ok(loaded) = self.service.load(id) else {
+                break;
+            };
+            let row = &loaded.row;
+            let state = loaded.game.as_ref();
+            eprintln!(
+                "game #{id}: {:?} seed {:?} ply {} result {:?} thread {:?} lobby message {:?}; \
+                 commanded by team {:?}, pending {:?}",
+                row.status,
+                row.seed,
+                row.ply,
+                row.result,
+                row.thread_id,
+                row.lobby_message_id,
+                state.map(|g| g.controller().number()),
+                state.and_then(|g| g.pending_kind()),
+            );
+            for a in self.service.history(id).unwrap_or_default() {
+                eprintln!(
+                    "  ply {} team {} user {:?}: {}",
+                    a.ply, a.team, a.user_id, a.notation
+                );
+            }
+        }
+    }
+}
+
 /// The game id on a lobby message's buttons.
 pub fn game_of(message: &Message) -> GameId {
     message
