@@ -134,6 +134,9 @@ pub async fn new(
         config.reminder_seconds = config.turn_seconds / 4;
     }
     ctx.defer().await?;
+    // The deferred answer becomes the lobby message: its id is recorded before the lobby
+    // shows, so a button pressed on it at once (Start opens the thread on it) finds it stored.
+    let message = app.interaction.get_response(ctx.http()).await?.id.get();
     let data = ctx.data();
     let guild = ctx.guild_id().map(|g| g.get());
     let game_lang = match guild {
@@ -154,17 +157,15 @@ pub async fn new(
     let id = data
         .change(move |s| s.create_lobby(who, location, game_lang.code(), config, None))
         .await?;
+    data.call(move |s| s.set_lobby_message(id, message)).await?;
     let loaded = data.call(move |s| s.load(id)).await?;
     let (content, components) = lobby::view(&loaded, game_lang);
-    let reply = ctx
-        .send(
-            CreateReply::default()
-                .content(content)
-                .components(components)
-                .allowed_mentions(serenity::all::CreateAllowedMentions::new()),
-        )
-        .await?;
-    let message = reply.message().await?.id.get();
-    data.call(move |s| s.set_lobby_message(id, message)).await?;
+    ctx.send(
+        CreateReply::default()
+            .content(content)
+            .components(components)
+            .allowed_mentions(serenity::all::CreateAllowedMentions::new()),
+    )
+    .await?;
     Ok(())
 }
