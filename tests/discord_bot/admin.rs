@@ -46,7 +46,10 @@ async fn the_owner_kicks_a_player_and_a_server_manager_cancels_the_game() {
     assert!(seat.bot_level.is_some(), "a bot plays it");
     assert_eq!(h.load(duel.game).row.status, GameStatus::Active);
 
-    // The game goes on between Alice and the bot, which moves by itself on its turns.
+    // The game goes on between Alice and the bot, which moves by itself on its turns: Alice
+    // plays until the bot has moved Bob's team once (under the weed, R-WEED-2, a round of
+    // turns goes by first). No longer: on a 5×5 island the only coin may lie next to the
+    // ship, and the bot's second move may bring it home and win the game.
     let alice_team = h
         .load(duel.game)
         .seat_of(duel.alice.get())
@@ -58,19 +61,23 @@ async fn the_owner_kicks_a_player_and_a_server_manager_cancels_the_game() {
         let turn = loaded.game.as_ref().map(|g| g.controller().number());
         (over || turn == Some(alice_team)).then_some(())
     };
-    for _ in 0..2 {
+    let moved = |team: u8, bot: bool| {
+        let history = h.service.history(duel.game).expect("history");
+        history
+            .iter()
+            .any(|e| e.team == team && e.user_id.is_none() == bot)
+    };
+    for _ in 0..8 {
         fake.wait_for("Alice's turn", alices_turn).await;
-        if h.load(duel.game).row.status != GameStatus::Active {
+        assert_eq!(h.load(duel.game).row.status, GameStatus::Active);
+        if moved(bob_team, true) {
             break;
         }
         duel.play_on(&h).await;
     }
-    fake.wait_for("Alice's turn", alices_turn).await;
     let history = h.service.history(duel.game).expect("history");
     assert!(
-        history
-            .iter()
-            .any(|e| e.team == bob_team && e.user_id.is_none()),
+        moved(bob_team, true),
         "the bot played Bob's seat: {history:?}"
     );
 

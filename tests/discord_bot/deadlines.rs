@@ -111,9 +111,10 @@ pub fn notices(h: &Harness, channel: ChannelId) -> Vec<Message> {
         .collect()
 }
 
-/// Plays the whole turn of the person on turn with `/jackal move` in the thread; returns the
-/// ply it ended at, once its post is in the thread. Serving rum is a free action (the turn goes
-/// on): the maps are random, and when the first action offered is one, the player plays on.
+/// Plays the whole turn of the person on turn with `/jackal move` in the thread, until
+/// someone else is to move or the game is over; returns the ply it ended at, once its post is
+/// in the thread. The maps are random: the turn may take several moves (rum served, or the
+/// weed found: see `play`), and in a duel the other player is then on turn.
 pub async fn play_in_thread(h: &Harness, duel: &Duel) -> u32 {
     // A bot seat's move is played at once: wait for the person after it.
     let person_on_turn = || {
@@ -125,20 +126,9 @@ pub async fn play_in_thread(h: &Harness, duel: &Duel) -> u32 {
         .fake
         .wait_for("a person on turn", |_| person_on_turn())
         .await;
-    for _ in 0..10 {
-        let done = play::by_command(h, user, duel.thread).await;
-        assert!(done.content.contains('✅'), "{}", done.content);
-        let ply = h.load(duel.game).row.ply;
-        move_post(h, duel.thread, ply).await;
-        let history = h.service.history(duel.game).expect("the history");
-        let free = history
-            .last()
-            .is_some_and(|a| a.notation.starts_with("rum "));
-        if !free || h.load(duel.game).row.status != GameStatus::Active {
-            return ply;
-        }
-    }
-    panic!("game #{}: {user} served rum ten times in a row", duel.game);
+    let done = play::by_command(h, user, duel.thread).await;
+    assert!(done.content.contains('✅'), "{}", done.content);
+    play::finish_turn(h, duel.game, duel.thread, user).await
 }
 
 /// The messages the bot sent `user` in private (none if it never opened a DM).

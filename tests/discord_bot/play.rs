@@ -1,6 +1,13 @@
 //! Playing moves as a user would: through the picker's menus and buttons (in a DM or a
 //! private reply), or by typing `/jackal move` with what autocomplete offers.
+//!
+//! A move does not always hand the turn to the next player: serving rum is a free action (the
+//! same player plays on), and once the shaitan weed is found every team is commanded by the
+//! player before it for a round (R-WEED-2: in a duel the finder's player plays the other
+//! team's next turn too, then the other player the finder's team's and their own). Whoever is
+//! to move is read from the game ([`commander_at`]).
 
+use jackal::store::GameId;
 use serenity::all::{ChannelId, UserId};
 
 use crate::fake_discord::{Message, OptionValue};
@@ -89,4 +96,60 @@ pub async fn prompt(h: &Harness, user: UserId, game: i64, number: u32) -> Messag
             m.content.contains(&heading) && !m.components.is_empty()
         })
         .await
+}
+
+/// The person to move at `ply`: the player commanding the team on turn (another team's player
+/// under the weed); none when a bot's seat commands or the game is over.
+pub fn commander_at(h: &Harness, game: GameId, ply: u32) -> Option<UserId> {
+    let position = h.service.position_at(game, ply).expect("the position");
+    if position.is_over() {
+        return None;
+    }
+    let loaded = h.load(game);
+    let seat = loaded.team_seat(position.controller())?;
+    seat.user_id.map(UserId::new)
+}
+
+/// The plies at which a move was complete (0, the start, and every ply that left no choice
+/// pending): each has its post (but 0) and its "your turn".
+pub fn move_ends(h: &Harness, game: GameId) -> Vec<u32> {
+    let last = h.load(game).row.ply;
+    (0..=last)
+        .filter(|&ply| {
+            let position = h.service.position_at(game, ply).expect("the position");
+            position.pending_kind().is_none()
+        })
+        .collect()
+}
+
+/// The ply of `user`'s latest action (0 if they have not played).
+pub fn last_ply_of(h: &Harness, game: GameId, user: UserId) -> u32 {
+    let history = h.service.history(game).expect("the history");
+    history
+        .iter()
+        .rev()
+        .find(|a| a.user_id == Some(user.get()))
+        .map_or(0, |a| a.ply)
+}
+
+/// After a move by `user`, plays on with `/jackal move` in `thread` for as long as it is
+/// still their move (rum served, a weed turn); returns the ply they ended at, once its post
+/// is in the thread.
+pub async fn finish_turn(h: &Harness, game: GameId, thread: ChannelId, user: UserId) -> u32 {
+    let mut ply = last_ply_of(h, game, user);
+    for _ in 0..10 {
+        if ply > 0 {
+            let header = format!("· move {ply}**");
+            h.fake
+                .wait_message(thread, |m| m.content.contains(&header))
+                .await;
+        }
+        if commander_at(h, game, ply) != Some(user) {
+            return ply;
+        }
+        let done = by_command(h, user, thread).await;
+        assert!(done.content.contains('✅'), "{}", done.content);
+        ply = last_ply_of(h, game, user);
+    }
+    panic!("game #{game}: {user} was still on turn after ten moves");
 }

@@ -177,6 +177,7 @@ async fn a_prompt_from_an_earlier_move_is_out_of_date() {
         )
     );
     assert_eq!(snapshot(&h, duel.game), before);
+    play::finish_turn(&h, duel.game, duel.thread, first).await;
     let done = play::by_command(&h, second, duel.thread).await;
     assert!(done.content.contains('✅'));
     if duel.players(&h).0 == first {

@@ -101,14 +101,13 @@ async fn a_deadline_that_came_due_while_the_bot_was_down_fires_once() {
         "{}",
         notice.content
     );
-    // The bot's move for them is posted, and the other player is prompted.
+    // The bot's move for them (their whole turn, in one commit) is posted, and whoever moves
+    // next is prompted: the other player, or they again if that move found the weed.
     let next = h
         .fake
-        .wait_for("the other player's turn", |_| {
-            let loaded = h.load(duel.game);
-            let team = loaded.game.as_ref()?.controller();
-            let user = loaded.team_seat(team)?.user_id?;
-            (user != late.get()).then_some(loaded.row.ply)
+        .wait_for("the bot's move for them", |_| {
+            let ply = h.load(duel.game).row.ply;
+            (ply > 0).then_some(ply)
         })
         .await;
     move_post(&h, duel.thread, next).await;
@@ -168,5 +167,4 @@ async fn a_clean_stop_and_a_new_bot_carry_the_game_on() {
     play::prompt(&h, next, duel.game, ply + 1).await;
     play_in_thread(&h, &duel).await;
     assert_one_post_per_move(&h, &duel);
-    assert_eq!(move_posts(&h, duel.thread).len(), 3);
 }
