@@ -26,10 +26,21 @@ const OPTIONS: usize = 3;
 const JUDGED: usize = 24;
 
 pub(super) fn choose(view: &PublicView, rng: &mut SplitMix64) -> Option<Action> {
-    let mut actions = super::candidates(view);
+    let actions = super::candidates(view);
     if actions.len() <= 1 {
         return actions.first().copied();
     }
+    let scored = judge(view, actions, rng);
+    Some(scored[best(scored.len(), rng, |i| scored[i].1)].0)
+}
+
+/// The actions worth judging among `actions` (all of them, or those the quick policy likes
+/// best when they are too many), each with its expected reward for the mover.
+pub(super) fn judge(
+    view: &PublicView,
+    mut actions: Vec<Action>,
+    rng: &mut SplitMix64,
+) -> Vec<(Action, f32)> {
     let team = view.controller();
     let prior = Prior::of(view);
     let wide = actions.len() > JUDGED;
@@ -46,13 +57,15 @@ pub(super) fn choose(view: &PublicView, rng: &mut SplitMix64) -> Option<Action> 
         actions = glanced.into_iter().take(JUDGED).map(|(_, a)| a).collect();
     }
     let judge = Judge { team, prior };
-    let scores: Vec<f32> = actions.iter().map(|a| judge.action(&samples, a)).collect();
-    Some(actions[best(actions.len(), rng, |i| scores[i])])
+    actions
+        .into_iter()
+        .map(|a| (a, judge.action(&samples, &a)))
+        .collect()
 }
 
-struct Judge {
-    team: Team,
-    prior: Prior,
+pub(super) struct Judge {
+    pub team: Team,
+    pub prior: Prior,
 }
 
 impl Judge {
@@ -77,7 +90,7 @@ impl Judge {
     }
 
     /// The reward of a position; a choice left to the same player is answered greedily.
-    fn position(&self, game: &Game, depth: u32) -> f32 {
+    pub fn position(&self, game: &Game, depth: u32) -> f32 {
         if game.pending().is_some() && game.controller() == self.team && depth <= 2 {
             let mut options = game.legal_actions_unflagged();
             if options.len() > OPTIONS {

@@ -9,8 +9,9 @@
 //!
 //! - `random` ([`random`]): any legal action;
 //! - `easy` ([`easy`]): greedy, judging each action's outcome ([`eval`]);
-//! - `normal` ([`normal`]): Monte Carlo tree search over determinisations, with playouts by a
-//!   quick policy ([`policy`]), within a time budget.
+//! - `normal` ([`normal`]): easy's best few actions played out over determinisations, every
+//!   player answering greedily for two of the mover's turns, within a time budget;
+//! - [`policy`]: a quick glance at actions, to choose which are worth judging in full.
 
 mod easy;
 mod eval;

@@ -1,5 +1,5 @@
-//! A quick preference among legal actions, for the search's playouts and for the order in
-//! which it tries actions: carry gold home, pick gold up, strike enemies standing on gold,
+//! A quick preference among legal actions, for choosing which actions are worth judging in
+//! full when there are too many: carry gold home, pick gold up, strike enemies standing on gold,
 //! open the fog, bring the ship to the carriers; never walk into a known death. Cheap (two
 //! distance maps a ply, a glance per action) where judging every outcome would be slow.
 
@@ -7,18 +7,6 @@ use crate::engine::mapgen::SplitMix64;
 use crate::engine::{Action, Cell, Game, Items, Place, Team, TileKind, UnitRef};
 
 use super::reach::{self, Map, open_kind};
-
-/// One playout move in this many is uniformly random, so playouts vary.
-const EXPLORE: u64 = 6;
-
-/// The playout's action: mostly the best by [`Glance`], sometimes any.
-pub(super) fn pick(game: &Game, actions: &[Action], rng: &mut SplitMix64) -> Action {
-    if actions.len() == 1 || rng.below(EXPLORE) == 0 {
-        return actions[rng.pick(actions.len())];
-    }
-    let glance = Glance::of(game);
-    actions[best(actions.len(), rng, |i| glance.score(game, &actions[i]))]
-}
 
 /// The index below `len` with the highest score; ties go to the first met from a starting
 /// point the generator picks, so equal actions are not always decided the same way.
