@@ -7,6 +7,9 @@
 //!   throughput line reads in games per second. Target: ≥ 1,000 games/s on one core.
 //! - `random_games/13x13_classic_4p`: the same with the classic pack and default settings, for
 //!   comparison.
+//! - `random_games/13x13_full_4p_flagged`: the full-pack games with each ply's actions listed
+//!   as a player is shown them (`legal_actions()`, each judged for ☠), for comparison: the
+//!   same games, since both listings hold the same actions in the same order.
 //! - `legal_actions/13x13_{full,classic}_4p_midgame`: `legal_actions()` on a fixed mid-game
 //!   position (13×13, 4 players, about 60 random plies from a fixed seed, no pending choice).
 //!   Target: median ≤ 5 µs.
@@ -57,20 +60,32 @@ fn full(seed: u64) -> Settings {
     }
 }
 
-/// One random legal action, played.
+/// One random legal action, played. A uniform player needs no ☠ marks, so it lists the
+/// actions as a playout does (`legal_actions_unflagged`: the same actions in the same order,
+/// without judging which are fatal); `random_games_flagged` measures the listing a player
+/// is shown.
 fn random_ply(game: &mut Game, rng: &mut SplitMix64) {
+    let legal = game.legal_actions_unflagged();
+    let action = legal[rng.pick(legal.len())];
+    game.play(&action).expect("listed actions are legal");
+}
+
+/// [`random_ply`] on the flagged listing.
+fn random_ply_flagged(game: &mut Game, rng: &mut SplitMix64) {
     let legal = game.legal_actions();
     let action = legal[rng.pick(legal.len())].action;
     game.play(&action).expect("listed actions are legal");
 }
 
-/// A complete game from `seed`; returns its number of plies.
-fn random_game(settings: Settings, seed: u64) -> usize {
+type Ply = fn(&mut Game, &mut SplitMix64);
+
+/// A complete game from `seed`, each ply played by `ply`; returns its number of plies.
+fn random_game(settings: Settings, seed: u64, ply: Ply) -> usize {
     let mut game = Game::new(settings, seed).expect("13x13 sets up");
     let mut rng = SplitMix64::new(seed ^ 0xD1CE);
     let mut plies = 0;
     while !game.is_over() {
-        random_ply(&mut game, &mut rng);
+        ply(&mut game, &mut rng);
         plies += 1;
     }
     plies
@@ -100,10 +115,13 @@ fn bench_games(c: &mut Criterion) {
     group.warm_up_time(Duration::from_secs(1));
     group.measurement_time(Duration::from_secs(5));
     type SettingsOf = fn(u64) -> Settings;
-    let packs: [(&str, SettingsOf); 2] =
-        [("13x13_full_4p", full), ("13x13_classic_4p", |_| classic())];
-    for (name, settings) in packs {
-        let plies: usize = (0..BATCH).map(|s| random_game(settings(s), s)).sum();
+    let runs: [(&str, SettingsOf, Ply); 3] = [
+        ("13x13_full_4p", full, random_ply),
+        ("13x13_classic_4p", |_| classic(), random_ply),
+        ("13x13_full_4p_flagged", full, random_ply_flagged),
+    ];
+    for (name, settings, ply) in runs {
+        let plies: usize = (0..BATCH).map(|s| random_game(settings(s), s, ply)).sum();
         println!(
             "random_games/{name}: {BATCH} games per iteration, {plies} plies ({} per game)",
             plies / BATCH as usize
@@ -111,7 +129,7 @@ fn bench_games(c: &mut Criterion) {
         group.bench_function(name, |b| {
             b.iter(|| {
                 for seed in 0..BATCH {
-                    black_box(random_game(settings(seed), black_box(seed)));
+                    black_box(random_game(settings(seed), black_box(seed), ply));
                 }
             })
         });
