@@ -4,9 +4,6 @@
 //! Bots judge positions by these maps. They read open tiles only and treat every fog tile
 //! alike, so a bot's judgement of a determinisation never depends on what it drew for the fog.
 
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
-
 use crate::engine::{Board, Cell, Game, Place, Side, Team, TileKind, Unit, VesselId};
 
 /// Farther than anything on a board: "out of reach".
@@ -61,49 +58,117 @@ pub(super) fn walk(game: &Game, unit: &Unit) -> Map {
 }
 
 /// Least-cost distances over land cells from `sources` (cell, starting cost).
+///
+/// Costs are small whole numbers and distances stop at [`FAR`], so the search keeps one
+/// bucket of cells per distance (Dial's form of Dijkstra's algorithm) instead of a heap, and
+/// works out each cell's cost once rather than once for each of its eight neighbours: this
+/// runs several times for every position a bot judges.
 fn spread(game: &Game, team: Team, sources: Vec<(Cell, u16)>, cost: Cost, weigh: Weigh) -> Map {
     let board = game.board();
-    let mut dist = vec![FAR; board.cell_count()];
-    let mut queue = BinaryHeap::new();
-    for (cell, d) in sources {
-        let i = board.index(cell);
-        if d < dist[i] {
-            dist[i] = d;
-            queue.push(Reverse((d, i as u16)));
-        }
-    }
-    while let Some(Reverse((d, i))) = queue.pop() {
-        let i = i as usize;
-        if d > dist[i] {
-            continue;
-        }
-        let cell = board.cell_at(i);
-        let left = match weigh {
-            Weigh::Left => match cost(game, cell, team) {
-                Some(c) => Some(c),
-                // A balloon is a goal (cost 0 here) that takes one move to enter.
-                None if d == 0 => Some(1),
-                None => continue,
-            },
-            Weigh::Entered => None,
-        };
-        for next in board.neighbours(cell).filter(|c| board.is_land(*c)) {
-            let step = match left {
-                Some(c) => c,
-                None => match cost(game, next, team) {
-                    Some(c) => c,
-                    None => continue,
-                },
-            };
-            let j = board.index(next);
-            let nd = (d + step).min(FAR);
-            if nd < dist[j] {
-                dist[j] = nd;
-                queue.push(Reverse((nd, j as u16)));
+    let cells = board.cell_count();
+    let costs: Vec<Option<u16>> = (0..cells)
+        .map(|i| {
+            let cell = board.cell_at(i);
+            if board.is_land(cell) {
+                cost(game, cell, team)
+            } else {
+                None
+            }
+        })
+        .collect();
+    let mut dist = vec![FAR; cells];
+    SCRATCH.with_borrow_mut(|scratch| {
+        scratch.prepare(board);
+        let Scratch {
+            neighbours,
+            buckets,
+            ..
+        } = scratch;
+        for (cell, d) in sources {
+            let i = board.index(cell);
+            if d < dist[i] {
+                dist[i] = d;
+                buckets[d as usize].push(i as u16);
             }
         }
-    }
+        for d in 0..FAR {
+            let mut k = 0;
+            while let Some(&i) = buckets[d as usize].get(k) {
+                k += 1;
+                let i = i as usize;
+                if dist[i] != d {
+                    continue;
+                }
+                let left = match weigh {
+                    Weigh::Left => match costs[i] {
+                        Some(c) => Some(c),
+                        // A balloon is a goal (cost 0 here) that takes one move to enter.
+                        None if d == 0 => Some(1),
+                        None => continue,
+                    },
+                    Weigh::Entered => None,
+                };
+                for &j in &neighbours[i] {
+                    let j = j as usize;
+                    let Some(step) = left.or(costs[j]) else {
+                        continue;
+                    };
+                    let nd = (d + step).min(FAR);
+                    if nd < dist[j] {
+                        dist[j] = nd;
+                        if nd < FAR {
+                            buckets[nd as usize].push(j as u16);
+                        }
+                    }
+                }
+            }
+        }
+    });
     Map { board, moves: dist }
+}
+
+thread_local! {
+    /// What [`spread`] keeps between searches, so that a search allocates nothing but its
+    /// result.
+    static SCRATCH: std::cell::RefCell<Scratch> = const {
+        std::cell::RefCell::new(Scratch {
+            board: None,
+            neighbours: Vec::new(),
+            buckets: Vec::new(),
+        })
+    };
+}
+
+struct Scratch {
+    /// The board `neighbours` is for.
+    board: Option<Board>,
+    /// The land neighbours of each cell, by index (none for sea cells).
+    neighbours: Vec<Vec<u16>>,
+    /// Cells by their distance: the queue of the search.
+    buckets: Vec<Vec<u16>>,
+}
+
+impl Scratch {
+    fn prepare(&mut self, board: Board) {
+        if self.board != Some(board) {
+            self.neighbours = (0..board.cell_count())
+                .map(|i| {
+                    let cell = board.cell_at(i);
+                    if !board.is_land(cell) {
+                        return Vec::new();
+                    }
+                    board
+                        .neighbours(cell)
+                        .filter(|c| board.is_land(*c))
+                        .map(|c| board.index(c) as u16)
+                        .collect()
+                })
+                .collect();
+            self.board = Some(board);
+        }
+        self.buckets.resize_with(FAR as usize, Vec::new);
+        self.buckets.iter_mut().for_each(Vec::clear);
+    }
 }
 
 /// Land cells from which gold reaches home in one more move, with the moves the vessel needs
