@@ -17,6 +17,10 @@ use super::reach::{self, FAR, Map, open_kind};
 const DISCOUNT: f32 = 0.9;
 /// A living fighting unit, in points: losing one costs more than the gold it carried.
 const UNIT: f32 = 1.5;
+/// A caught fighting unit (trapped, or stuck in the tunnel), in points.
+const CAUGHT: f32 = 0.75;
+/// A side none of whose units can move: about to lose.
+const STRANDED: f32 = 8.0;
 /// Gold in the fog is less sure than gold in sight.
 const FOG_WEIGHT: f32 = 0.6;
 /// Gold no unit is going for yet counts this much of its discounted value.
@@ -154,7 +158,16 @@ fn side_value(game: &Game, prior: &Prior, team: Team) -> f32 {
         .iter()
         .filter(|u| game.allied(u.team, team) && u.alive())
         .collect();
-    value += UNIT * side.iter().filter(|u| u.fights()).count() as f32;
+    // A caught unit (trapped, stuck in the tunnel) fights again only once freed; a side left
+    // with nothing that can move loses a duel on its next turn (R-END-4) and is out of the
+    // game in any case.
+    let free = |u: &&&Unit| !u.trapped && !u.stuck();
+    let (loose, caught): (Vec<&Unit>, Vec<&Unit>) =
+        side.iter().filter(|u| u.fights()).partition(|u| free(u));
+    value += UNIT * loose.len() as f32 + CAUGHT * caught.len() as f32;
+    if !side.iter().any(|u| free(&u)) {
+        value -= STRANDED;
+    }
     let fog: Vec<Cell> = game
         .board()
         .land_cells()
