@@ -310,6 +310,24 @@ mod tests {
         assert!((prior.gold_per_fog_tile - 37.0 / 117.0).abs() < 1e-6);
     }
 
+    fn position(text: &str) -> Game {
+        crate::scenario::position_after_plays(text)
+            .unwrap_or_else(|e| panic!("{e}"))
+            .0
+    }
+
+    /// Team 1 has one pirate left (2 and 3 are dead): caught in a trap, the side cannot move
+    /// and is about to lose (R-END-4), which costs far more than the pirate's own worth.
+    #[test]
+    fn a_side_that_cannot_move_is_about_to_lose() {
+        let trapped = position("tile e5 trap\nunit 1.1 e5 trapped\nunit 2.1 h9\nturn 2\n");
+        let loose = position("tile e5 empty\nunit 1.1 e5\nunit 2.1 h9\nturn 2\n");
+        let prior = Prior::of(&loose.public_view());
+        let team = Team::of(1);
+        let lost = values(&loose, &prior)[team.index()] - values(&trapped, &prior)[team.index()];
+        assert!(lost >= STRANDED + UNIT - CAUGHT, "{lost}");
+    }
+
     #[test]
     fn a_delivered_point_is_worth_more_than_gold_far_away() {
         assert!(discount(0) == 1.0);
