@@ -71,12 +71,14 @@ fn discount(moves: u16) -> f32 {
 pub(super) fn values(game: &Game, prior: &Prior) -> [f32; 4] {
     let mut out = [0.0; 4];
     let mut done = [false; 4];
+    // Walking costs the same for every side: worked out once for all their units.
+    let walks = reach::Walks::of(game);
     for team in game.teams() {
         let t = team.index();
         if done[t] {
             continue;
         }
-        let value = side_value(game, prior, team);
+        let value = side_value(game, prior, &walks, team);
         for ally in game.teams().filter(|a| game.allied(*a, team)) {
             out[ally.index()] = value;
             done[ally.index()] = true;
@@ -149,7 +151,7 @@ fn in_hand(game: &Game, cell: Cell, item: Item) -> u32 {
     }
 }
 
-fn side_value(game: &Game, prior: &Prior, team: Team) -> f32 {
+fn side_value(game: &Game, prior: &Prior, walks: &reach::Walks, team: Team) -> f32 {
     let home = reach::home(game, team);
     let mut piles = piles(game);
     let mut value = game.side_score(team) as f32;
@@ -198,7 +200,7 @@ fn side_value(game: &Game, prior: &Prior, team: Team) -> f32 {
     // Then each free unit goes for the best piece left, or the best fog tile.
     let mut nearest = vec![FAR; game.board().cell_count()];
     for unit in free {
-        let walk = reach::walk(game, unit);
+        let walk = walks.walk(game, unit);
         let mut best = 0.0f32;
         let mut target = None;
         for (i, pile) in piles.iter().enumerate().filter(|(_, p)| p.pieces > 0) {

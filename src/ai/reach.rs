@@ -47,26 +47,34 @@ pub(super) fn home(game: &Game, team: Team) -> Map {
 
 /// Moves for the unit to stand on each cell, empty-handed (all `FAR` for a unit that cannot
 /// walk anywhere now: dead, caught, swimming, in the tunnel).
+#[cfg(test)]
 pub(super) fn walk(game: &Game, unit: &Unit) -> Map {
-    spread(
-        game,
-        unit.team,
-        walk_sources(game, unit),
-        walker_cost,
-        Weigh::Entered,
-    )
+    Walks::of(game).walk(game, unit)
 }
 
-/// Least-cost distances over land cells from `sources` (cell, starting cost).
-///
-/// Costs are small whole numbers and distances stop at [`FAR`], so the search keeps one
-/// bucket of cells per distance (Dial's form of Dijkstra's algorithm) instead of a heap, and
-/// works out each cell's cost once rather than once for each of its eight neighbours: this
-/// runs several times for every position a bot judges.
-fn spread(game: &Game, team: Team, sources: Vec<(Cell, u16)>, cost: Cost, weigh: Weigh) -> Map {
+/// The walkers' costs of a position, worked out once for all its units (walking costs the
+/// same for every team).
+pub(super) struct Walks {
+    costs: Vec<Option<u16>>,
+}
+
+impl Walks {
+    pub fn of(game: &Game) -> Walks {
+        Walks {
+            costs: costs(game, Team::of(1), walker_cost),
+        }
+    }
+
+    /// [`walk`] for `unit` of this position.
+    pub fn walk(&self, game: &Game, unit: &Unit) -> Map {
+        search(game, walk_sources(game, unit), &self.costs, Weigh::Entered)
+    }
+}
+
+/// Each cell's cost of entry (`None` for sea cells and for those that cannot be entered).
+fn costs(game: &Game, team: Team, cost: Cost) -> Vec<Option<u16>> {
     let board = game.board();
-    let cells = board.cell_count();
-    let costs: Vec<Option<u16>> = (0..cells)
+    (0..board.cell_count())
         .map(|i| {
             let cell = board.cell_at(i);
             if board.is_land(cell) {
@@ -75,7 +83,23 @@ fn spread(game: &Game, team: Team, sources: Vec<(Cell, u16)>, cost: Cost, weigh:
                 None
             }
         })
-        .collect();
+        .collect()
+}
+
+/// Least-cost distances over land cells from `sources` (cell, starting cost).
+fn spread(game: &Game, team: Team, sources: Vec<(Cell, u16)>, cost: Cost, weigh: Weigh) -> Map {
+    search(game, sources, &costs(game, team, cost), weigh)
+}
+
+/// [`spread`] on costs worked out beforehand.
+///
+/// Costs are small whole numbers and distances stop at [`FAR`], so the search keeps one
+/// bucket of cells per distance (Dial's form of Dijkstra's algorithm) instead of a heap, and
+/// reads each cell's cost from a table rather than working it out for each of its eight
+/// neighbours: this runs several times for every position a bot judges.
+fn search(game: &Game, sources: Vec<(Cell, u16)>, costs: &[Option<u16>], weigh: Weigh) -> Map {
+    let board = game.board();
+    let cells = board.cell_count();
     let mut dist = vec![FAR; cells];
     SCRATCH.with_borrow_mut(|scratch| {
         scratch.prepare(board);
