@@ -173,18 +173,18 @@ end-thread-deleted = The game's thread was deleted, so the game was archived whe
 
 ## Notices
 
-notice-kicked = { $team }: the player was removed; a bot plays on.
-notice-resigned = { $team } resigned; a bot plays on.
-notice-timed-out = { $team }: time ran out; a bot made the move.
-notice-passed = { $team }: time ran out; the turn passes without a move.
-notice-taken-over = { $team } missed { $missed ->
+notice-kicked = ℹ️ { $team }: the player was removed; a bot plays on.
+notice-resigned = ℹ️ { $team } resigned; a bot plays on.
+notice-timed-out = ℹ️ { $team }: time ran out; a bot made the move.
+notice-passed = ℹ️ { $team }: time ran out; the turn passes without a move.
+notice-taken-over = ℹ️ { $team } missed { $missed ->
     [one] 1 deadline
    *[other] { $missed } deadlines
 } in a row; a bot takes the seat. The player can take it back with the button below.
-notice-reclaimed = { $team }: the player is back and takes the seat from the bot.
+notice-reclaimed = ℹ️ { $team }: the player is back and takes the seat from the bot.
 notice-away = 🏖️ { $team } is on vacation until { $until }: their deadlines wait for them.
 notice-held = 🏖️ { $team } is on vacation: their turn now ends { $deadline }.
-notice-back = { $team } is back from vacation.
+notice-back = ℹ️ { $team } is back from vacation.
 notice-pause-proposed = ⏸️ { $team } proposes to pause the game for { $length }. The other players vote with the buttons below (within a day).
 notice-pause-started = ⏸️ The game is paused until { $until }: no deadline runs until then (moves are still welcome).
 notice-pause-refused = ⏸️ { $team } voted against the pause: the game goes on.

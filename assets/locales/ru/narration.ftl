@@ -189,19 +189,19 @@ end-thread-deleted = Ветку игры удалили, поэтому игра
 
 ## Объявления
 
-notice-kicked = { $team }: игрока убрали из игры, дальше играет бот.
-notice-resigned = { $team } сдаётся, дальше играет бот.
-notice-timed-out = { $team }: время вышло, ход сделал бот.
-notice-passed = { $team }: время вышло, ход пропущен без действия.
-notice-taken-over = { $team } { $missed ->
+notice-kicked = ℹ️ { $team }: игрока убрали из игры, дальше играет бот.
+notice-resigned = ℹ️ { $team } сдаётся, дальше играет бот.
+notice-timed-out = ℹ️ { $team }: время вышло, ход сделал бот.
+notice-passed = ℹ️ { $team }: время вышло, ход пропущен без действия.
+notice-taken-over = ℹ️ { $team } { $missed ->
     [one] пропускает срок хода { $missed } раз подряд
     [few] пропускает срок хода { $missed } раза подряд
    *[many] пропускает срок хода { $missed } раз подряд
 }: место занимает бот. Игрок может вернуться кнопкой ниже.
-notice-reclaimed = { $team }: игрок вернулся и снова занимает своё место.
+notice-reclaimed = ℹ️ { $team }: игрок вернулся и снова занимает своё место.
 notice-away = 🏖️ { $team } в отпуске до { $until }: сроки их ходов подождут.
 notice-held = 🏖️ { $team } в отпуске: теперь их ход заканчивается { $deadline }.
-notice-back = { $team } вернулись из отпуска.
+notice-back = ℹ️ { $team } вернулись из отпуска.
 notice-pause-proposed = ⏸️ { $team } предлагают поставить игру на паузу на { $length }. Остальные игроки голосуют кнопками ниже (в течение суток).
 notice-pause-started = ⏸️ Игра на паузе до { $until }: до тех пор сроки не идут (ходить по-прежнему можно).
 notice-pause-refused = ⏸️ { $team } против паузы: игра продолжается.

@@ -168,7 +168,8 @@ pub fn notice(loaded: &Loaded, notice: &Notice, lang: Lang) -> Post {
         _ => Vec::new(),
     };
     Post {
-        content: format!("ℹ️ {}", narrate::notice(lang, &teams, notice)),
+        // Each notice carries its own sign (ℹ️, or 🏖️ ⏸️ ⏳ … where one says more).
+        content: narrate::notice(lang, &teams, notice),
         components,
         ..Post::default()
     }
