@@ -48,13 +48,7 @@ pub(super) fn judge(
     let samples: Vec<Game> = (0..guesses).map(|_| view.sample(rng)).collect();
     if wide {
         // The glance reads only what the sample shares with the view (open tiles, units).
-        let glance = Glance::of(&samples[0]);
-        let mut glanced: Vec<(f32, Action)> = actions
-            .iter()
-            .map(|a| (glance.score(&samples[0], a), *a))
-            .collect();
-        glanced.sort_by(|a, b| b.0.total_cmp(&a.0));
-        actions = glanced.into_iter().take(JUDGED).map(|(_, a)| a).collect();
+        actions = Glance::of(&samples[0]).shortlist(&samples[0], &actions, JUDGED);
     }
     let judge = Judge { team, prior };
     actions
@@ -70,7 +64,7 @@ pub(super) struct Judge {
 
 impl Judge {
     /// The action's expected reward over the guesses of the fog.
-    fn action(&self, samples: &[Game], action: &Action) -> f32 {
+    pub fn action(&self, samples: &[Game], action: &Action) -> f32 {
         let mut first = samples[0].clone();
         let Ok(events) = first.play(action) else {
             return f32::MIN;
@@ -94,9 +88,7 @@ impl Judge {
         if game.pending().is_some() && game.controller() == self.team && depth <= 2 {
             let mut options = game.legal_actions_unflagged();
             if options.len() > OPTIONS {
-                let glance = Glance::of(game);
-                options.sort_by(|a, b| glance.score(game, b).total_cmp(&glance.score(game, a)));
-                options.truncate(OPTIONS);
+                options = Glance::of(game).shortlist(game, &options, OPTIONS);
             }
             return options
                 .iter()

@@ -168,32 +168,14 @@ impl Search {
     fn greedy(&self, game: &Game, team: Team, rng: &mut SplitMix64) -> Option<Action> {
         let mut actions = game.legal_actions_unflagged();
         if actions.len() > REPLIES_JUDGED {
-            let glance = Glance::of(game);
-            let mut glanced: Vec<(f32, Action)> = actions
-                .iter()
-                .map(|a| (glance.score(game, a), *a))
-                .collect();
-            glanced.sort_by(|a, b| b.0.total_cmp(&a.0));
-            actions = glanced
-                .into_iter()
-                .take(REPLIES_JUDGED)
-                .map(|(_, a)| a)
-                .collect();
+            actions = Glance::of(game).shortlist(game, &actions, REPLIES_JUDGED);
         }
         let judge = Judge {
             team,
             prior: self.prior,
         };
-        let scores: Vec<f32> = actions
-            .iter()
-            .map(|a| {
-                let mut next = game.clone();
-                match next.play(a) {
-                    Ok(_) => judge.position(&next, 1),
-                    Err(_) => f32::MIN,
-                }
-            })
-            .collect();
+        let guess = std::slice::from_ref(game);
+        let scores: Vec<f32> = actions.iter().map(|a| judge.action(guess, a)).collect();
         let at = super::policy::best(actions.len(), rng, |i| scores[i]);
         actions.get(at).copied()
     }

@@ -56,6 +56,14 @@ impl Glance {
         }
     }
 
+    /// The `n` of `actions` this glance likes best, best first (equals keep their order).
+    pub fn shortlist(&self, game: &Game, actions: &[Action], n: usize) -> Vec<Action> {
+        let mut glanced: Vec<(f32, Action)> =
+            actions.iter().map(|a| (self.score(game, a), *a)).collect();
+        glanced.sort_by(|a, b| b.0.total_cmp(&a.0));
+        glanced.into_iter().take(n).map(|(_, a)| a).collect()
+    }
+
     /// How much the mover likes this action, roughly in points.
     pub fn score(&self, game: &Game, action: &Action) -> f32 {
         match *action {
