@@ -163,11 +163,10 @@ fn side_value(game: &Game, prior: &Prior, walks: &reach::Walks, team: Team) -> f
     // A caught unit (trapped, stuck in the tunnel) fights again only once freed; a side left
     // with nothing that can move loses a duel on its next turn (R-END-4) and is out of the
     // game in any case.
-    let free = |u: &&&Unit| !u.trapped && !u.stuck();
-    let (loose, caught): (Vec<&Unit>, Vec<&Unit>) =
-        side.iter().filter(|u| u.fights()).partition(|u| free(u));
-    value += UNIT * loose.len() as f32 + CAUGHT * caught.len() as f32;
-    if !side.iter().any(|u| free(&u)) {
+    let fighters = side.iter().filter(|u| u.fights());
+    let caught = fighters.clone().filter(|u| is_caught(u)).count();
+    value += UNIT * (fighters.count() - caught) as f32 + CAUGHT * caught as f32;
+    if side.iter().all(|u| is_caught(u)) {
         value -= STRANDED;
     }
     let fog: Vec<Cell> = game
@@ -231,6 +230,11 @@ fn side_value(game: &Game, prior: &Prior, walks: &reach::Walks, team: Team) -> f
         value += SPARE * (pile.pieces * pile.points) as f32 * discount(moves);
     }
     value
+}
+
+/// Trapped, or stuck in the tunnel: the unit moves again only once freed.
+fn is_caught(unit: &Unit) -> bool {
+    unit.trapped || unit.stuck()
 }
 
 /// Keeps in `nearest` the fewest moves any free unit so far needs to each cell.
