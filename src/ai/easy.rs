@@ -4,6 +4,8 @@
 //! judged on a few determinisations, since what it finds is a guess; any other action's
 //! outcome does not depend on the fog and is judged once.
 
+use std::cell::Cell;
+
 use crate::engine::mapgen::SplitMix64;
 use crate::engine::{Action, Event, Game, PublicView, Team};
 
@@ -24,6 +26,12 @@ const OPTIONS: usize = 3;
 /// on any land cell, and most of them open fog): those the quick policy likes best are
 /// judged, so that a move stays within the level's few milliseconds.
 const JUDGED: usize = 24;
+/// Positions judged in one decision before the judge cuts down: past this many, an action
+/// that opens fog is judged on one guess, and a choice it raises on the option the quick
+/// policy likes best. Most decisions judge a few dozen; a few (two dozen flights from ice,
+/// each landing on fog, each raising a choice) would judge hundreds, several times the
+/// level's 10 ms.
+const POSITIONS: u32 = 80;
 
 pub(super) fn choose(view: &PublicView, rng: &mut SplitMix64) -> Option<Action> {
     let actions = super::candidates(view);
@@ -38,9 +46,18 @@ pub(super) fn choose(view: &PublicView, rng: &mut SplitMix64) -> Option<Action> 
 /// best when they are too many), each with its expected reward for the mover.
 pub(super) fn judge(
     view: &PublicView,
-    mut actions: Vec<Action>,
+    actions: Vec<Action>,
     rng: &mut SplitMix64,
 ) -> Vec<(Action, f32)> {
+    judge_counting(view, actions, rng).0
+}
+
+/// [`judge`], and how many positions it judged.
+fn judge_counting(
+    view: &PublicView,
+    mut actions: Vec<Action>,
+    rng: &mut SplitMix64,
+) -> (Vec<(Action, f32)>, u32) {
     let team = view.controller();
     let prior = Prior::of(view);
     let wide = actions.len() > JUDGED;
@@ -50,26 +67,41 @@ pub(super) fn judge(
         // The glance reads only what the sample shares with the view (open tiles, units).
         actions = Glance::of(&samples[0]).shortlist(&samples[0], &actions, JUDGED);
     }
-    let judge = Judge { team, prior };
-    actions
+    let judge = Judge::new(team, prior);
+    let scored = actions
         .into_iter()
         .map(|a| (a, judge.action(&samples, &a)))
-        .collect()
+        .collect();
+    (scored, judge.judged.get())
 }
 
 pub(super) struct Judge {
-    pub team: Team,
-    pub prior: Prior,
+    team: Team,
+    prior: Prior,
+    /// Positions judged so far (see [`POSITIONS`]).
+    judged: Cell<u32>,
 }
 
 impl Judge {
+    pub fn new(team: Team, prior: Prior) -> Judge {
+        Judge {
+            team,
+            prior,
+            judged: Cell::new(0),
+        }
+    }
+
+    fn cut_down(&self) -> bool {
+        self.judged.get() >= POSITIONS
+    }
+
     /// The action's expected reward over the guesses of the fog.
     pub fn action(&self, samples: &[Game], action: &Action) -> f32 {
         let mut first = samples[0].clone();
         let Ok(events) = first.play(action) else {
             return f32::MIN;
         };
-        if !events.iter().any(|e| matches!(e, Event::Opened { .. })) {
+        if self.cut_down() || !events.iter().any(|e| matches!(e, Event::Opened { .. })) {
             return self.position(&first, 1);
         }
         let mut total = self.position(&first, 1);
@@ -87,8 +119,9 @@ impl Judge {
     pub fn position(&self, game: &Game, depth: u32) -> f32 {
         if game.pending().is_some() && game.controller() == self.team && depth <= 2 {
             let mut options = game.legal_actions_unflagged();
-            if options.len() > OPTIONS {
-                options = Glance::of(game).shortlist(game, &options, OPTIONS);
+            let worth = if self.cut_down() { 1 } else { OPTIONS };
+            if options.len() > worth {
+                options = Glance::of(game).shortlist(game, &options, worth);
             }
             return options
                 .iter()
@@ -101,6 +134,43 @@ impl Judge {
                 })
                 .fold(f32::MIN, f32::max);
         }
+        self.judged.set(self.judged.get() + 1);
         rewards(game, &self.prior)[self.team.index()]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::{Pack, Players, Settings};
+
+    /// However wide a position, a decision judges about [`POSITIONS`] positions at most: the
+    /// cut comes between two actions, so the last one judged in full may pass it by one
+    /// action's worth (every guess, every option of every choice it raises).
+    #[test]
+    fn a_decision_judges_a_bounded_number_of_positions() {
+        let one_action = (SAMPLES * (1 + OPTIONS + OPTIONS * OPTIONS)) as u32;
+        let settings = Settings {
+            tile_pack: Pack::Full,
+            players: Players::Four,
+            ..Settings::default()
+        };
+        let mut most = 0;
+        for seed in 1..4 {
+            let mut game = Game::new(settings.clone(), seed).unwrap();
+            let mut rng = SplitMix64::new(seed);
+            while !game.is_over() && game.ply() < 400 {
+                let view = game.public_view();
+                let (_, judged) = judge_counting(&view, super::super::candidates(&view), &mut rng);
+                most = most.max(judged);
+                let legal = game.legal_actions_unflagged();
+                game.play(&legal[rng.pick(legal.len())]).unwrap();
+            }
+        }
+        assert!(most <= POSITIONS + one_action, "{most} positions judged");
+        assert!(
+            most >= POSITIONS,
+            "no position was wide enough to test the cut ({most})"
+        );
     }
 }

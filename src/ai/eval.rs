@@ -177,6 +177,7 @@ fn side_value(game: &Game, prior: &Prior, walks: &reach::Walks, team: Team) -> f
     let fog_gold = FOG_WEIGHT * prior.gold_per_fog_tile;
     // Carriers first: a unit standing where it can take gold takes one piece of it.
     let mut free = Vec::new();
+    let mut carrying = Vec::new();
     for unit in side.iter().filter(|u| u.carries()) {
         let here = match unit.place {
             Place::Land { cell, .. } if game.home_of(unit.place).is_some() => Some(cell),
@@ -192,6 +193,7 @@ fn side_value(game: &Game, prior: &Prior, walks: &reach::Walks, team: Team) -> f
                     1.0
                 };
                 value += risk * pile.points as f32 * discount(home.get(pile.cell));
+                carrying.push(*unit);
             }
             None => free.push(*unit),
         }
@@ -223,6 +225,13 @@ fn side_value(game: &Game, prior: &Prior, walks: &reach::Walks, team: Team) -> f
         value += best;
         remember_nearest(&mut nearest, game, &walk);
     }
+    // A carrier comes back for more, as a free unit would go for it: the spare gold beside
+    // a unit is as near whether or not it holds a piece already, so that picking gold up
+    // never makes the rest of the pile look out of reach (the side would stand beside gold
+    // rather than take it).
+    for unit in carrying {
+        remember_nearest(&mut nearest, game, &walks.walk(game, unit));
+    }
     // Gold nobody goes for yet still counts a little: the side can reach it later.
     for pile in &piles {
         let i = game.board().index(pile.cell);
@@ -237,7 +246,7 @@ fn is_caught(unit: &Unit) -> bool {
     unit.trapped || unit.stuck()
 }
 
-/// Keeps in `nearest` the fewest moves any free unit so far needs to each cell.
+/// Keeps in `nearest` the fewest moves any unit so far needs to each cell.
 fn remember_nearest(nearest: &mut [u16], game: &Game, walk: &Map) {
     let board = game.board();
     for cell in board.land_cells() {
@@ -332,6 +341,27 @@ mod tests {
         let team = Team::of(1);
         let lost = values(&loose, &prior)[team.index()] - values(&trapped, &prior)[team.index()];
         assert!(lost >= STRANDED + UNIT - CAUGHT, "{lost}");
+    }
+
+    /// Team 1's pirate 1 stands beside two piles of coins, pirate 2 far off. Stepping onto
+    /// one pile to take a coin home must be worth more than standing still: the carrier
+    /// comes back for the rest, so the gold left beside it is no further away than before.
+    #[test]
+    fn picking_up_gold_beside_more_gold_is_worth_it() {
+        let at = |cell: &str| {
+            position(&format!(
+                "tile f5 empty\ntile g5 empty\ntile f6 empty\ntile j10 fog chest5\n\
+                 item f5 coin 4\nitem f6 coin 4\nunit 1.1 {cell}\nunit 1.2 b12\n\
+                 unit 2.1 l12\nturn 2\n"
+            ))
+        };
+        let standing = at("g5");
+        let picked = at("f5");
+        let prior = Prior::of(&standing.public_view());
+        let team = Team::of(1);
+        let before = values(&standing, &prior)[team.index()];
+        let after = values(&picked, &prior)[team.index()];
+        assert!(after > before, "{after} after picking up, {before} before");
     }
 
     #[test]

@@ -170,10 +170,7 @@ impl Search {
         if actions.len() > REPLIES_JUDGED {
             actions = Glance::of(game).shortlist(game, &actions, REPLIES_JUDGED);
         }
-        let judge = Judge {
-            team,
-            prior: self.prior,
-        };
+        let judge = Judge::new(team, self.prior);
         let guess = std::slice::from_ref(game);
         let scores: Vec<f32> = actions.iter().map(|a| judge.action(guess, a)).collect();
         let at = super::policy::best(actions.len(), rng, |i| scores[i]);
