@@ -170,6 +170,7 @@ pub async fn start(launch: Launch) -> Result<RunningBot, StartError> {
     let rest = Arc::new(Rest::new(client, &config.token, config.api_url.clone()));
     let closing = Arc::new(AtomicBool::new(false));
     let data = Data::new(service, rest, closing);
+    data.load_languages().await;
 
     let setup_data = data.clone();
     let dev_guild = config.dev_guild;

@@ -38,6 +38,9 @@ pub struct Data {
     /// Users' and servers' chosen languages, read through (a preference changes rarely and
     /// is read on every interaction).
     languages: Arc<Mutex<HashMap<Chooser, Option<Lang>>>>,
+    /// Every choice is in `languages` (loaded at start, kept by the setters): one not there
+    /// was never made, and no interaction waits for the database before its first answer.
+    languages_loaded: Arc<AtomicBool>,
 }
 
 /// Who chose a language.
@@ -61,6 +64,7 @@ impl Data {
             in_flight: Arc::new(AtomicUsize::new(0)),
             idle: Arc::new(Notify::new()),
             languages: Arc::new(Mutex::new(HashMap::new())),
+            languages_loaded: Arc::new(AtomicBool::new(false)),
         }
     }
 
@@ -171,13 +175,37 @@ impl Data {
         self.chosen(Chooser::User(user)).await
     }
 
+    /// Loads every language choice, so that [`Data::lang_for`] never reads the database (the
+    /// first interaction of each user would otherwise wait for it before being answered). If
+    /// the database cannot be read now, choices are read through as they are needed.
+    pub async fn load_languages(&self) {
+        let Ok(chosen) = self.call(|s| s.chosen_languages()).await else {
+            tracing::warn!("could not load the chosen languages; reading them as needed");
+            return;
+        };
+        let users = chosen
+            .users
+            .into_iter()
+            .map(|(u, code)| (Chooser::User(u), code));
+        let guilds = chosen
+            .guilds
+            .into_iter()
+            .map(|(g, code)| (Chooser::Guild(g), code));
+        let choices = users.chain(guilds);
+        if let Ok(mut map) = self.languages.lock() {
+            for (who, code) in choices {
+                map.insert(who, Lang::parse(&code));
+            }
+            self.languages_loaded.store(true, Ordering::SeqCst);
+        }
+    }
+
     async fn chosen(&self, who: Chooser) -> Option<Lang> {
-        if let Some(known) = self
-            .languages
-            .lock()
-            .ok()
-            .and_then(|m| m.get(&who).copied())
-        {
+        if let Some(known) = self.languages.lock().ok().and_then(|m| {
+            m.get(&who)
+                .copied()
+                .or(self.languages_loaded.load(Ordering::SeqCst).then_some(None))
+        }) {
             return known;
         }
         let stored = match who {

@@ -261,6 +261,12 @@ impl GameService {
         Ok(())
     }
 
+    /// Every language chosen, by users and by servers.
+    pub fn chosen_languages(&self) -> Result<store::ChosenLanguages> {
+        let conn = self.store.conn()?;
+        Ok(store::chosen_languages(&conn)?)
+    }
+
     /// A server's language, if it chose one.
     pub fn guild_language(&self, guild: u64) -> Result<Option<String>> {
         let conn = self.store.conn()?;

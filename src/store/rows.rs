@@ -1073,6 +1073,25 @@ pub fn delete_prompt(conn: &Connection, game: GameId, user: UserId, message_id: 
     Ok(())
 }
 
+/// Every language chosen: users' and servers' ids, each with its language code.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ChosenLanguages {
+    pub users: Vec<(UserId, String)>,
+    pub guilds: Vec<(u64, String)>,
+}
+
+pub fn chosen_languages(conn: &Connection) -> Result<ChosenLanguages> {
+    let users = conn
+        .prepare_cached("SELECT user_id, language FROM user_prefs WHERE language IS NOT NULL")?
+        .query_map([], |r| Ok((from_sql(r.get(0)?), r.get(1)?)))?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    let guilds = conn
+        .prepare_cached("SELECT guild_id, language FROM guild_prefs WHERE language IS NOT NULL")?
+        .query_map([], |r| Ok((from_sql(r.get(0)?), r.get(1)?)))?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    Ok(ChosenLanguages { users, guilds })
+}
+
 /// A server's language, if it chose one.
 pub fn guild_language(conn: &Connection, guild: u64) -> Result<Option<String>> {
     Ok(conn

@@ -693,3 +693,38 @@ async fn the_commands_are_registered_with_their_russian_names() {
         "действие"
     );
 }
+
+/// The bot loads every language choice when it starts: after a restart, a player who chose
+/// English over a Russian client hears English at once, and one who chose nothing still hears
+/// the client's language.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn language_choices_outlive_a_restart() {
+    let mut h = Harness::start().await;
+    let bob = h.fake.add_member("bob");
+    let carol = h.fake.add_member("carol");
+    h.fake.set_locale(bob, "ru");
+    h.fake.set_locale(carol, "ru");
+    let general = h.fake.general();
+    let english = [("language", OptionValue::Int(0))];
+    let said = ask(&h, bob, general, "language", &english).await;
+    assert_eq!(said.content, "I will speak to you in English.");
+
+    let bot = h.bot.take().expect("a bot runs");
+    tokio::task::spawn_blocking(move || bot.kill())
+        .await
+        .expect("killed");
+    h.start_bot().await;
+
+    let bobs = ask(&h, bob, general, "games", &[]).await;
+    assert!(
+        bobs.content.starts_with("You are not in any game."),
+        "{}",
+        bobs.content
+    );
+    let carols = ask(&h, carol, general, "games", &[]).await;
+    assert!(
+        carols.content.starts_with("Вы не участвуете"),
+        "{}",
+        carols.content
+    );
+}
