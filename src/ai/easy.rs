@@ -63,11 +63,11 @@ fn judge_counting(
     let wide = actions.len() > JUDGED;
     let guesses = if wide { WIDE_SAMPLES } else { SAMPLES };
     let samples: Vec<Game> = (0..guesses).map(|_| view.sample(rng)).collect();
-    if wide {
-        // The glance reads only what the sample shares with the view (open tiles, units).
-        actions = Glance::of(&samples[0]).shortlist(&samples[0], &actions, JUDGED);
-    }
-    let judge = Judge::new(team, prior);
+    // Best first by the quick policy (and only the best when they are too many), so that if
+    // the judge must cut down (see [`POSITIONS`]) it does so on the least promising actions.
+    // The glance reads only what the sample shares with the view (open tiles, units).
+    actions = Glance::of(&samples[0]).shortlist(&samples[0], &actions, JUDGED);
+    let judge = Judge::new(team, prior, POSITIONS);
     let scored = actions
         .into_iter()
         .map(|a| (a, judge.action(&samples, &a)))
@@ -78,21 +78,24 @@ fn judge_counting(
 pub(super) struct Judge {
     team: Team,
     prior: Prior,
-    /// Positions judged so far (see [`POSITIONS`]).
+    /// Positions judged so far, and how many before cutting down (see [`POSITIONS`]).
     judged: Cell<u32>,
+    positions: u32,
 }
 
 impl Judge {
-    pub fn new(team: Team, prior: Prior) -> Judge {
+    /// A judge for `team` that cuts down after `positions` positions (`u32::MAX`: never).
+    pub fn new(team: Team, prior: Prior, positions: u32) -> Judge {
         Judge {
             team,
             prior,
             judged: Cell::new(0),
+            positions,
         }
     }
 
     fn cut_down(&self) -> bool {
-        self.judged.get() >= POSITIONS
+        self.judged.get() >= self.positions
     }
 
     /// The action's expected reward over the guesses of the fog.
@@ -145,8 +148,8 @@ mod tests {
     use crate::engine::{Pack, Players, Settings};
 
     /// However wide a position, a decision judges about [`POSITIONS`] positions at most: the
-    /// cut comes between two actions, so the last one judged in full may pass it by one
-    /// action's worth (every guess, every option of every choice it raises).
+    /// judge checks the count before each extra guess and each choice, so it passes the mark
+    /// by less than one action's worth (every guess, every option of every choice it raises).
     #[test]
     fn a_decision_judges_a_bounded_number_of_positions() {
         let one_action = (SAMPLES * (1 + OPTIONS + OPTIONS * OPTIONS)) as u32;

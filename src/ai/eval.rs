@@ -225,10 +225,10 @@ fn side_value(game: &Game, prior: &Prior, walks: &reach::Walks, team: Team) -> f
         value += best;
         remember_nearest(&mut nearest, game, &walk);
     }
-    // A carrier comes back for more, as a free unit would go for it: the spare gold beside
-    // a unit is as near whether or not it holds a piece already, so that picking gold up
-    // never makes the rest of the pile look out of reach (the side would stand beside gold
-    // rather than take it).
+    // A carrier comes back for more. Counting it as near the gold beside it, as a free unit
+    // there would be, is optimistic (it must take its piece home first) but keeps picking
+    // gold up from ever making the rest of the pile look out of reach: with free units only,
+    // a side valued standing beside gold above taking it, and stood there.
     for unit in carrying {
         remember_nearest(&mut nearest, game, &walks.walk(game, unit));
     }

@@ -170,7 +170,9 @@ impl Search {
         if actions.len() > REPLIES_JUDGED {
             actions = Glance::of(game).shortlist(game, &actions, REPLIES_JUDGED);
         }
-        let judge = Judge::new(team, self.prior);
+        // Never cut down: a reply weighs a dozen actions on one guess, and its choices in
+        // full, as before the cap on easy's own decisions.
+        let judge = Judge::new(team, self.prior, u32::MAX);
         let guess = std::slice::from_ref(game);
         let scores: Vec<f32> = actions.iter().map(|a| judge.action(guess, a)).collect();
         let at = super::policy::best(actions.len(), rng, |i| scores[i]);

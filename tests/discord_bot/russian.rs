@@ -694,9 +694,10 @@ async fn the_commands_are_registered_with_their_russian_names() {
     );
 }
 
-/// The bot loads every language choice when it starts: after a restart, a player who chose
-/// English over a Russian client hears English at once, and one who chose nothing still hears
-/// the client's language.
+/// The bot loads every language choice when it starts, and then trusts that a choice it did
+/// not load was never made: after a restart, a player who chose English over a Russian client
+/// must hear English (a load that missed his choice would answer in Russian), and one who
+/// chose nothing still hears the client's language.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn language_choices_outlive_a_restart() {
     let mut h = Harness::start().await;
