@@ -850,6 +850,42 @@ fn outbox_rows_are_pending_until_sent() {
     assert!(s.pending_messages().unwrap().iter().all(|q| q.id != turn));
 }
 
+/// The sender's walk through the backlog sees the rows `pending_messages` lists, in the same
+/// order, across pages (a page is 64 rows), sent rows left out; it stops when told to.
+#[test]
+fn walking_the_outbox_sees_every_unsent_row_in_order_and_stops_when_told() {
+    let f = fixture();
+    let s = &f.service;
+    // Thirty games: 150 rows or so, more than two pages.
+    for _ in 0..30 {
+        let id = duel(&f);
+        let mv = first_move(&f, id, ALICE);
+        s.act(ALICE, id, 0, &mv).unwrap();
+    }
+    let all = s.pending_messages().unwrap();
+    assert!(all.len() > 128, "{} rows", all.len());
+    // Some sent, here and there, the first among them.
+    for q in all.iter().step_by(7) {
+        assert!(s.message_sent(q.id).unwrap());
+    }
+    let unsent = s.pending_messages().unwrap();
+    let mut walked = Vec::new();
+    s.walk_pending_messages(|q| {
+        walked.push(q);
+        true
+    })
+    .unwrap();
+    assert_eq!(walked, unsent);
+    let mut first = Vec::new();
+    s.walk_pending_messages(|q| {
+        first.push(q.id);
+        first.len() < 70
+    })
+    .unwrap();
+    let expected: Vec<i64> = unsent.iter().take(70).map(|q| q.id).collect();
+    assert_eq!(first, expected, "the walk stops at the row that said so");
+}
+
 /// A game whose stored data is damaged does not hold up the other games' timers: its timer
 /// fails once, is set aside, and the others fire.
 #[test]

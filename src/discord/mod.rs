@@ -256,9 +256,11 @@ pub fn run_blocking(launch: Launch) -> Result<(), StartError> {
     runtime.block_on(run(launch))
 }
 
-/// Idle HTTP connections kept to Discord: enough for the sender's requests in flight and the
-/// interactions' answers; a burst's extra connections are closed after it.
-const IDLE_CONNECTIONS: usize = 16;
+/// Idle HTTP connections kept to Discord (each for hyper's 90 s idle timeout). A hundred
+/// players pressing at once need a hundred answers at once: a connection kept from the last
+/// busy moment answers at once, a new one first needs its TCP and TLS handshakes. Beyond
+/// these, a spike's extra connections are closed after it.
+const IDLE_CONNECTIONS: usize = 128;
 const REQUEST_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
 
 /// Threads for blocking work: service calls (SQLite) and renders. Tokio's default (512) lets

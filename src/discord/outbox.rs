@@ -10,7 +10,7 @@
 //!   created a message but before the row was marked sent, the resend after the restart
 //!   gets the same message back instead of posting a second one.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -83,37 +83,40 @@ pub async fn run(data: Data, mut stop: watch::Receiver<bool>) {
         if *stop.borrow() {
             break;
         }
+        // A set of busy games that cannot be read (a worker panicked holding it) sends
+        // nothing rather than risk two workers on one game.
+        let busy_now = busy.lock().map(|b| b.clone()).ok();
+        let free = match busy_now {
+            Some(_) => MAX_SENDING.saturating_sub(workers.len()),
+            None => 0,
+        };
         let mut next_due: Option<i64> = None;
-        match data.call(|s| Ok((s.pending_messages()?, s.now_ms()))).await {
-            Ok((rows, now)) => {
-                for (game, rows) in by_game(rows) {
-                    if workers.len() >= MAX_SENDING {
-                        break;
-                    }
-                    if busy.lock().map(|b| b.contains(&game)).unwrap_or(true) {
-                        continue;
-                    }
-                    if rows[0].not_before > now {
-                        next_due = Some(
-                            next_due.map_or(rows[0].not_before, |d| d.min(rows[0].not_before)),
-                        );
-                        continue;
-                    }
-                    if let Ok(mut b) = busy.lock() {
-                        b.insert(game);
-                    }
-                    let (data, busy) = (data.clone(), Arc::clone(&busy));
-                    workers.spawn(async move {
-                        send_in_order(&data, rows).await;
+        if let (Some(busy_now), true) = (busy_now, free > 0) {
+            let look = data.call(move |s| {
+                let mut pass = Pass::new(s.now_ms(), busy_now, free);
+                s.walk_pending_messages(|row| pass.take(row))?;
+                Ok(pass)
+            });
+            match look.await {
+                Ok(pass) => {
+                    next_due = pass.next_due;
+                    for (game, rows) in pass.ready {
                         if let Ok(mut b) = busy.lock() {
-                            b.remove(&game);
+                            b.insert(game);
                         }
-                        // The game's later rows, written meanwhile, are for the next pass.
-                        data.wake_outbox.notify_one();
-                    });
+                        let (data, busy) = (data.clone(), Arc::clone(&busy));
+                        workers.spawn(async move {
+                            send_in_order(&data, rows).await;
+                            if let Ok(mut b) = busy.lock() {
+                                b.remove(&game);
+                            }
+                            // The game's later rows, written meanwhile, are for the next pass.
+                            data.wake_outbox.notify_one();
+                        });
+                    }
                 }
+                Err(e) => tracing::error!(error = %e, "the outbox could not be read"),
             }
-            Err(e) => tracing::error!(error = %e, "the outbox could not be read"),
         }
         let sleep = match next_due {
             Some(due) => {
@@ -135,17 +138,58 @@ pub async fn run(data: Data, mut stop: watch::Receiver<bool>) {
     while workers.join_next().await.is_some() {}
 }
 
-/// The rows grouped by game, each group in order.
-fn by_game(rows: Vec<Queued>) -> Vec<(Option<GameId>, Vec<Queued>)> {
-    let mut groups: Vec<(Option<GameId>, Vec<Queued>)> = Vec::new();
-    for row in rows {
-        let game = row.message.game_id();
-        match groups.iter_mut().find(|(g, _)| *g == game) {
-            Some((_, list)) => list.push(row),
-            None => groups.push((game, vec![row])),
+/// One look at the backlog, oldest row first: the games whose rows go now (at most `free`
+/// of them, each with its rows so far in order; the rest of a game's rows are for a later
+/// pass), and when the first game held back by a backoff may go. It looks no further than it
+/// must: once its slots are full, the first row of a new game ends the look.
+struct Pass {
+    now: i64,
+    busy: HashSet<Option<GameId>>,
+    free: usize,
+    ready: Vec<(Option<GameId>, Vec<Queued>)>,
+    /// Every game seen so far: its place in `ready`, or `None` when its rows wait (a worker
+    /// is sending the game's earlier rows, or its first row is in backoff), and with them
+    /// every later row of the game, which must not overtake them.
+    seen: HashMap<Option<GameId>, Option<usize>>,
+    next_due: Option<i64>,
+}
+
+impl Pass {
+    fn new(now: i64, busy: HashSet<Option<GameId>>, free: usize) -> Pass {
+        Pass {
+            now,
+            busy,
+            free,
+            ready: Vec::new(),
+            seen: HashMap::new(),
+            next_due: None,
         }
     }
-    groups
+
+    /// Takes the next row; `false` once the look is over.
+    fn take(&mut self, row: Queued) -> bool {
+        let game = row.message.game_id();
+        match self.seen.get(&game) {
+            Some(Some(at)) => self.ready[*at].1.push(row),
+            Some(None) => {}
+            None if self.ready.len() >= self.free => return false,
+            None if self.busy.contains(&game) => {
+                self.seen.insert(game, None);
+            }
+            None if row.not_before > self.now => {
+                self.next_due = Some(
+                    self.next_due
+                        .map_or(row.not_before, |d| d.min(row.not_before)),
+                );
+                self.seen.insert(game, None);
+            }
+            None => {
+                self.seen.insert(game, Some(self.ready.len()));
+                self.ready.push((game, vec![row]));
+            }
+        }
+        true
+    }
 }
 
 /// Sends a game's rows in order, stopping at the first that must wait.
@@ -660,4 +704,58 @@ async fn game_over(data: &Data, row: &Queued, game: GameId, end: &GameEnd) -> De
         _ => None,
     };
     post_public(data, row, &loaded, message, image).await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(id: i64, game: GameId, not_before: i64) -> Queued {
+        Queued {
+            id,
+            target: Target::Game,
+            message: OutboxMessage::TurnOver {
+                game_id: game,
+                ply: 1,
+            },
+            attempts: 0,
+            created_at: 0,
+            not_before,
+        }
+    }
+
+    fn ids(rows: &[Queued]) -> Vec<i64> {
+        rows.iter().map(|r| r.id).collect()
+    }
+
+    #[test]
+    fn a_pass_fills_its_slots_in_order_and_looks_no_further() {
+        let mut pass = Pass::new(100, HashSet::new(), 2);
+        assert!(pass.take(row(1, 10, 0)));
+        assert!(pass.take(row(2, 20, 0)));
+        // Both slots are taken: a game already chosen still gets its later rows…
+        assert!(pass.take(row(3, 10, 0)));
+        // …and the first row of a third game ends the look.
+        assert!(!pass.take(row(4, 30, 0)));
+        let ready: Vec<_> = pass.ready.iter().map(|(g, r)| (*g, ids(r))).collect();
+        assert_eq!(ready, vec![(Some(10), vec![1, 3]), (Some(20), vec![2])]);
+        assert_eq!(pass.next_due, None);
+    }
+
+    #[test]
+    fn a_game_being_sent_or_in_backoff_waits_with_all_its_later_rows() {
+        let busy = HashSet::from([Some(10)]);
+        let mut pass = Pass::new(100, busy, 4);
+        assert!(pass.take(row(1, 10, 0)));
+        assert!(pass.take(row(2, 20, 500)));
+        assert!(pass.take(row(3, 30, 300)));
+        // Due now, but behind rows of their games that are not: they must not overtake.
+        assert!(pass.take(row(4, 10, 0)));
+        assert!(pass.take(row(5, 20, 0)));
+        assert!(pass.take(row(6, 40, 0)));
+        let ready: Vec<_> = pass.ready.iter().map(|(g, r)| (*g, ids(r))).collect();
+        assert_eq!(ready, vec![(Some(40), vec![6])]);
+        // The sender sleeps until the first backoff ends.
+        assert_eq!(pass.next_due, Some(300));
+    }
 }

@@ -47,6 +47,39 @@ impl GameService {
         Ok(out)
     }
 
+    /// The unsent outbox rows, oldest first, handed to `take` one by one until it says
+    /// `false` or none is left: the sender looks only as far into a backlog of thousands as
+    /// it needs to fill its slots. Unreadable rows are given up as in
+    /// [`GameService::pending_messages`].
+    pub fn walk_pending_messages(&self, mut take: impl FnMut(Queued) -> bool) -> Result<()> {
+        /// Rows read at a time.
+        const PAGE: usize = 64;
+        let now = self.now();
+        let conn = self.store.conn()?;
+        let mut after = 0;
+        loop {
+            let page = store::unsent_outbox_page(&conn, after, PAGE)?;
+            let full = page.len() == PAGE;
+            for row in page {
+                after = row.id;
+                match Queued::from_row(&row) {
+                    Ok(queued) => {
+                        if !take(queued) {
+                            return Ok(());
+                        }
+                    }
+                    Err(why) => {
+                        tracing::error!(row = row.id, %why, "unreadable outbox row: given up");
+                        store::mark_outbox_given_up(&conn, row.id, &why, now)?;
+                    }
+                }
+            }
+            if !full {
+                return Ok(());
+            }
+        }
+    }
+
     /// When the next unsent row may be sent (`None`: nothing is waiting).
     pub fn next_message_due(&self) -> Result<Option<i64>> {
         let conn = self.store.conn()?;

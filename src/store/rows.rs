@@ -829,9 +829,19 @@ fn outbox_query(
     filter: &str,
     p: impl rusqlite::Params,
 ) -> Result<Vec<OutboxRow>> {
+    outbox_query_limited(conn, filter, "", p)
+}
+
+/// [`outbox_query`] with a `LIMIT` clause (or none, for `""`).
+fn outbox_query_limited(
+    conn: &Connection,
+    filter: &str,
+    limit: &str,
+    p: impl rusqlite::Params,
+) -> Result<Vec<OutboxRow>> {
     let sql = format!(
         "SELECT id, game_id, kind, target, payload, attempts, created_at, next_at, sent_at, \
-         last_error, given_up FROM outbox {filter} ORDER BY id"
+         last_error, given_up FROM outbox {filter} ORDER BY id {limit}"
     );
     let mut stmt = conn.prepare_cached(&sql)?;
     let rows = stmt.query_map(p, |r| {
@@ -855,6 +865,17 @@ fn outbox_query(
 /// Unsent messages whose backoff has passed, oldest first.
 pub fn pending_outbox(conn: &Connection, now: i64) -> Result<Vec<OutboxRow>> {
     outbox_query(conn, "WHERE sent_at IS NULL AND next_at <= ?1", [now])
+}
+
+/// Up to `limit` unsent messages after row `after`, oldest first, backoff or not: a page of
+/// the backlog, walked through its own index (see migration 0010).
+pub fn unsent_outbox_page(conn: &Connection, after: i64, limit: usize) -> Result<Vec<OutboxRow>> {
+    outbox_query_limited(
+        conn,
+        "INDEXED BY outbox_unsent WHERE sent_at IS NULL AND id > ?1",
+        "LIMIT ?2",
+        params![after, limit as i64],
+    )
 }
 
 pub fn game_outbox(conn: &Connection, game: GameId) -> Result<Vec<OutboxRow>> {

@@ -31,8 +31,60 @@ use crate::load::{
 const GAMES: usize = 10_000;
 /// Of which this many have their deadline in the same second.
 const DUE: usize = 1_000;
-/// Rounds the movers play after the deadlines fired (and as many as fit while they fire).
-const ROUNDS: usize = 3;
+/// Rounds the movers play once the outbox is empty (and as many as fit before).
+const QUIET_ROUNDS: usize = 4;
+/// How long a round of players acting one after another takes to begin.
+const SPREAD: Duration = Duration::from_secs(1);
+
+/// What the bot was doing when a round began.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Phase {
+    /// Deadlines were still firing.
+    Firing,
+    /// Every deadline had fired; the bot was still posting what they caused.
+    Posting,
+    /// Nothing left to post.
+    Quiet,
+}
+
+impl Phase {
+    fn label(self) -> &'static str {
+        match self {
+            Phase::Firing => "while the deadlines fired",
+            Phase::Posting => "while their posts went out",
+            Phase::Quiet => "quiet (outbox empty)",
+        }
+    }
+}
+
+/// How a round's players set off.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Arrival {
+    /// All at the same moment.
+    Together,
+    /// One after another, evenly over [`SPREAD`].
+    Spread,
+}
+
+impl Arrival {
+    fn label(self) -> &'static str {
+        match self {
+            Arrival::Together => "100 in the same instant",
+            Arrival::Spread => "100 over one second",
+        }
+    }
+}
+
+/// One round: when, how, and each interaction's first response (autocompletes aside), whole
+/// and split into the fake's part and the bot's.
+struct RoundResult {
+    phase: Phase,
+    arrival: Arrival,
+    began: Duration,
+    ended: Duration,
+    firsts: Vec<Duration>,
+    splits: Vec<(Duration, Duration)>,
+}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "a scale test: cargo test --release --test discord_bot burst -- --ignored --nocapture"]
@@ -90,55 +142,82 @@ async fn burst_10000_games_1000_deadlines_in_one_second_100_players_moving() {
     }
 
     // The movers play round after round while the deadlines fire (their first move wakes the
-    // scheduler, as any commit does): with `/jackal move`, which needs no post of the bot's
-    // (those queue behind the burst's), until every deadline has fired; then a few rounds
-    // more, each way, once the outbox is empty, for comparison.
+    // scheduler, as any commit does) and while the bot then posts what they caused, with
+    // `/jackal move`, which needs no post of the bot's (those queue behind the burst's); then
+    // a few rounds more, each way, once the outbox is empty, for comparison. Rounds alternate
+    // between the players acting at the same moment (a stress no server sees: a hundred
+    // presses in one millisecond) and one after another over a second (a hundred a second,
+    // still far more than a busy server's players make).
     let burst = Instant::now();
-    // Each round's first responses, with when the round began and ended (since the second).
-    let mut rounds: Vec<(Duration, Duration, Vec<Duration>)> = Vec::new();
+    let mut rounds: Vec<RoundResult> = Vec::new();
     let mut errors = Vec::new();
-    let mut after = 0;
-    let mut round = 0;
-    while after < ROUNDS && round < 100 {
-        let firing = timed_out(&service, &due_ids).len() < DUE;
-        if !firing {
+    let mut quiet = 0;
+    while quiet < QUIET_ROUNDS && rounds.len() < 200 {
+        let phase = if timed_out(&service, &due_ids).len() < DUE {
+            Phase::Firing
+        } else if burst_rows_unsent(&service) && !rounds.iter().any(|r| r.phase == Phase::Quiet) {
+            Phase::Posting
+        } else {
+            // The previous round's posts must be out: the other ways start from them.
             wait_posted(&service).await;
-            after += 1;
-        }
+            quiet += 1;
+            Phase::Quiet
+        };
+        let arrival = if rounds.len().is_multiple_of(2) {
+            Arrival::Together
+        } else {
+            Arrival::Spread
+        };
         let began = burst.elapsed();
+        let began_at = Instant::now();
         let turns: Vec<_> = games[..MOVERS]
             .iter()
             .enumerate()
             .filter_map(|(i, g)| {
-                let way = if firing {
-                    Way::Command
-                } else {
-                    WAYS[(i + round) % WAYS.len()]
+                let way = match phase {
+                    Phase::Quiet => WAYS[(i + rounds.len()) % WAYS.len()],
+                    _ => Way::Command,
                 };
                 turn(&fake, &service, g, way)
             })
             .collect();
+        let n = turns.len().max(1) as u32;
         let go = Arc::new(Barrier::new(turns.len()));
         let mut tasks = tokio::task::JoinSet::new();
-        for t in turns {
+        for (i, t) in turns.into_iter().enumerate() {
             let (fake, go) = (Arc::clone(&fake), Arc::clone(&go));
-            tasks.spawn(async move { play_turn(&fake, t, &go).await });
+            let delay = SPREAD * i as u32 / n;
+            tasks.spawn(async move {
+                match arrival {
+                    Arrival::Together => play_turn(&fake, t, &go).await,
+                    Arrival::Spread => {
+                        tokio::time::sleep(delay).await;
+                        play_turn(&fake, t, &Barrier::new(1)).await
+                    }
+                }
+            });
         }
-        let mut these = Vec::new();
+        let mut firsts = Vec::new();
         while let Some(done) = tasks.join_next().await {
             let p = done.expect("a player's task panicked");
-            these.extend(
+            firsts.extend(
                 p.samples
                     .iter()
                     .filter(|(k, _)| *k != Kind::Autocomplete)
                     .map(|(_, d)| *d),
             );
             if let Some(e) = p.error {
-                errors.push(format!("round {}: game #{}: {e}", round + 1, p.game));
+                errors.push(format!("round {}: game #{}: {e}", rounds.len() + 1, p.game));
             }
         }
-        rounds.push((began, burst.elapsed(), these));
-        round += 1;
+        rounds.push(RoundResult {
+            phase,
+            arrival,
+            began,
+            ended: burst.elapsed(),
+            firsts,
+            splits: fake.response_splits_since(began_at),
+        });
     }
     let started = Instant::now();
     while timed_out(&service, &due_ids).len() < DUE && started.elapsed() < PATIENCE * 20 {
@@ -175,28 +254,47 @@ async fn burst_10000_games_1000_deadlines_in_one_second_100_players_moving() {
     let last_fired = played_at.iter().max().copied().unwrap_or(0);
 
     let (status, _) = bot.terminate();
-    // The interactions of the rounds that began while deadlines were still firing.
-    let burst_ms = Duration::from_millis((last_fired - burst_start).max(0) as u64);
-    let during: Vec<Duration> = rounds
-        .iter()
-        .filter(|(began, _, _)| *began < burst_ms)
-        .flat_map(|(_, _, d)| d.iter().copied())
-        .collect();
-    let first = stats(during.iter().copied());
-    let per_round: Vec<String> = rounds
-        .iter()
-        .enumerate()
-        .map(|(i, (began, ended, d))| {
-            let s = stats(d.iter().copied());
+    let summary: Vec<String> = [Phase::Firing, Phase::Posting, Phase::Quiet]
+        .into_iter()
+        .flat_map(|phase| [Arrival::Spread, Arrival::Together].map(|a| (phase, a)))
+        .map(|(phase, arrival)| {
+            let of = |r: &&RoundResult| r.phase == phase && r.arrival == arrival;
+            let these: Vec<&RoundResult> = rounds.iter().filter(of).collect();
+            let s = stats(these.iter().flat_map(|r| r.firsts.iter().copied()));
+            let bot_part = stats(these.iter().flat_map(|r| r.splits.iter().map(|(_, b)| *b)));
             format!(
-                "round {} ({:.1}–{:.1} s): n={} p50 {} · p99 {} · max {}",
-                i + 1,
-                began.as_secs_f64(),
-                ended.as_secs_f64(),
+                "  {:<34} {:<24} rounds {:>2}  n={:<5} p50 {:>7} · p99 {:>7} · max {:>7}  \
+                 (the bot's part p99 {})",
+                phase.label(),
+                arrival.label(),
+                these.len(),
                 s.n,
                 ms(s.p50),
                 ms(s.p99),
-                ms(s.max)
+                ms(s.max),
+                ms(bot_part.p99),
+            )
+        })
+        .collect();
+    let per_round: Vec<String> = rounds
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let s = stats(r.firsts.iter().copied());
+            let fake_part = stats(r.splits.iter().map(|(f, _)| *f));
+            format!(
+                "  round {:>2} {:<7} {:<8} ({:>5.1}–{:>5.1} s): n={} p50 {} · p99 {} · max {} \
+                 (the fake's own queue p99 {})",
+                i + 1,
+                format!("{:?}", r.phase),
+                format!("{:?}", r.arrival),
+                r.began.as_secs_f64(),
+                r.ended.as_secs_f64(),
+                s.n,
+                ms(s.p50),
+                ms(s.p99),
+                ms(s.max),
+                ms(fake_part.p99),
             )
         })
         .collect();
@@ -208,7 +306,9 @@ async fn burst_10000_games_1000_deadlines_in_one_second_100_players_moving() {
          deadlines due in one second    {DUE}\n\
          fired: first {} ms after due, last {} ms after due ({:.0} deadlines/s)\n\
          outbox drained                 {:.1} s after the second began\n\
-         interactions during the burst  n={} first response p50 {} · p99 {} · max {} (target p99 ≤ 50 ms)\n\
+         first responses to the players' interactions (target: p99 ≤ 50 ms during the burst)\n\
+         {}\n\
+         rounds, in order\n\
          {}\n\
          deadlines fired twice or never {}; out of order {out_of_order}\n\
          CPU: the bot {:.1} s, this test with the fake and the players {:.1} s",
@@ -224,10 +324,7 @@ async fn burst_10000_games_1000_deadlines_in_one_second_100_players_moving() {
         last_fired - burst_start,
         DUE as f64 / ((last_fired - first_fired).max(1) as f64 / 1000.0),
         drained.as_secs_f64(),
-        first.n,
-        ms(first.p50),
-        ms(first.p99),
-        ms(first.max),
+        summary.join("\n"),
         per_round.join("\n"),
         errors
             .iter()
@@ -298,6 +395,17 @@ fn timed_out(service: &GameService, ids: &[GameId]) -> Vec<GameId> {
         }
     }
     out
+}
+
+/// Are posts caused by the deadlines still unsent (rows of games other than the movers')?
+fn burst_rows_unsent(service: &GameService) -> bool {
+    let conn = service.store().conn().expect("a connection");
+    conn.query_row(
+        "SELECT EXISTS (SELECT 1 FROM outbox WHERE sent_at IS NULL AND game_id > ?1)",
+        [MOVERS as i64],
+        |r| r.get(0),
+    )
+    .expect("the outbox")
 }
 
 /// Waits until the outbox is empty (the movers' boards and DMs are out).

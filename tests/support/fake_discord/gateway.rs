@@ -5,11 +5,13 @@
 //! newest connection gets the dispatches, and the old session can no longer be resumed.
 
 use std::sync::Arc;
+use std::time::Instant;
 
 use axum::extract::State;
 use axum::extract::ws::{CloseFrame, Message as WsMessage, WebSocket, WebSocketUpgrade};
 use axum::response::Response;
 use serde_json::{Value, json};
+use serenity::all::InteractionId;
 use tokio::sync::mpsc;
 
 use super::log::{Direction, Fault, GatewayLogEntry};
@@ -99,6 +101,18 @@ impl Shared {
         }
     }
 
+    /// Notes when an interaction's frame went out (see [`Interaction::written`]).
+    fn interaction_written(&self, id: &Value) {
+        let id = id.as_str().and_then(|id| id.parse::<u64>().ok());
+        if let Some(id) = id.filter(|id| *id != 0) {
+            self.with(|w| {
+                if let Some(ix) = w.interactions.get_mut(&InteractionId::new(id)) {
+                    ix.written.get_or_insert(Instant::now());
+                }
+            });
+        }
+    }
+
     fn log_frame(&self, connection: u32, direction: Direction, frame: &Value) {
         let entry = GatewayLogEntry {
             connection,
@@ -138,6 +152,9 @@ async fn serve_connection(shared: Arc<Shared>, mut socket: WebSocket) {
                     shared.log_frame(connection, Direction::Sent, &frame);
                     if socket.send(WsMessage::Text(frame.to_string().into())).await.is_err() {
                         break;
+                    }
+                    if frame["t"] == "INTERACTION_CREATE" {
+                        shared.interaction_written(&frame["d"]["id"]);
                     }
                 }
                 Some(Outbound::Close(code)) => {

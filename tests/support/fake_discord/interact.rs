@@ -296,6 +296,9 @@ fn find_component<'a>(components: &'a [Value], custom_id: &str) -> Option<&'a Va
     })
 }
 
+/// The start of every interaction token; the rest is the interaction's id.
+pub(crate) const INTERACTION_TOKEN_PREFIX: &str = "fake-interaction-token-";
+
 impl FakeDiscord {
     /// Records the interaction, then dispatches it; panics (failing the test) if the user
     /// could not really do this or serenity could not read the payload.
@@ -308,7 +311,7 @@ impl FakeDiscord {
         data: impl FnOnce(&World) -> Result<Value, String>,
     ) -> InteractionHandle {
         let id = InteractionId::new(next_snowflake());
-        let token = format!("fake-interaction-token-{id}");
+        let token = format!("{INTERACTION_TOKEN_PREFIX}{id}");
         let payload = self.shared.with(|w| {
             check_user_can_act(w, user, channel)?;
             let data = data(w)?;
@@ -319,6 +322,7 @@ impl FakeDiscord {
                 user,
                 channel,
                 created: Instant::now(),
+                written: None,
                 answered: None,
                 source_message,
                 callback: None,

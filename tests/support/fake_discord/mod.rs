@@ -32,6 +32,7 @@ use std::net::SocketAddr;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
+use axum::serve::ListenerExt;
 use serenity::all::{ChannelId, GuildId, MessageId, RoleId, UserId};
 use tokio::sync::watch;
 
@@ -51,7 +52,7 @@ pub use world::{
 
 use gateway::GatewayState;
 use rest::TroubleRule;
-use world::{Guild, Member, Role, World, next_snowflake, timestamp_now};
+use world::{Guild, InteractionKind, Member, Role, World, next_snowflake, timestamp_now};
 
 /// The bot token the fake accepts; anything else gets 401 / close code 4004.
 pub const BOT_TOKEN: &str = "fake-discord-bot-token";
@@ -224,6 +225,15 @@ impl FakeDiscord {
             started: Instant::now(),
         });
         let app = rest::router(Arc::clone(&shared));
+        // Every frame and answer goes out at once, as from Discord's servers: with Nagle's
+        // algorithm on, a gateway frame written while the previous one is unacknowledged
+        // waits for the bot's delayed ACK, some 40 ms, and the fake would add that to the
+        // bot's response times.
+        let listener = listener.tap_io(|stream| {
+            if let Err(e) = stream.set_nodelay(true) {
+                panic!("fake Discord: cannot set TCP_NODELAY: {e}");
+            }
+        });
         let server = tokio::spawn(async move {
             axum::serve(listener, app)
                 .await
@@ -399,6 +409,25 @@ impl FakeDiscord {
         Some(ix.answered?.saturating_duration_since(ix.created))
     }
 
+    /// The answered interactions told to the bot from `since` on, but autocompletes, each
+    /// one's wait for its first response in two: until the fake wrote it to the bot's socket
+    /// (the fake's own queue of frames), and from then until the bot's answer arrived.
+    pub fn response_splits_since(&self, since: Instant) -> Vec<(Duration, Duration)> {
+        self.shared.read(|w| {
+            w.interactions
+                .values()
+                .filter(|ix| ix.created >= since && ix.kind != InteractionKind::Autocomplete)
+                .filter_map(|ix| {
+                    let (written, answered) = (ix.written?, ix.answered?);
+                    Some((
+                        written.saturating_duration_since(ix.created),
+                        answered.saturating_duration_since(written),
+                    ))
+                })
+                .collect()
+        })
+    }
+
     /// The messages stored after message `after`, in every channel, deleted ones included,
     /// oldest first (ids grow with time): for following a busy fake without copying every
     /// message again.
@@ -414,13 +443,8 @@ impl FakeDiscord {
 
     /// Every message ever posted in a channel or thread, deleted ones included, oldest first.
     pub fn messages_in(&self, channel: ChannelId) -> Vec<Message> {
-        self.shared.read(|w| {
-            w.messages
-                .values()
-                .filter(|m| m.channel == channel)
-                .cloned()
-                .collect()
-        })
+        self.shared
+            .read(|w| w.channel_messages(channel).cloned().collect())
     }
 
     /// Threads in the guild, oldest first.

@@ -204,9 +204,8 @@ impl FakeDiscord {
                     .channels
                     .values()
                     .find(|c| c.kind == ChannelKind::Dm { recipient: user })?;
-                w.messages
-                    .values()
-                    .find(|m| m.channel == dm.id && m.author == w.bot && !m.deleted && pred(m))
+                w.channel_messages(dm.id)
+                    .find(|m| m.author == w.bot && !m.deleted && pred(m))
                     .cloned()
             })
         })

@@ -2,7 +2,7 @@
 //! and members, channels (text, DM, threads), messages with their files, registered commands
 //! and interactions. Each type renders itself as the JSON Discord would send for it.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
@@ -306,11 +306,7 @@ impl Channel {
                 "flags": 0,
             }),
             ChannelKind::PublicThread | ChannelKind::PrivateThread => {
-                let count = world
-                    .messages
-                    .values()
-                    .filter(|m| m.channel == self.id)
-                    .count();
+                let count = world.by_channel.get(&self.id).map_or(0, Vec::len);
                 json!({
                     "id": self.id.to_string(),
                     "type": self.kind.code(),
@@ -574,6 +570,9 @@ pub struct Interaction {
     pub channel: ChannelId,
     /// When the bot was told (INTERACTION_CREATE dispatched).
     pub created: Instant,
+    /// When the gateway wrote it to the bot's socket: the part of the wait before this is
+    /// the fake's own (its queue of frames to send), the part after it the bot's.
+    pub written: Option<Instant>,
     /// When the bot's initial response (the callback) was accepted.
     pub answered: Option<Instant>,
     /// The component's message, for button and select interactions.
@@ -597,6 +596,10 @@ pub struct World {
     /// for the test to look at. Their messages stay in `messages`.
     pub deleted_channels: BTreeMap<ChannelId, Channel>,
     pub messages: BTreeMap<MessageId, Message>,
+    /// The ids of each channel's messages, oldest first: an interaction carries its channel,
+    /// whose last message and count would otherwise take a walk through every message,
+    /// with the whole fake waiting on the world's lock (a busy test has tens of thousands).
+    pub by_channel: HashMap<ChannelId, Vec<MessageId>>,
     pub commands: Vec<Command>,
     pub interactions: BTreeMap<InteractionId, Interaction>,
     pub rest_log: Vec<RestLogEntry>,
@@ -610,11 +613,31 @@ impl World {
     }
 
     pub fn last_message_in(&self, channel: ChannelId) -> Option<MessageId> {
-        self.messages
-            .values()
+        self.channel_messages(channel)
             .rev()
-            .find(|m| m.channel == channel && !m.deleted)
+            .find(|m| !m.deleted)
             .map(|m| m.id)
+    }
+
+    /// Stores a new message (ids grow with time, so each channel's list stays in order).
+    pub fn add_message(&mut self, message: Message) {
+        self.by_channel
+            .entry(message.channel)
+            .or_default()
+            .push(message.id);
+        self.messages.insert(message.id, message);
+    }
+
+    /// Every message of a channel or thread, deleted ones included, oldest first.
+    pub fn channel_messages(
+        &self,
+        channel: ChannelId,
+    ) -> impl DoubleEndedIterator<Item = &Message> + '_ {
+        self.by_channel
+            .get(&channel)
+            .map_or(&[][..], Vec::as_slice)
+            .iter()
+            .filter_map(|id| self.messages.get(id))
     }
 
     /// A guild as GUILD_CREATE carries it. A guild with more members than the session's

@@ -11,6 +11,7 @@ use serenity::all::{InteractionId, MessageId};
 
 use super::super::Shared;
 use super::super::body::Incoming;
+use super::super::interact::INTERACTION_TOKEN_PREFIX;
 use super::super::world::{Callback, Interaction, InteractionKind, World, flags};
 use super::messages::{Draft, Origin, announce, create_message, edit_message, message_response};
 use super::{ApiError, ApiResult, Arrived};
@@ -108,9 +109,14 @@ fn by_token<'a>(w: &'a World, app: u64, token: &str) -> Result<&'a Interaction, 
     if app != w.app_id {
         return Err(ApiError::unknown_webhook());
     }
-    w.interactions
-        .values()
-        .find(|i| i.token == token && i.callback.is_some())
+    // The fake's tokens name their interaction (`send_interaction`): a lookup, not a walk
+    // through every interaction so far.
+    token
+        .strip_prefix(INTERACTION_TOKEN_PREFIX)
+        .and_then(|id| id.parse::<u64>().ok())
+        .filter(|id| *id != 0)
+        .and_then(|id| w.interactions.get(&InteractionId::new(id)))
+        .filter(|i| i.token == token && i.callback.is_some())
         .ok_or_else(ApiError::unknown_webhook)
 }
 

@@ -135,7 +135,7 @@ pub fn create_message(
         mentions,
         posted: Instant::now(),
     };
-    w.messages.insert(id, message);
+    w.add_message(message);
     Ok(id)
 }
 
@@ -356,10 +356,9 @@ fn check_not_archived(w: &World, channel: ChannelId) -> Result<(), ApiError> {
 /// Discord to still remember the nonce.
 fn same_nonce(w: &World, channel: ChannelId, nonce: &Value, window: Duration) -> Option<MessageId> {
     let key = |v: &Value| v.as_str().map_or_else(|| v.to_string(), str::to_string);
-    w.messages
-        .values()
+    w.channel_messages(channel)
         .rev()
-        .filter(|m| m.channel == channel && m.author == w.bot && !m.deleted)
+        .filter(|m| m.author == w.bot && !m.deleted)
         .take_while(|m| snowflake_age(m.id.get()) <= window)
         .find(|m| m.nonce.as_ref().map(key) == Some(key(nonce)))
         .map(|m| m.id)
@@ -433,10 +432,9 @@ pub async fn list(
         let bits = visible_channel(w, channel)?;
         let history = bits & perms::READ_MESSAGE_HISTORY != 0;
         Ok::<_, ApiError>(Value::Array(
-            w.messages
-                .values()
+            w.channel_messages(channel)
                 .rev()
-                .filter(|m| history && m.channel == channel && !m.deleted && !m.is_ephemeral())
+                .filter(|m| history && !m.deleted && !m.is_ephemeral())
                 .take(limit)
                 .map(|m| m.to_json(w))
                 .collect(),
