@@ -96,8 +96,9 @@ fn healthy(dir: &Path) -> (PathBuf, Games) {
 }
 
 /// A copy of `from` named `name`, changed by `sql` (foreign keys off, as in any SQLite shell).
-/// What migration 0008 added, taken away again (to make a file of an older version).
+/// What migrations 0008 and 0010 added, taken away again (to make a file of an older version).
 const UNDO_REAL_LIFE: &str = "\
+    DROP INDEX outbox_unsent; \
     ALTER TABLE seats DROP COLUMN away_user_id; \
     ALTER TABLE user_prefs DROP COLUMN reminders; \
     ALTER TABLE user_prefs DROP COLUMN reminder_via; \
