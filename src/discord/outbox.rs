@@ -85,13 +85,10 @@ pub async fn run(data: Data, mut stop: watch::Receiver<bool>) {
         }
         // A set of busy games that cannot be read (a worker panicked holding it) sends
         // nothing rather than risk two workers on one game.
-        let busy_now = busy.lock().map(|b| b.clone()).ok();
-        let free = match busy_now {
-            Some(_) => MAX_SENDING.saturating_sub(workers.len()),
-            None => 0,
-        };
+        let free = MAX_SENDING.saturating_sub(workers.len());
+        let busy_now = busy.lock().map(|b| b.clone()).ok().filter(|_| free > 0);
         let mut next_due: Option<i64> = None;
-        if let (Some(busy_now), true) = (busy_now, free > 0) {
+        if let Some(busy_now) = busy_now {
             let look = data.call(move |s| {
                 let mut pass = Pass::new(s.now_ms(), busy_now, free);
                 s.walk_pending_messages(|row| pass.take(row))?;

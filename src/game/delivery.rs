@@ -32,25 +32,18 @@ impl GameService {
     /// posts in order). A row that cannot be read (damaged, or written by a newer version)
     /// is closed as given up and logged, so that it does not block the rows behind it.
     pub fn pending_messages(&self) -> Result<Vec<Queued>> {
-        let now = self.now();
-        let conn = self.store.conn()?;
         let mut out = Vec::new();
-        for row in store::pending_outbox(&conn, i64::MAX)? {
-            match Queued::from_row(&row) {
-                Ok(queued) => out.push(queued),
-                Err(why) => {
-                    tracing::error!(row = row.id, %why, "unreadable outbox row: given up");
-                    store::mark_outbox_given_up(&conn, row.id, &why, now)?;
-                }
-            }
-        }
+        self.walk_pending_messages(|queued| {
+            out.push(queued);
+            true
+        })?;
         Ok(out)
     }
 
     /// The unsent outbox rows, oldest first, handed to `take` one by one until it says
     /// `false` or none is left: the sender looks only as far into a backlog of thousands as
-    /// it needs to fill its slots. Unreadable rows are given up as in
-    /// [`GameService::pending_messages`].
+    /// it needs to fill its slots. A row that cannot be read is closed as given up and
+    /// logged, as in [`GameService::pending_messages`].
     pub fn walk_pending_messages(&self, mut take: impl FnMut(Queued) -> bool) -> Result<()> {
         /// Rows read at a time.
         const PAGE: usize = 64;

@@ -76,7 +76,8 @@ impl Arrival {
 }
 
 /// One round: when, how, and each interaction's first response (autocompletes aside), whole
-/// and split into the fake's part and the bot's.
+/// and split in two: until the fake wrote it to the bot's socket, and from then until the
+/// answer reached the fake (the bot's work, and the fake's accepting the request).
 struct RoundResult {
     phase: Phase,
     arrival: Arrival,
@@ -261,10 +262,10 @@ async fn burst_10000_games_1000_deadlines_in_one_second_100_players_moving() {
             let of = |r: &&RoundResult| r.phase == phase && r.arrival == arrival;
             let these: Vec<&RoundResult> = rounds.iter().filter(of).collect();
             let s = stats(these.iter().flat_map(|r| r.firsts.iter().copied()));
-            let bot_part = stats(these.iter().flat_map(|r| r.splits.iter().map(|(_, b)| *b)));
+            let after_written = stats(these.iter().flat_map(|r| r.splits.iter().map(|(_, b)| *b)));
             format!(
                 "  {:<34} {:<24} rounds {:>2}  n={:<5} p50 {:>7} · p99 {:>7} · max {:>7}  \
-                 (the bot's part p99 {})",
+                 (after the fake wrote it out: p99 {})",
                 phase.label(),
                 arrival.label(),
                 these.len(),
@@ -272,7 +273,7 @@ async fn burst_10000_games_1000_deadlines_in_one_second_100_players_moving() {
                 ms(s.p50),
                 ms(s.p99),
                 ms(s.max),
-                ms(bot_part.p99),
+                ms(after_written.p99),
             )
         })
         .collect();
