@@ -26,12 +26,13 @@ const OPTIONS: usize = 3;
 /// on any land cell, and most of them open fog): those the quick policy likes best are
 /// judged, so that a move stays within the level's few milliseconds.
 const JUDGED: usize = 24;
-/// Positions judged in one decision before the judge cuts down: past this many, an action
-/// that opens fog is judged on one guess, and a choice it raises on the option the quick
-/// policy likes best. Most decisions judge a few dozen; a few (two dozen flights from ice,
-/// each landing on fog, each raising a choice) would judge hundreds, several times the
-/// level's 10 ms.
-const POSITIONS: u32 = 80;
+/// Positions judged in one decision before the judge cuts down: past this many, no more
+/// guesses of the fog, and a choice is answered by the option the quick policy likes best,
+/// so each action left is judged on one position. Most decisions judge a few dozen; a few
+/// (two dozen flights from ice, each landing on fog, each raising a choice) would judge
+/// hundreds, several times the level's 10 ms. A position costs about 0.1 ms to reach and
+/// judge, so a decision judges at most this many and [`JUDGED`] more, well within 10 ms.
+const POSITIONS: u32 = 40;
 
 pub(super) fn choose(view: &PublicView, rng: &mut SplitMix64) -> Option<Action> {
     let actions = super::candidates(view);
@@ -68,11 +69,71 @@ fn judge_counting(
     // The glance reads only what the sample shares with the view (open tiles, units).
     actions = Glance::of(&samples[0]).shortlist(&samples[0], &actions, JUDGED);
     let judge = Judge::new(team, prior, POSITIONS);
-    let scored = actions
+    let mut scored: Vec<(Action, f32)> = actions
         .into_iter()
         .map(|a| (a, judge.action(&samples, &a)))
         .collect();
+    if fragile(&samples[0], team) {
+        let mut best: Vec<usize> = (0..scored.len()).collect();
+        best.sort_by(|a, b| scored[*b].1.total_cmp(&scored[*a].1));
+        for i in best.into_iter().take(RISKED) {
+            let (action, score) = &mut scored[i];
+            if *score > f32::MIN {
+                *score *= 1.0 - strand_risk(view, &samples[0], action, rng);
+            }
+        }
+    }
     (scored, judge.judged.get())
+}
+
+/// In a duel, a side down to its last free unit (the others dead or caught) loses at once if
+/// that unit is caught too (R-END-4): is `team`'s side there? (Units are the same on every
+/// guess of the fog.)
+fn fragile(game: &Game, team: Team) -> bool {
+    game.teams().count() == 2
+        && game
+            .units()
+            .iter()
+            .filter(|u| game.allied(u.team, team) && u.alive() && !u.trapped && !u.stuck())
+            .count()
+            <= 1
+}
+
+/// Actions of a fragile side whose risk of losing on the fog is worked out, those judged best:
+/// each costs a play for every kind of unseen tile (a few milliseconds for a dozen).
+const RISKED: usize = 4;
+
+/// The chance that `action` loses the duel on what the fog tile it opens turns out to be
+/// (a trap, a cave, a cannibal for the last free unit): each kind of unseen tile is tried on
+/// that cell once, weighed by how many of them are unseen. A handful of guesses of the whole
+/// fog would most often miss a one-in-forty loss, or make it one in four.
+fn strand_risk(view: &PublicView, sample: &Game, action: &Action, rng: &mut SplitMix64) -> f32 {
+    let mut first = sample.clone();
+    let Ok(events) = first.play(action) else {
+        return 0.0;
+    };
+    let Some(cell) = events.iter().find_map(|e| match e {
+        Event::Opened { cell, .. } => Some(*cell),
+        _ => None,
+    }) else {
+        return 0.0;
+    };
+    let team = view.controller();
+    let (mut lost, mut all) = (0u32, 0u32);
+    for (kind, count) in view.unseen_counts() {
+        let Some(mut game) = view.sample_given(rng, cell, kind) else {
+            continue;
+        };
+        all += u32::from(count);
+        if game.play(action).is_ok() && super::eval::lost(&game, team) {
+            lost += u32::from(count);
+        }
+    }
+    if all == 0 {
+        0.0
+    } else {
+        lost as f32 / all as f32
+    }
 }
 
 pub(super) struct Judge {
@@ -108,14 +169,19 @@ impl Judge {
             return self.position(&first, 1);
         }
         let mut total = self.position(&first, 1);
+        let mut guesses = 1;
         for sample in &samples[1..] {
+            if self.cut_down() {
+                break;
+            }
             let mut game = sample.clone();
             total += match game.play(action) {
                 Ok(_) => self.position(&game, 1),
                 Err(_) => 0.0,
             };
+            guesses += 1;
         }
-        total / samples.len() as f32
+        total / guesses as f32
     }
 
     /// The reward of a position; a choice left to the same player is answered greedily.
@@ -126,16 +192,18 @@ impl Judge {
             if options.len() > worth {
                 options = Glance::of(game).shortlist(game, &options, worth);
             }
-            return options
-                .iter()
-                .map(|o| {
-                    let mut next = game.clone();
-                    match next.play(o) {
-                        Ok(_) => self.position(&next, depth + 1),
-                        Err(_) => f32::MIN,
-                    }
-                })
-                .fold(f32::MIN, f32::max);
+            let mut best = f32::MIN;
+            for (k, option) in options.iter().enumerate() {
+                // Best first: once cut down, the options left are the least promising.
+                if k > 0 && self.cut_down() {
+                    break;
+                }
+                let mut next = game.clone();
+                if next.play(option).is_ok() {
+                    best = best.max(self.position(&next, depth + 1));
+                }
+            }
+            return best;
         }
         self.judged.set(self.judged.get() + 1);
         rewards(game, &self.prior)[self.team.index()]
@@ -147,12 +215,13 @@ mod tests {
     use super::*;
     use crate::engine::{Pack, Players, Settings};
 
-    /// However wide a position, a decision judges about [`POSITIONS`] positions at most: the
-    /// judge checks the count before each extra guess and each choice, so it passes the mark
-    /// by less than one action's worth (every guess, every option of every choice it raises).
+    /// However wide a position, a decision judges [`POSITIONS`] positions, and then one for
+    /// each action left: the judge checks the count before each extra guess and each further
+    /// option, so the action it is judging passes the mark by no more than a choice within a
+    /// choice (one position at each of its two depths).
     #[test]
     fn a_decision_judges_a_bounded_number_of_positions() {
-        let one_action = (SAMPLES * (1 + OPTIONS + OPTIONS * OPTIONS)) as u32;
+        let past_the_mark = JUDGED as u32 + 2;
         let settings = Settings {
             tile_pack: Pack::Full,
             players: Players::Four,
@@ -170,7 +239,7 @@ mod tests {
                 game.play(&legal[rng.pick(legal.len())]).unwrap();
             }
         }
-        assert!(most <= POSITIONS + one_action, "{most} positions judged");
+        assert!(most <= POSITIONS + past_the_mark, "{most} positions judged");
         assert!(
             most >= POSITIONS,
             "no position was wide enough to test the cut ({most})"

@@ -97,6 +97,12 @@ pub(super) fn rewards(game: &Game, prior: &Prior) -> [f32; 4] {
         }
         return out;
     }
+    if let Some(lost) = losing_duel(game) {
+        for team in game.teams() {
+            out[team.index()] = if team == lost { 0.0 } else { 1.0 };
+        }
+        return out;
+    }
     let values = values(game, prior);
     for team in game.teams() {
         let mine = values[team.index()];
@@ -166,7 +172,7 @@ fn side_value(game: &Game, prior: &Prior, walks: &reach::Walks, team: Team) -> f
     let fighters = side.iter().filter(|u| u.fights());
     let caught = fighters.clone().filter(|u| is_caught(u)).count();
     value += UNIT * (fighters.count() - caught) as f32 + CAUGHT * caught as f32;
-    if side.iter().all(|u| is_caught(u)) {
+    if stranded(game, team) {
         value -= STRANDED;
     }
     let fog: Vec<Cell> = game
@@ -239,6 +245,38 @@ fn side_value(game: &Game, prior: &Prior, walks: &reach::Walks, team: Team) -> f
         value += SPARE * (pile.pieces * pile.points) as f32 * discount(moves);
     }
     value
+}
+
+/// Has `team` lost: the game is over without it among the winners, or it has lost a duel
+/// already ([`losing_duel`]).
+pub(super) fn lost(game: &Game, team: Team) -> bool {
+    match game.outcome() {
+        Some(outcome) => !outcome.winners.contains(&team),
+        None => losing_duel(game) == Some(team),
+    }
+}
+
+/// The side of a two-player game that has lost already, though the rules only say so at the
+/// start of its next turn: stranded, with no rum to serve (R-END-4). The other side cannot
+/// free it (only a side's own units free its trapped ones, and an enemy entering the cave
+/// leaves the stuck unit stuck, R-CAVE-4).
+fn losing_duel(game: &Game) -> Option<Team> {
+    let mut teams = game.teams();
+    let (Some(a), Some(b), None) = (teams.next(), teams.next(), teams.next()) else {
+        return None;
+    };
+    [a, b]
+        .into_iter()
+        .find(|t| game.rum(*t) == 0 && stranded(game, *t))
+}
+
+/// None of the side's units can move again by itself: each living one is caught (trapped,
+/// stuck in the tunnel), or none is left.
+pub(super) fn stranded(game: &Game, team: Team) -> bool {
+    game.units()
+        .iter()
+        .filter(|u| game.allied(u.team, team) && u.alive())
+        .all(is_caught)
 }
 
 /// Trapped, or stuck in the tunnel: the unit moves again only once freed.

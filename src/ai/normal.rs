@@ -14,11 +14,11 @@
 //! 4. the position the mover then faces is judged ([`super::eval`]).
 //!
 //! The action with the best mean over the rounds is played; easy's order breaks ties. Rounds
-//! go on until the budget's time is spent (or its number of playouts, one playout being one
-//! action on one guess), or stop early once the best action's lead over every other is far
+//! go on while another playout fits in the budget's time, judging by the longest so far (or
+//! until its number of playouts, one playout being one action on one guess), or stop early once the best action's lead over every other is far
 //! beyond the noise of the guesses.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use crate::engine::mapgen::SplitMix64;
 use crate::engine::{Action, Game, PublicView, Team};
@@ -66,6 +66,9 @@ pub(super) fn choose(view: &PublicView, rng: &mut SplitMix64, budget: Budget) ->
     };
     let mut stats = vec![Mean::default(); ranked.len()];
     let mut playouts = 0u32;
+    // The longest playout so far: one that may not end within the budget is not begun, so
+    // that a move keeps to its time rather than running one playout over it.
+    let mut slowest = Duration::ZERO;
     'rounds: for round in 1.. {
         let guess = view.sample(rng);
         // Every action of a round meets the same guesses and the same draws of the players'
@@ -74,10 +77,12 @@ pub(super) fn choose(view: &PublicView, rng: &mut SplitMix64, budget: Budget) ->
         let draws = rng.next_u64();
         for (i, (action, _)) in ranked.iter().enumerate() {
             let mut draw = SplitMix64::new(draws);
+            let began = Instant::now();
             stats[i].add(search.playout(&guess, action, &mut draw));
+            slowest = slowest.max(began.elapsed());
             playouts += 1;
             let out_of_playouts = budget.playouts.is_some_and(|n| playouts >= n);
-            if out_of_playouts || started.elapsed() >= budget.time {
+            if out_of_playouts || started.elapsed() + slowest > budget.time {
                 break 'rounds;
             }
         }

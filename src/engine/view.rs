@@ -79,12 +79,45 @@ impl PublicView {
     /// the unseen tiles, each turned by a random quarter (as R-MAP-2 deals them). The same
     /// generator state always gives the same game.
     pub fn sample(&self, rng: &mut SplitMix64) -> Game {
+        Self::deal(self.bag(), &self.fog, self.masked.clone(), rng)
+    }
+
+    /// A determinisation in which the fog tile on `cell` is one of the unseen tiles of
+    /// `kind` (turned by a random quarter) and the rest of the fog is drawn as in
+    /// [`PublicView::sample`]: what a bot asks to weigh what opening that tile may bring.
+    /// `None` when `cell` is not fog or no unseen tile is of `kind`.
+    pub fn sample_given(&self, rng: &mut SplitMix64, cell: Cell, kind: TileKind) -> Option<Game> {
+        let mut bag = self.bag();
+        let drawn = bag.iter().position(|k| *k == kind)?;
+        let others: Vec<Cell> = self.fog.iter().copied().filter(|c| *c != cell).collect();
+        if others.len() == self.fog.len() {
+            return None;
+        }
+        bag.swap_remove(drawn);
+        let mut game = self.masked.clone();
+        let rotation = rng.below(4) as u8;
+        *game.tile_mut(cell) = Tile::fog(kind.rotated(rotation), rotation);
+        Some(Self::deal(bag, &others, game, rng))
+    }
+
+    /// The unseen tiles, with empty ones added when the island has more cells than the pack
+    /// has tiles.
+    fn bag(&self) -> Vec<TileKind> {
         let mut bag = self.unseen.clone();
         if bag.len() < self.fog.len() {
             bag.resize(self.fog.len(), TileKind::Empty);
         }
-        let mut game = self.masked.clone();
-        for (i, &cell) in self.fog.iter().enumerate() {
+        bag
+    }
+
+    /// Deals `bag` onto the `fog` cells of `game` without replacement.
+    fn deal(
+        mut bag: Vec<TileKind>,
+        fog: &[Cell],
+        mut game: Game,
+        rng: &mut SplitMix64,
+    ) -> Game {
+        for (i, &cell) in fog.iter().enumerate() {
             let j = i + rng.pick(bag.len() - i);
             bag.swap(i, j);
             let rotation = rng.below(4) as u8;
