@@ -213,7 +213,59 @@ impl Judge {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::{Pack, Players, Settings};
+    use crate::engine::{Pack, Players, Settings, TileKind};
+
+    fn position(text: &str) -> Game {
+        crate::scenario::position_after_plays(text)
+            .unwrap_or_else(|e| panic!("{e}"))
+            .0
+    }
+
+    /// Team 1's pirate 2 is trapped and pirate 3 dead: pirate 1 is its last free unit. A step
+    /// into the fog loses the duel if the tile is a trap, a cannibal or the only cave, so its
+    /// risk is at least the share of those among the unseen tiles; a step onto an open empty
+    /// tile risks nothing. With pirate 2 free, the side is not fragile at all.
+    #[test]
+    fn the_last_free_unit_weighs_the_fog_it_steps_into() {
+        let setup = |pirate_2: &str| {
+            position(&format!(
+                "tile f9 trap\ntile e6 fog empty\ntile j10 fog chest3\nitem k11 coin 5\n\
+                 unit 1.1 e5\nunit 1.2 f9 {pirate_2}\nunit 2.1 h9\n"
+            ))
+        };
+        let game = setup("trapped");
+        let view = game.public_view();
+        let team = view.controller();
+        let sample = view.sample(&mut SplitMix64::new(1));
+        assert!(fragile(&sample, team));
+        assert!(!fragile(
+            &setup("").public_view().sample(&mut SplitMix64::new(1)),
+            team
+        ));
+        let step = |to: &str| {
+            let to = crate::engine::Cell::parse(to).unwrap();
+            *view
+                .legal_actions_unflagged()
+                .iter()
+                .find(|a| matches!(a, Action::Move { to: t, .. } if *t == to))
+                .unwrap()
+        };
+        let mut rng = SplitMix64::new(2);
+        let into_fog = strand_risk(&view, &sample, &step("e6"), &mut rng);
+        let onto_open = strand_risk(&view, &sample, &step("e4"), &mut rng);
+        let counts = view.unseen_counts();
+        let all: u16 = counts.iter().map(|(_, n)| n).sum();
+        let catching: u16 = counts
+            .iter()
+            .filter(|(k, _)| matches!(k, TileKind::Trap | TileKind::Cannibal | TileKind::Cave))
+            .map(|(_, n)| n)
+            .sum();
+        assert!(catching > 0);
+        let least = f32::from(catching) / f32::from(all);
+        assert!(into_fog >= least - 1e-6, "{into_fog} < {least}");
+        assert!(into_fog < least + 0.1, "{into_fog}");
+        assert_eq!(onto_open, 0.0);
+    }
 
     /// However wide a position, a decision judges [`POSITIONS`] positions, and then one for
     /// each action left: the judge checks the count before each extra guess and each further

@@ -381,6 +381,24 @@ mod tests {
         assert!(lost >= STRANDED + UNIT - CAUGHT, "{lost}");
     }
 
+    /// In a duel, a side whose every living unit is caught has lost, though the rules say so
+    /// only at the start of its turn (R-END-4); with rum to serve it may yet get free, and in
+    /// a game of more sides it is only skipped.
+    #[test]
+    fn a_stranded_side_has_lost_a_duel() {
+        let trapped = position("tile e5 trap\nunit 1.1 e5 trapped\nunit 2.1 h9\nturn 2\n");
+        let prior = Prior::of(&trapped.public_view());
+        assert_eq!(rewards(&trapped, &prior)[..2], [0.0, 1.0]);
+        assert!(lost(&trapped, Team::of(1)) && !lost(&trapped, Team::of(2)));
+        let with_rum =
+            position("tile e5 trap\nunit 1.1 e5 trapped\nunit 2.1 h9\nrum 1 = 1\nturn 2\n");
+        assert!(rewards(&with_rum, &prior)[0] > 0.0);
+        let three = position(
+            "players 3\ntile e5 trap\nunit 1.1 e5 trapped\nunit 2.1 h9\nunit 3.1 g11\nturn 2\n",
+        );
+        assert!(rewards(&three, &prior)[0] > 0.0);
+    }
+
     /// Team 1's pirate 1 stands beside two piles of coins, pirate 2 far off. Stepping onto
     /// one pile to take a coin home must be worth more than standing still: the carrier
     /// comes back for the rest, so the gold left beside it is no further away than before.

@@ -111,12 +111,7 @@ impl PublicView {
     }
 
     /// Deals `bag` onto the `fog` cells of `game` without replacement.
-    fn deal(
-        mut bag: Vec<TileKind>,
-        fog: &[Cell],
-        mut game: Game,
-        rng: &mut SplitMix64,
-    ) -> Game {
+    fn deal(mut bag: Vec<TileKind>, fog: &[Cell], mut game: Game, rng: &mut SplitMix64) -> Game {
         for (i, &cell) in fog.iter().enumerate() {
             let j = i + rng.pick(bag.len() - i);
             bag.swap(i, j);
@@ -313,6 +308,40 @@ mod tests {
                 view.sample(&mut SplitMix64::new(8))
             );
         }
+    }
+
+    /// A sample given one fog tile's kind puts that kind there and deals the rest of the fog
+    /// from the other unseen tiles: together, the tiles it deals are the unseen ones.
+    #[test]
+    fn a_sample_given_one_tile_deals_the_rest() {
+        let game = played(classic(13), 6, 70);
+        let view = game.public_view();
+        let cell = view.fog_cells()[10];
+        let mut rng = SplitMix64::new(3);
+        for (kind, _) in view.unseen_counts() {
+            let sample = view
+                .sample_given(&mut rng, cell, kind)
+                .expect("an unseen kind");
+            assert_eq!(unrotated(sample.tile(cell).unwrap()), kind);
+            let mut dealt: Vec<TileKind> = view
+                .fog_cells()
+                .iter()
+                .map(|c| unrotated(sample.tile(*c).unwrap()))
+                .collect();
+            let mut unseen = view.unseen.clone();
+            dealt.sort_by_key(|k| format!("{k:?}"));
+            unseen.sort_by_key(|k| format!("{k:?}"));
+            assert_eq!(dealt, unseen);
+            assert_eq!(sample.legal_actions(), game.legal_actions());
+        }
+        let open = game
+            .board()
+            .land_cells()
+            .find(|c| game.tile(*c).is_some_and(|t| t.open))
+            .unwrap();
+        assert!(view.sample_given(&mut rng, open, TileKind::Empty).is_none());
+        // The classic pack has no caves.
+        assert!(view.sample_given(&mut rng, cell, TileKind::Cave).is_none());
     }
 
     /// On a board smaller than the pack, the fog holds only some of the unseen tiles.
