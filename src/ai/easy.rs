@@ -2,7 +2,9 @@
 //! leads to (gold home, gold near, gold threatened, units alive: [`super::eval`]) and plays the
 //! best. Fatal actions are left out while anything else is legal. An action that opens fog is
 //! judged on a few determinisations, since what it finds is a guess; any other action's
-//! outcome does not depend on the fog and is judged once.
+//! outcome does not depend on the fog and is judged once. A side down to its last free unit
+//! in a duel also weighs, over every kind of tile still unseen, the chance that a step into
+//! the fog catches that unit too and so loses the game (R-END-4).
 
 use std::cell::Cell;
 
@@ -100,7 +102,7 @@ fn fragile(game: &Game, team: Team) -> bool {
 }
 
 /// Actions of a fragile side whose risk of losing on the fog is worked out, those judged best:
-/// each costs a play for every kind of unseen tile (a few milliseconds for a dozen).
+/// each costs a deal and a play for every kind of unseen tile, about half a millisecond.
 const RISKED: usize = 4;
 
 /// The chance that `action` loses the duel on what the fog tile it opens turns out to be
@@ -194,7 +196,8 @@ impl Judge {
             }
             let mut best = f32::MIN;
             for (k, option) in options.iter().enumerate() {
-                // Best first: once cut down, the options left are the least promising.
+                // Once cut down, the first option is enough: when there were more than
+                // `worth`, the quick policy put the likeliest first.
                 if k > 0 && self.cut_down() {
                     break;
                 }

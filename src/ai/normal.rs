@@ -13,10 +13,11 @@
 //! 3. the mover's next turn, played the same way, and the replies to it ([`TURNS`]);
 //! 4. the position the mover then faces is judged ([`super::eval`]).
 //!
-//! The action with the best mean over the rounds is played; easy's order breaks ties. Rounds
-//! go on while another playout fits in the budget's time, judging by the longest so far (or
-//! until its number of playouts, one playout being one action on one guess), or stop early once the best action's lead over every other is far
-//! beyond the noise of the guesses.
+//! Easy's favourite is played unless another action's gain over it, round by round, stands
+//! clearly out of the noise ([`chosen`]); then the one with the best gain is. Rounds go on
+//! while another playout fits in the budget's time, judging by the longest so far (or until
+//! its number of playouts, one playout being one action on one guess), or stop early once
+//! the best action's lead over every other is far beyond the noise of the guesses.
 
 use std::time::{Duration, Instant};
 
@@ -46,6 +47,10 @@ const MAX_CHOICES: usize = 4;
 const MIN_ROUNDS: u32 = 6;
 /// The lead, in standard errors of the difference, beyond which the search stops early.
 const DECISIVE: f32 = 3.0;
+/// The gain over easy's favourite, in standard errors, that the search needs to play another
+/// candidate instead ([`chosen`]): about one chance in ten that the best of five candidates
+/// no better than the favourite gets there by luck.
+const SWITCH: f32 = 2.0;
 
 pub(super) fn choose(view: &PublicView, rng: &mut SplitMix64, budget: Budget) -> Option<Action> {
     let actions = super::candidates(view);
@@ -65,6 +70,10 @@ pub(super) fn choose(view: &PublicView, rng: &mut SplitMix64, budget: Budget) ->
         prior: Prior::of(view),
     };
     let mut stats = vec![Mean::default(); ranked.len()];
+    // Each candidate's gain over candidate 0 in every whole round: the rounds share their
+    // guesses, so the difference is measured far more closely than either mean.
+    let mut gains = vec![Mean::default(); ranked.len()];
+    let mut this_round = vec![0.0f32; ranked.len()];
     let mut playouts = 0u32;
     // The longest playout so far: one that may not end within the budget is not begun, so
     // that a move keeps to its time rather than running one playout over it.
@@ -78,11 +87,19 @@ pub(super) fn choose(view: &PublicView, rng: &mut SplitMix64, budget: Budget) ->
         for (i, (action, _)) in ranked.iter().enumerate() {
             let mut draw = SplitMix64::new(draws);
             let began = Instant::now();
-            stats[i].add(search.playout(&guess, action, &mut draw));
+            let reward = search.playout(&guess, action, &mut draw);
+            stats[i].add(reward);
+            this_round[i] = reward;
             slowest = slowest.max(began.elapsed());
             playouts += 1;
             let out_of_playouts = budget.playouts.is_some_and(|n| playouts >= n);
-            if out_of_playouts || started.elapsed() + slowest > budget.time {
+            let out_of_time = started.elapsed() + slowest > budget.time;
+            if i + 1 == ranked.len() {
+                for (gain, reward) in gains.iter_mut().zip(&this_round).skip(1) {
+                    gain.add(reward - this_round[0]);
+                }
+            }
+            if out_of_playouts || out_of_time {
                 break 'rounds;
             }
         }
@@ -90,16 +107,23 @@ pub(super) fn choose(view: &PublicView, rng: &mut SplitMix64, budget: Budget) ->
             break;
         }
     }
-    let top = (0..ranked.len())
-        .filter(|i| stats[*i].count > 0)
-        .fold(0, |top, i| {
-            if stats[i].mean() > stats[top].mean() {
-                i
-            } else {
-                top
-            }
-        });
-    Some(ranked[top].0)
+    Some(ranked[chosen(&gains)].0)
+}
+
+/// The candidate to play, from each one's gain over easy's favourite (candidate 0) in the
+/// rounds played: the one with the best mean gain, if that gain stands out from the noise of
+/// the guesses by [`SWITCH`] standard errors; easy's favourite otherwise. Picking the best
+/// mean outright would, after a few rounds, pick whichever candidate was luckiest, which is
+/// often worse than easy's own choice; this way a short budget makes normal at worst easy,
+/// and a long one lets the search overrule easy wherever it has seen enough.
+fn chosen(gains: &[Mean]) -> usize {
+    let best = (1..gains.len())
+        .filter(|i| gains[*i].count > 0)
+        .max_by(|a, b| gains[*a].mean().total_cmp(&gains[*b].mean()));
+    match best {
+        Some(i) if gains[i].mean() > SWITCH * gains[i].spread().sqrt() => i,
+        _ => 0,
+    }
 }
 
 struct Search {
@@ -226,4 +250,44 @@ fn decided(stats: &[Mean]) -> bool {
         let spread = best.spread() + s.spread();
         i == top || spread == 0.0 || best.mean() - s.mean() > DECISIVE * spread.sqrt()
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn gains(rounds: &[[f32; 3]]) -> Vec<Mean> {
+        let mut out = vec![Mean::default(); 3];
+        for round in rounds {
+            for (gain, reward) in out.iter_mut().zip(round).skip(1) {
+                gain.add(reward - round[0]);
+            }
+        }
+        out
+    }
+
+    /// Another candidate is played only once its gain over easy's favourite stands out of
+    /// the noise: not after one lucky round, not when its gains swing either way, but when
+    /// they are steady.
+    #[test]
+    fn the_search_overrules_easy_only_on_evidence() {
+        assert_eq!(chosen(&gains(&[])), 0);
+        assert_eq!(chosen(&gains(&[[0.5, 0.9, 0.4]])), 0);
+        let swinging = [
+            [0.5, 0.9, 0.4],
+            [0.5, 0.2, 0.4],
+            [0.5, 0.8, 0.5],
+            [0.5, 0.3, 0.5],
+        ];
+        assert_eq!(chosen(&gains(&swinging)), 0);
+        let steady = [
+            [0.5, 0.6, 0.4],
+            [0.4, 0.52, 0.4],
+            [0.6, 0.69, 0.5],
+            [0.5, 0.61, 0.5],
+        ];
+        assert_eq!(chosen(&gains(&steady)), 1);
+        let worse = [[0.5, 0.4, 0.3], [0.5, 0.4, 0.3], [0.5, 0.4, 0.3]];
+        assert_eq!(chosen(&gains(&worse)), 0);
+    }
 }
