@@ -257,9 +257,10 @@ pub(super) fn lost(game: &Game, team: Team) -> bool {
 }
 
 /// The side of a two-player game that has lost already, though the rules only say so at the
-/// start of its next turn: stranded, with no rum to serve (R-END-4). The other side cannot
-/// free it (only a side's own units free its trapped ones, and an enemy entering the cave
-/// leaves the stuck unit stuck, R-CAVE-4).
+/// start of its next turn: stranded, with no rum to serve (R-END-4). The other side all but
+/// never frees it in between: only a side's own units free its trapped ones, and an enemy
+/// entering the cave leaves the stuck unit stuck (R-CAVE-4); only a cave the enemy opens by
+/// lighthouse or cannonball would release it, which this reading counts as lost anyway.
 fn losing_duel(game: &Game) -> Option<Team> {
     let mut teams = game.teams();
     let (Some(a), Some(b), None) = (teams.next(), teams.next(), teams.next()) else {
