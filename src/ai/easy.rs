@@ -11,7 +11,7 @@ use std::cell::Cell;
 use crate::engine::mapgen::SplitMix64;
 use crate::engine::{Action, Event, Game, PublicView, Team};
 
-use super::eval::{Prior, rewards};
+use super::eval::{Prior, is_caught, rewards};
 use super::policy::{Glance, best};
 
 /// Guesses of the fog an action that opens a tile is judged on.
@@ -96,7 +96,7 @@ fn fragile(game: &Game, team: Team) -> bool {
         && game
             .units()
             .iter()
-            .filter(|u| game.allied(u.team, team) && u.alive() && !u.trapped && !u.stuck())
+            .filter(|u| game.allied(u.team, team) && u.alive() && !is_caught(u))
             .count()
             <= 1
 }

@@ -281,7 +281,7 @@ pub(super) fn stranded(game: &Game, team: Team) -> bool {
 }
 
 /// Trapped, or stuck in the tunnel: the unit moves again only once freed.
-fn is_caught(unit: &Unit) -> bool {
+pub(super) fn is_caught(unit: &Unit) -> bool {
     unit.trapped || unit.stuck()
 }
 
