@@ -75,6 +75,10 @@ enum Command {
         /// Games to play.
         #[arg(long, default_value_t = 100)]
         games: u32,
+        /// The number of the first game to play: a long run played in parts (`--first 41
+        /// --games 40` plays games 41 to 80 of the series) adds up to the whole run.
+        #[arg(long, default_value_t = 1)]
+        first: u32,
         /// Board side: 5, 7, 9, 11 or 13.
         #[arg(long, default_value_t = 13)]
         size: u8,
@@ -216,6 +220,7 @@ fn main() -> ExitCode {
         }
         Command::Arena {
             games,
+            first,
             size,
             bots,
             pack,
@@ -225,6 +230,7 @@ fn main() -> ExitCode {
         } => {
             let options = jackal::cli::arena::ArenaOptions {
                 games,
+                first,
                 size,
                 bots,
                 pack,

@@ -9,6 +9,9 @@ use crate::engine::{Board, Cell, Game, Place, Side, Team, TileKind, Unit, Vessel
 /// Farther than anything on a board: "out of reach".
 pub(super) const FAR: u16 = 200;
 
+/// The cost of a cell that cannot be entered, in the tables of costs the search reads.
+const BLOCKED: u16 = u16::MAX;
+
 /// Moves from (or to) each cell of the board.
 pub(super) struct Map {
     board: Board,
@@ -20,9 +23,6 @@ impl Map {
         self.moves[self.board.index(cell)]
     }
 }
-
-/// What it costs to enter a cell, or `None` when it cannot be entered (or ends badly).
-type Cost = fn(&Game, Cell, Team) -> Option<u16>;
 
 /// Which cell's cost an edge of the search weighs.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -36,13 +36,20 @@ enum Weigh {
 
 /// Moves to carry gold from each cell aboard a vessel of `team`'s side.
 pub(super) fn home(game: &Game, team: Team) -> Map {
-    spread(
-        game,
-        team,
-        home_sources(game, team),
-        carrier_cost,
-        Weigh::Left,
-    )
+    let board = game.board();
+    // Where the side's enemies stand, found once rather than for every cell.
+    let mut guarded = vec![false; board.cell_count()];
+    for unit in game.units() {
+        if let Place::Land { cell, .. } = unit.place
+            && game.enemies(unit.team, team)
+        {
+            guarded[board.index(cell)] = true;
+        }
+    }
+    let costs = costs(game, |cell| {
+        carrier_cost(game, cell, guarded[board.index(cell)])
+    });
+    search(game, home_sources(game, team), &costs, Weigh::Left)
 }
 
 /// Moves for the unit to stand on each cell, empty-handed (all `FAR` for a unit that cannot
@@ -55,13 +62,13 @@ pub(super) fn walk(game: &Game, unit: &Unit) -> Map {
 /// The walkers' costs of a position, worked out once for all its units (walking costs the
 /// same for every team).
 pub(super) struct Walks {
-    costs: Vec<Option<u16>>,
+    costs: Vec<u16>,
 }
 
 impl Walks {
     pub fn of(game: &Game) -> Walks {
         Walks {
-            costs: costs(game, Team::of(1), walker_cost),
+            costs: costs(game, |cell| walker_cost(game, cell)),
         }
     }
 
@@ -71,127 +78,157 @@ impl Walks {
     }
 }
 
-/// Each cell's cost of entry (`None` for sea cells and for those that cannot be entered).
-fn costs(game: &Game, team: Team, cost: Cost) -> Vec<Option<u16>> {
+/// Each cell's cost of entry by `cost`: [`BLOCKED`] for sea cells and for those that cannot be
+/// entered (or end badly).
+fn costs(game: &Game, cost: impl Fn(Cell) -> Option<u16>) -> Vec<u16> {
     let board = game.board();
-    (0..board.cell_count())
+    // One more than the board's cells, blocked: what the search reads for a missing
+    // neighbour.
+    (0..=board.cell_count())
         .map(|i| {
             let cell = board.cell_at(i);
-            if board.is_land(cell) {
-                cost(game, cell, team)
+            if i < board.cell_count() && board.is_land(cell) {
+                cost(cell).unwrap_or(BLOCKED)
             } else {
-                None
+                BLOCKED
             }
         })
         .collect()
 }
 
-/// Least-cost distances over land cells from `sources` (cell, starting cost).
-fn spread(game: &Game, team: Team, sources: Vec<(Cell, u16)>, cost: Cost, weigh: Weigh) -> Map {
-    search(game, sources, &costs(game, team, cost), weigh)
-}
-
-/// [`spread`] on costs worked out beforehand.
+/// Least-cost distances over land cells from `sources` (cell, starting cost), on each
+/// cell's cost of entry worked out beforehand.
 ///
 /// Costs are small whole numbers and distances stop at [`FAR`], so the search keeps one
 /// bucket of cells per distance (Dial's form of Dijkstra's algorithm) instead of a heap, and
 /// reads each cell's cost from a table rather than working it out for each of its eight
 /// neighbours: this runs several times for every position a bot judges.
-fn search(game: &Game, sources: Vec<(Cell, u16)>, costs: &[Option<u16>], weigh: Weigh) -> Map {
+fn search(game: &Game, sources: Vec<(Cell, u16)>, costs: &[u16], weigh: Weigh) -> Map {
     let board = game.board();
     let cells = board.cell_count();
-    let mut dist = vec![FAR; cells];
+    // One more than the board's cells: the last stands for every missing neighbour, at no
+    // distance at all, so that nothing ever comes nearer to it.
+    let mut moves = vec![FAR; cells + 1];
+    moves[cells] = 0;
+    let dist = &mut moves[..=cells];
+    let costs = &costs[..=cells];
     SCRATCH.with_borrow_mut(|scratch| {
         scratch.prepare(board);
         let Scratch {
-            neighbours,
-            buckets,
-            ..
+            around, buckets, ..
         } = scratch;
+        let around = &around[..cells];
+        // The farthest bucket filled so far: the search ends there rather than at `FAR`.
+        let mut top = 0usize;
         for (cell, d) in sources {
             let i = board.index(cell);
             if d < dist[i] {
                 dist[i] = d;
                 buckets[d as usize].push(i as u16);
+                top = top.max(d as usize);
             }
         }
-        for d in 0..FAR {
-            let mut k = 0;
-            while let Some(&i) = buckets[d as usize].get(k) {
-                k += 1;
+        let mut d = 0usize;
+        while d <= top {
+            let bucket = std::mem::take(&mut buckets[d]);
+            for &i in &bucket {
                 let i = i as usize;
-                if dist[i] != d {
+                if dist[i] as usize != d {
                     continue;
                 }
-                let left = match weigh {
-                    Weigh::Left => match costs[i] {
-                        Some(c) => Some(c),
-                        // A balloon is a goal (cost 0 here) that takes one move to enter.
-                        None if d == 0 => Some(1),
-                        None => continue,
-                    },
-                    Weigh::Entered => None,
-                };
-                for &j in &neighbours[i] {
-                    let j = j as usize;
-                    let Some(step) = left.or(costs[j]) else {
-                        continue;
-                    };
-                    let nd = (d + step).min(FAR);
-                    if nd < dist[j] {
-                        dist[j] = nd;
-                        if nd < FAR {
-                            buckets[nd as usize].push(j as u16);
+                let here = d as u16;
+                match weigh {
+                    Weigh::Left => {
+                        // Every neighbour steps into this cell: its cost counts for all.
+                        let step = match costs[i] {
+                            // A balloon is a goal (cost 0 here) that takes one move to enter.
+                            BLOCKED if d == 0 => 1,
+                            BLOCKED => continue,
+                            c => c,
+                        };
+                        let nd = (here + step).min(FAR);
+                        for &j in &around[i] {
+                            relax(dist, buckets, &mut top, j as usize, nd);
+                        }
+                    }
+                    Weigh::Entered => {
+                        for &j in &around[i] {
+                            let j = j as usize;
+                            let step = costs[j];
+                            if step != BLOCKED {
+                                relax(dist, buckets, &mut top, j, (here + step).min(FAR));
+                            }
                         }
                     }
                 }
             }
+            // Handed back empty, its room kept for the next search.
+            let mut bucket = bucket;
+            bucket.clear();
+            buckets[d] = bucket;
+            d += 1;
         }
     });
-    Map { board, moves: dist }
+    moves.truncate(cells);
+    Map { board, moves }
+}
+
+/// Brings cell `j` to `nd` moves if that is nearer than it was.
+#[inline(always)]
+fn relax(dist: &mut [u16], buckets: &mut [Vec<u16>], top: &mut usize, j: usize, nd: u16) {
+    if nd < dist[j] {
+        dist[j] = nd;
+        if nd < FAR {
+            buckets[nd as usize].push(j as u16);
+            *top = (*top).max(nd as usize);
+        }
+    }
 }
 
 thread_local! {
-    /// What [`spread`] keeps between searches, so that a search allocates nothing but its
+    /// What [`search`] keeps between searches, so that a search allocates nothing but its
     /// result.
     static SCRATCH: std::cell::RefCell<Scratch> = const {
         std::cell::RefCell::new(Scratch {
             board: None,
-            neighbours: Vec::new(),
+            around: Vec::new(),
             buckets: Vec::new(),
         })
     };
 }
 
 struct Scratch {
-    /// The board `neighbours` is for.
+    /// The board `around` is for.
     board: Option<Board>,
-    /// The land neighbours of each cell, by index (none for sea cells).
-    neighbours: Vec<Vec<u16>>,
-    /// Cells by their distance: the queue of the search.
+    /// The eight neighbours of each cell by index, the board's cell count (one past its last
+    /// cell) for each that is not land: eight of them for every cell, so that the search's
+    /// inner loop has a fixed length.
+    around: Vec<[u16; 8]>,
+    /// Cells by their distance: the queue of the search. Every bucket is empty between
+    /// searches.
     buckets: Vec<Vec<u16>>,
 }
 
 impl Scratch {
     fn prepare(&mut self, board: Board) {
         if self.board != Some(board) {
-            self.neighbours = (0..board.cell_count())
+            let none = board.cell_count() as u16;
+            self.around = (0..board.cell_count())
                 .map(|i| {
+                    let mut row = [none; 8];
                     let cell = board.cell_at(i);
-                    if !board.is_land(cell) {
-                        return Vec::new();
+                    if board.is_land(cell) {
+                        let land = board.neighbours(cell).filter(|c| board.is_land(*c));
+                        for (slot, c) in row.iter_mut().zip(land) {
+                            *slot = board.index(c) as u16;
+                        }
                     }
-                    board
-                        .neighbours(cell)
-                        .filter(|c| board.is_land(*c))
-                        .map(|c| board.index(c) as u16)
-                        .collect()
+                    row
                 })
                 .collect();
             self.board = Some(board);
         }
         self.buckets.resize_with(FAR as usize, Vec::new);
-        self.buckets.iter_mut().for_each(Vec::clear);
     }
 }
 
@@ -341,8 +378,9 @@ pub(super) fn open_kind(game: &Game, cell: Cell) -> Option<TileKind> {
 }
 
 /// Entering with gold in hand (R-CARGO-5): no fog, fortress, jungle or enemies; forced tiles
-/// are avoided (where they throw the cargo is not worth working out here).
-fn carrier_cost(game: &Game, cell: Cell, team: Team) -> Option<u16> {
+/// are avoided (where they throw the cargo is not worth working out here). Enemies standing
+/// there (`guarded`) must be driven off first.
+fn carrier_cost(game: &Game, cell: Cell, guarded: bool) -> Option<u16> {
     let Some(kind) = open_kind(game, cell) else {
         // Someone must open it first, and it may turn out to be no road at all.
         return Some(4);
@@ -358,11 +396,11 @@ fn carrier_cost(game: &Game, cell: Cell, team: Team) -> Option<u16> {
         TileKind::Cave => 2,
         _ => 1,
     };
-    Some(base + if enemies_on(game, cell, team) { 3 } else { 0 })
+    Some(base + if guarded { 3 } else { 0 })
 }
 
 /// Walking empty-handed: fog is fine (and may throw the walker about), the cannibal is not.
-fn walker_cost(game: &Game, cell: Cell, _team: Team) -> Option<u16> {
+fn walker_cost(game: &Game, cell: Cell) -> Option<u16> {
     let Some(kind) = open_kind(game, cell) else {
         return Some(1);
     };
@@ -373,12 +411,6 @@ fn walker_cost(game: &Game, cell: Cell, _team: Team) -> Option<u16> {
         TileKind::Trap => 4,
         k if !k.is_stop() => 2,
         _ => 1,
-    })
-}
-
-fn enemies_on(game: &Game, cell: Cell, team: Team) -> bool {
-    game.units().iter().any(|u| {
-        game.enemies(u.team, team) && matches!(u.place, Place::Land { cell: c, .. } if c == cell)
     })
 }
 

@@ -19,6 +19,10 @@ use crate::engine::{Game, Pack, Players, Settings, Team};
 #[derive(Clone, Debug)]
 pub struct ArenaOptions {
     pub games: u32,
+    /// The number of the first game played (from 1): a long run can be played in parts
+    /// (`--first 41 --games 40` plays games 41 to 80 of the same series, the same maps and
+    /// seats and bot seeds), whose tallies add up to the whole run's.
+    pub first: u32,
     pub size: u8,
     /// One entry per seat (2–4), in seat order for the first game.
     pub bots: Vec<BotLevel>,
@@ -161,9 +165,14 @@ pub fn run(
             Budget::MAX_TIME.as_millis()
         ));
     }
+    if options.first == 0 {
+        return Err("--first counts games from 1".into());
+    }
     let settings = options.settings()?;
     let started = Instant::now();
     let next = AtomicU32::new(0);
+    let skipped = options.first - 1;
+    let last = skipped.saturating_add(options.games);
     let results: Mutex<Vec<Option<Played>>> =
         Mutex::new((0..options.games).map(|_| None).collect());
     let progress = Mutex::new(progress);
@@ -173,23 +182,19 @@ pub fn run(
         for _ in 0..workers {
             scope.spawn(|| {
                 loop {
-                    let g = next.fetch_add(1, Ordering::SeqCst);
-                    if g >= options.games {
+                    let k = next.fetch_add(1, Ordering::SeqCst);
+                    if k >= options.games {
                         return;
                     }
+                    let g = skipped + k;
                     match play_one(options, &settings, g) {
                         Ok(played) => {
                             if let Ok(mut out) = progress.lock() {
-                                let _ = writeln!(
-                                    out,
-                                    "game {}/{}: {}",
-                                    g + 1,
-                                    options.games,
-                                    played.summary
-                                );
+                                let _ =
+                                    writeln!(out, "game {}/{}: {}", g + 1, last, played.summary);
                             }
                             if let Ok(mut all) = results.lock() {
-                                all[g as usize] = Some(played);
+                                all[k as usize] = Some(played);
                             }
                         }
                         Err(e) => {
@@ -309,9 +314,14 @@ impl fmt::Display for ArenaReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let o = &self.options;
         let games = self.standings.first().map_or(0, Standing::games);
+        let part = if o.first > 1 {
+            format!(" (games {} to {})", o.first, o.first - 1 + o.games)
+        } else {
+            String::new()
+        };
         writeln!(
             f,
-            "{games} games on {size}×{size}, {pack} pack, seed {seed}, seats rotating; `normal` thinks up to {think} ms a move",
+            "{games} games{part} on {size}×{size}, {pack} pack, seed {seed}, seats rotating; `normal` thinks up to {think} ms a move",
             size = o.size,
             pack = o.pack,
             seed = o.seed,
@@ -399,6 +409,7 @@ mod tests {
     fn seats_rotate_over_each_map() {
         let options = ArenaOptions {
             games: 4,
+            first: 1,
             size: 5,
             bots: vec![BotLevel::Normal, BotLevel::Easy],
             pack: Pack::Classic,
@@ -432,6 +443,7 @@ mod tests {
     fn a_small_arena_adds_up() {
         let options = ArenaOptions {
             games: 4,
+            first: 1,
             size: 5,
             bots: vec![BotLevel::Easy, BotLevel::Random],
             pack: Pack::Classic,
@@ -454,5 +466,49 @@ mod tests {
         for s in &report.standings {
             assert!(s.slow <= s.decisions);
         }
+    }
+
+    /// A run played in two parts adds up to the same run played at once: the parts play the
+    /// same maps from the same seats with the same bots.
+    #[test]
+    fn a_run_in_parts_adds_up_to_the_whole() {
+        let whole = ArenaOptions {
+            games: 4,
+            first: 1,
+            size: 5,
+            bots: vec![BotLevel::Easy, BotLevel::Random],
+            pack: Pack::Classic,
+            threads: 1,
+            seed: 5,
+            think: Duration::from_millis(10),
+        };
+        let tally = |options: &ArenaOptions| {
+            let mut sink = Vec::new();
+            let report = run(options, &mut sink).unwrap();
+            let lines = String::from_utf8(sink).unwrap();
+            let s = &report.standings[0];
+            ((s.wins, s.draws, s.losses), report.plies, lines)
+        };
+        let (all, all_plies, all_lines) = tally(&whole);
+        let (one, one_plies, one_lines) = tally(&ArenaOptions {
+            games: 2,
+            ..whole.clone()
+        });
+        let second = ArenaOptions {
+            games: 2,
+            first: 3,
+            ..whole.clone()
+        };
+        let (two, two_plies, two_lines) = tally(&second);
+        assert_eq!((one.0 + two.0, one.1 + two.1, one.2 + two.2), all);
+        assert_eq!(one_plies + two_plies, all_plies);
+        assert!(two_lines.starts_with("game 3/4: "), "{two_lines}");
+        assert!(
+            all_lines.contains(two_lines.trim_end()),
+            "{all_lines}\n{two_lines}"
+        );
+        assert!(one_lines.starts_with("game 1/2: "), "{one_lines}");
+        let zero = ArenaOptions { first: 0, ..whole };
+        assert!(run(&zero, &mut Vec::new()).is_err());
     }
 }
