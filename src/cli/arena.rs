@@ -393,6 +393,20 @@ fn entry_names(bots: &[BotLevel]) -> Vec<String> {
 mod tests {
     use super::*;
 
+    /// Four games on 5×5 with the classic pack, from game 1.
+    fn small(bots: [BotLevel; 2], threads: usize, seed: u64) -> ArenaOptions {
+        ArenaOptions {
+            games: 4,
+            first: 1,
+            size: 5,
+            bots: bots.to_vec(),
+            pack: Pack::Classic,
+            threads,
+            seed,
+            think: Duration::from_millis(10),
+        }
+    }
+
     #[test]
     fn wilson_intervals() {
         let (low, high) = wilson(160, 200);
@@ -407,16 +421,7 @@ mod tests {
 
     #[test]
     fn seats_rotate_over_each_map() {
-        let options = ArenaOptions {
-            games: 4,
-            first: 1,
-            size: 5,
-            bots: vec![BotLevel::Normal, BotLevel::Easy],
-            pack: Pack::Classic,
-            threads: 1,
-            seed: 3,
-            think: Duration::from_millis(10),
-        };
+        let options = small([BotLevel::Normal, BotLevel::Easy], 1, 3);
         assert_eq!(options.map_seed(0), options.map_seed(1));
         assert_ne!(options.map_seed(1), options.map_seed(2));
         assert_eq!(
@@ -441,16 +446,7 @@ mod tests {
 
     #[test]
     fn a_small_arena_adds_up() {
-        let options = ArenaOptions {
-            games: 4,
-            first: 1,
-            size: 5,
-            bots: vec![BotLevel::Easy, BotLevel::Random],
-            pack: Pack::Classic,
-            threads: 2,
-            seed: 8,
-            think: Duration::from_millis(10),
-        };
+        let options = small([BotLevel::Easy, BotLevel::Random], 2, 8);
         let mut sink = Vec::new();
         let report = run(&options, &mut sink).unwrap();
         for s in &report.standings {
@@ -472,16 +468,7 @@ mod tests {
     /// same maps from the same seats with the same bots.
     #[test]
     fn a_run_in_parts_adds_up_to_the_whole() {
-        let whole = ArenaOptions {
-            games: 4,
-            first: 1,
-            size: 5,
-            bots: vec![BotLevel::Easy, BotLevel::Random],
-            pack: Pack::Classic,
-            threads: 1,
-            seed: 5,
-            think: Duration::from_millis(10),
-        };
+        let whole = small([BotLevel::Easy, BotLevel::Random], 1, 5);
         let tally = |options: &ArenaOptions| {
             let mut sink = Vec::new();
             let report = run(options, &mut sink).unwrap();
