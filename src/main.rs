@@ -98,6 +98,10 @@ enum Command {
         /// The `normal` level's time to think about one move, in milliseconds (1 to 2000).
         #[arg(long, default_value_t = 1000)]
         think_ms: u64,
+        /// After each game's line, print the board it ended on (as the terminal game draws
+        /// it).
+        #[arg(long)]
+        boards: bool,
     },
     /// Check a database file without changing it: SQLite's integrity check, the schema
     /// version, every game replayed from its seed against its stored state, snapshots, status
@@ -227,6 +231,7 @@ fn main() -> ExitCode {
             threads,
             seed,
             think_ms,
+            boards,
         } => {
             let options = jackal::cli::arena::ArenaOptions {
                 games,
@@ -237,6 +242,7 @@ fn main() -> ExitCode {
                 threads,
                 seed,
                 think: std::time::Duration::from_millis(think_ms),
+                boards,
             };
             match jackal::cli::arena::run(&options, &mut std::io::stderr()) {
                 Ok(report) => {

@@ -29,6 +29,12 @@ const SPARE: f32 = 0.3;
 const THREATENED: f32 = 0.4;
 /// Value differences of this many points make a reward of about 0.73 (for the search).
 const SCALE: f32 = 2.0;
+/// The gold in play (classic pack, at the start) at which [`race_rewards`] weighs a lead as
+/// [`rewards`] does.
+const START_GOLD: f32 = 37.0;
+/// Rounds before the stall guard would end the game (R-END-6) from which [`race_rewards`]
+/// counts the gold left for less: a standoff this long is one nobody is breaking.
+const STALL_HORIZON: f32 = 15.0;
 
 /// What the bot knows about the fog: how much gold an unseen tile holds on average.
 #[derive(Clone, Copy, Debug)]
@@ -89,6 +95,52 @@ pub(super) fn values(game: &Game, prior: &Prior) -> [f32; 4] {
 
 /// How good the position is for each team, from 0 (lost) to 1 (won).
 pub(super) fn rewards(game: &Game, prior: &Prior) -> [f32; 4] {
+    rewards_at(game, prior, SCALE)
+}
+
+/// [`rewards`], with each lead weighed against the gold still to play for: a lead of two
+/// points with thirty-seven to go is a small edge, with four to go all but the game, as the
+/// spread of what the rest of the game can still change grows with the square root of the
+/// gold left in it. A search ending its playouts on this plays safe when ahead late and
+/// takes chances when behind. The greedy judge keeps [`rewards`]: it compares positions one
+/// move apart, whose gold left hardly differs.
+///
+/// The stall guard (R-END-6) counts too: when nobody has opened a tile or moved gold for
+/// long, the game is about to end by score, and the gold left counts only for as long as the
+/// guard still gives. So a side behind in a standoff looks for any way to break it, and a
+/// side ahead is content to let it run out.
+pub(super) fn race_rewards(game: &Game, prior: &Prior) -> [f32; 4] {
+    let left = gold_to_play_for(game, prior) * time_to_play_for(game);
+    let scale = SCALE * ((left + 1.0) / (START_GOLD + 1.0)).sqrt();
+    rewards_at(game, prior, scale)
+}
+
+/// How much of the gold left can still be played for before the stall guard ends the game:
+/// all of it until the last [`STALL_HORIZON`] rounds the guard allows, then less and less.
+fn time_to_play_for(game: &Game) -> f32 {
+    let teams = game.teams_in_play().count().max(1) as f32;
+    game.turns_before_stall()
+        .map_or(1.0, |turns| (turns as f32 / teams / STALL_HORIZON).min(1.0))
+}
+
+/// The gold still in play as a player sees it: what lies on the board (or in a hand), and
+/// what the fog holds on average.
+fn gold_to_play_for(game: &Game, prior: &Prior) -> f32 {
+    let board = game.board();
+    let lying: u32 = board
+        .land_cells()
+        .map(|c| game.items_at(c).gold_points())
+        .sum();
+    let in_hand = game.pending().map_or(0, |p| p.cargo().gold_points());
+    let fog = board
+        .land_cells()
+        .filter(|c| game.tile(*c).is_some_and(|t| !t.open))
+        .count();
+    (lying + in_hand) as f32 + fog as f32 * prior.gold_per_fog_tile
+}
+
+/// [`rewards`] with a lead of `scale` points making a reward of about 0.73.
+fn rewards_at(game: &Game, prior: &Prior, scale: f32) -> [f32; 4] {
     let mut out = [0.0; 4];
     if let Some(outcome) = game.outcome() {
         let share = if outcome.draw { 0.5 } else { 1.0 };
@@ -116,7 +168,7 @@ pub(super) fn rewards(game: &Game, prior: &Prior) -> [f32; 4] {
         } else {
             mine - best_enemy
         };
-        out[team.index()] = 1.0 / (1.0 + (-lead / SCALE).exp());
+        out[team.index()] = 1.0 / (1.0 + (-lead / scale).exp());
     }
     out
 }
@@ -419,6 +471,60 @@ mod tests {
         let before = values(&standing, &prior)[team.index()];
         let after = values(&picked, &prior)[team.index()];
         assert!(after > before, "{after} after picking up, {before} before");
+    }
+
+    /// The same lead of two points, with the same units as near the same gold, counts the
+    /// same for [`rewards`] whatever the gold left; for [`race_rewards`] it is a small edge
+    /// with thirty coins still lying between the sides and nearly the game with one.
+    /// Everything is symmetric about row 7 (the ships on g1 and g13, the pirates on g5 and
+    /// g9, the coins on g7) but the scores.
+    #[test]
+    fn a_lead_counts_for_more_the_less_gold_is_left() {
+        let at = |coins: u32| {
+            position(&format!(
+                "item g7 coin {coins}\nunit 1.1 g5\nunit 2.1 g9\n\
+                 score 1 = 5\nscore 2 = 3\nturn 1\n"
+            ))
+        };
+        let (late, early) = (at(1), at(30));
+        let me = Team::of(1).index();
+        let plain = |g: &Game| rewards(g, &Prior::of(&g.public_view()))[me];
+        let race = |g: &Game| race_rewards(g, &Prior::of(&g.public_view()))[me];
+        assert!(
+            (plain(&late) - plain(&early)).abs() < 1e-4,
+            "{} {}",
+            plain(&late),
+            plain(&early)
+        );
+        assert!(plain(&late) > 0.5);
+        let (early, late) = (race(&early), race(&late));
+        assert!(early > 0.5 && early < plain(&at(1)) + 0.05, "{early}");
+        assert!(late > early + 0.2, "{late} {early}");
+        assert!(late > 0.95, "{late}");
+    }
+
+    /// Thirty coins between the sides, and a lead of two: a small edge with the stall guard
+    /// far off, nearly the game when the guard is about to end it by score (R-END-6), and
+    /// for the side behind nearly lost. [`rewards`] does not read the guard.
+    #[test]
+    fn a_lead_counts_for_more_as_the_stall_guard_nears() {
+        let at = |stall: u32| {
+            position(&format!(
+                "item g7 coin 30\nunit 1.1 g5\nunit 2.1 g9\n\
+                 score 1 = 5\nscore 2 = 3\nstall {stall}\nturn 1\n"
+            ))
+        };
+        let (far, near) = (at(10), at(98));
+        assert_eq!(far.turns_before_stall(), Some(90));
+        assert_eq!(near.turns_before_stall(), Some(2));
+        let (ahead, behind) = (Team::of(1).index(), Team::of(2).index());
+        let plain = |g: &Game| rewards(g, &Prior::of(&g.public_view()));
+        let race = |g: &Game| race_rewards(g, &Prior::of(&g.public_view()));
+        assert!((plain(&far)[ahead] - plain(&near)[ahead]).abs() < 1e-4);
+        assert!((race(&far)[ahead] - race(&at(60))[ahead]).abs() < 1e-4);
+        assert!(race(&far)[ahead] < 0.8, "{}", race(&far)[ahead]);
+        assert!(race(&near)[ahead] > 0.95, "{}", race(&near)[ahead]);
+        assert!(race(&near)[behind] < 0.05, "{}", race(&near)[behind]);
     }
 
     #[test]

@@ -11,13 +11,18 @@
 //!    player's own greedy judgement likes best (the playout policy: easy's judgement, far
 //!    better than uniform), judged on a guess of that player's own;
 //! 3. the mover's next turn, played the same way, and the replies to it ([`TURNS`]);
-//! 4. the position the mover then faces is judged ([`super::eval`]).
+//! 4. the position the mover then faces is judged ([`super::eval`]), its lead weighed against
+//!    the gold still to play for ([`race_rewards`]), so that the search plays safe when ahead
+//!    late in a game and takes chances when behind.
 //!
 //! Easy's favourite is played unless another action's gain over it, round by round, stands
-//! clearly out of the noise ([`chosen`]); then the one with the best gain is. Rounds go on
-//! while another playout fits in the budget's time, judging by the longest so far (or until
-//! its number of playouts, one playout being one action on one guess), or stop early once
-//! the best action's lead over every other is far beyond the noise of the guesses.
+//! clearly out of the noise ([`Rounds::chosen`]); then the one with the best gain is. An
+//! action clearly behind another is dropped, so that the rounds left go to those still in
+//! question ([`Rounds::prune`]). Rounds go on while another playout fits in the budget's time,
+//! judging by the longest so far (or until its number of playouts, one playout being one
+//! action on one guess), or stop early once no more rounds are likely to change the choice:
+//! easy's favourite is the only one left, or the chosen action's lead over every other is far
+//! beyond the noise of the guesses.
 
 use std::time::{Duration, Instant};
 
@@ -26,7 +31,7 @@ use crate::engine::{Action, Game, PublicView, Team};
 
 use super::Budget;
 use super::easy::{self, Judge};
-use super::eval::{Prior, rewards};
+use super::eval::{Prior, race_rewards};
 use super::policy::Glance;
 
 /// Actions played out: those easy likes best.
@@ -43,13 +48,15 @@ const MAX_REPLIES: usize = 3;
 const TURNS: usize = 2;
 /// Choices in a row a player answers within one playout at most (forks, horses, ice).
 const MAX_CHOICES: usize = 4;
-/// Rounds before the search may stop early.
-const MIN_ROUNDS: u32 = 6;
+/// Rounds before the search may drop a candidate or stop early: fewer make too rough an
+/// estimate of the noise.
+const MIN_ROUNDS: usize = 5;
 /// The lead, in standard errors of the difference, beyond which the search stops early.
 const DECISIVE: f32 = 3.0;
 /// The gain over easy's favourite, in standard errors, that the search needs to play another
-/// candidate instead ([`chosen`]): about one chance in ten that the best of five candidates
-/// no better than the favourite gets there by luck.
+/// candidate instead ([`Rounds::chosen`]): about one chance in ten that the best of five
+/// candidates no better than the favourite gets there by luck. A candidate this far behind
+/// another is dropped.
 const SWITCH: f32 = 2.0;
 
 pub(super) fn choose(view: &PublicView, rng: &mut SplitMix64, budget: Budget) -> Option<Action> {
@@ -69,61 +76,138 @@ pub(super) fn choose(view: &PublicView, rng: &mut SplitMix64, budget: Budget) ->
         me: view.controller(),
         prior: Prior::of(view),
     };
-    let mut stats = vec![Mean::default(); ranked.len()];
-    // Each candidate's gain over candidate 0 in every whole round: the rounds share their
-    // guesses, so the difference is measured far more closely than either mean.
-    let mut gains = vec![Mean::default(); ranked.len()];
-    let mut this_round = vec![0.0f32; ranked.len()];
+    let mut rounds = Rounds::new(ranked.len());
     let mut playouts = 0u32;
     // The longest playout so far: one that may not end within the budget is not begun, so
     // that a move keeps to its time rather than running one playout over it.
     let mut slowest = Duration::ZERO;
-    'rounds: for round in 1.. {
+    'rounds: loop {
         let guess = view.sample(rng);
         // Every action of a round meets the same guesses and the same draws of the players'
         // own guesses (as far as their playouts agree), so that the difference between two
         // actions' rounds is their own, not chance's.
         let draws = rng.next_u64();
+        let mut round = vec![f32::NAN; ranked.len()];
         for (i, (action, _)) in ranked.iter().enumerate() {
+            if !rounds.alive[i] {
+                continue;
+            }
             let mut draw = SplitMix64::new(draws);
             let began = Instant::now();
-            let reward = search.playout(&guess, action, &mut draw);
-            stats[i].add(reward);
-            this_round[i] = reward;
+            round[i] = search.playout(&guess, action, &mut draw);
             slowest = slowest.max(began.elapsed());
             playouts += 1;
             let out_of_playouts = budget.playouts.is_some_and(|n| playouts >= n);
             let out_of_time = started.elapsed() + slowest > budget.time;
-            if i + 1 == ranked.len() {
-                for (gain, reward) in gains.iter_mut().zip(&this_round).skip(1) {
-                    gain.add(reward - this_round[0]);
-                }
-            }
             if out_of_playouts || out_of_time {
+                // A round cut short is left out: its actions did not all meet its guess.
+                if rounds.alive.iter().skip(i + 1).all(|a| !a) {
+                    rounds.add(round);
+                }
                 break 'rounds;
             }
         }
-        if round >= MIN_ROUNDS && decided(&stats) {
-            break;
+        rounds.add(round);
+        if rounds.len() >= MIN_ROUNDS {
+            rounds.prune();
+            if rounds.settled() {
+                break;
+            }
         }
     }
-    Some(ranked[chosen(&gains)].0)
+    Some(ranked[rounds.chosen()].0)
 }
 
-/// The candidate to play, from each one's gain over easy's favourite (candidate 0) in the
-/// rounds played: the one with the best mean gain, if that gain stands out from the noise of
-/// the guesses by [`SWITCH`] standard errors; easy's favourite otherwise. Picking the best
-/// mean outright would, after a few rounds, pick whichever candidate was luckiest, which is
-/// often worse than easy's own choice; this way a short budget makes normal at worst easy,
-/// and a long one lets the search overrule easy wherever it has seen enough.
-fn chosen(gains: &[Mean]) -> usize {
-    let best = (1..gains.len())
-        .filter(|i| gains[*i].count > 0)
-        .max_by(|a, b| gains[*a].mean().total_cmp(&gains[*b].mean()));
-    match best {
-        Some(i) if gains[i].mean() > SWITCH * gains[i].spread().sqrt() => i,
-        _ => 0,
+/// The rewards of the candidates in every whole round so far, and which are still played.
+///
+/// The rounds share their guesses, so the difference between two candidates is measured
+/// round by round, far more closely than either's mean: a candidate is judged by its paired
+/// gain over another ([`Rounds::gain`]).
+struct Rounds {
+    /// One reward a candidate in each round (not a number where it was dropped already).
+    rewards: Vec<Vec<f32>>,
+    /// The candidates still played: easy's favourite (candidate 0) always is.
+    alive: Vec<bool>,
+}
+
+impl Rounds {
+    fn new(candidates: usize) -> Rounds {
+        Rounds {
+            rewards: Vec::new(),
+            alive: vec![true; candidates],
+        }
     }
+
+    fn add(&mut self, round: Vec<f32>) {
+        self.rewards.push(round);
+    }
+
+    fn len(&self) -> usize {
+        self.rewards.len()
+    }
+
+    /// Candidate `i`'s gain over candidate `j`, over the rounds both were played in.
+    fn gain(&self, i: usize, j: usize) -> Mean {
+        let mut gain = Mean::default();
+        for round in &self.rewards {
+            let (a, b) = (round[i], round[j]);
+            if !a.is_nan() && !b.is_nan() {
+                gain.add(a - b);
+            }
+        }
+        gain
+    }
+
+    /// The candidate to play: the one with the best mean gain over easy's favourite, if that
+    /// gain stands out from the noise of the guesses by [`SWITCH`] standard errors; easy's
+    /// favourite otherwise. Picking the best mean outright would, after a few rounds, pick
+    /// whichever candidate was luckiest, which is often worse than easy's own choice; this
+    /// way a short budget makes normal at worst easy, and a long one lets the search overrule
+    /// easy wherever it has seen enough.
+    fn chosen(&self) -> usize {
+        let best = (1..self.alive.len())
+            .filter(|i| self.alive[*i])
+            .map(|i| (i, self.gain(i, 0)))
+            .filter(|(_, g)| g.count > 0)
+            .max_by(|a, b| a.1.mean().total_cmp(&b.1.mean()));
+        match best {
+            Some((i, g)) if clearly_ahead(&g, SWITCH) => i,
+            _ => 0,
+        }
+    }
+
+    /// Drops each candidate (but easy's favourite) that another still played leads by
+    /// [`SWITCH`] standard errors: it is all but sure not to be the best, and the rounds left
+    /// are better spent telling the others apart.
+    fn prune(&mut self) {
+        let n = self.alive.len();
+        let behind: Vec<usize> = (1..n)
+            .filter(|&i| self.alive[i])
+            .filter(|&i| {
+                (0..n)
+                    .filter(|&j| j != i && self.alive[j])
+                    .any(|j| clearly_ahead(&self.gain(j, i), SWITCH))
+            })
+            .collect();
+        for i in behind {
+            self.alive[i] = false;
+        }
+    }
+
+    /// Can more rounds no longer change the choice? Easy's favourite is the only candidate
+    /// left, or the chosen one leads every other left by [`DECISIVE`] standard errors.
+    fn settled(&self) -> bool {
+        let c = self.chosen();
+        (0..self.alive.len())
+            .filter(|&k| k != c && self.alive[k])
+            .all(|k| clearly_ahead(&self.gain(c, k), DECISIVE))
+    }
+}
+
+/// Is a paired gain above zero by more than `sigmas` standard errors? A gain with no noise
+/// at all (the same difference in every round) is judged by its sign.
+fn clearly_ahead(gain: &Mean, sigmas: f32) -> bool {
+    gain.count >= 2 && gain.mean() > sigmas * gain.spread().sqrt()
 }
 
 struct Search {
@@ -166,7 +250,7 @@ impl Search {
                 self.answer_choices(&mut game, mover, rng);
             }
         }
-        rewards(&game, &self.prior)[self.me.index()]
+        race_rewards(&game, &self.prior)[self.me.index()]
     }
 
     /// Plays the greedy answer to each choice left to `team`.
@@ -238,30 +322,14 @@ impl Mean {
     }
 }
 
-/// Can more rounds no longer change the choice? Each other action is either behind the best
-/// by more than [`DECISIVE`] standard errors, or neither depends on the guesses at all.
-fn decided(stats: &[Mean]) -> bool {
-    let Some(top) = (0..stats.len()).max_by(|a, b| stats[*a].mean().total_cmp(&stats[*b].mean()))
-    else {
-        return true;
-    };
-    let best = stats[top];
-    stats.iter().enumerate().all(|(i, s)| {
-        let spread = best.spread() + s.spread();
-        i == top || spread == 0.0 || best.mean() - s.mean() > DECISIVE * spread.sqrt()
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn gains(rounds: &[[f32; 3]]) -> Vec<Mean> {
-        let mut out = vec![Mean::default(); 3];
-        for round in rounds {
-            for (gain, reward) in out.iter_mut().zip(round).skip(1) {
-                gain.add(reward - round[0]);
-            }
+    fn rounds(rows: &[[f32; 3]]) -> Rounds {
+        let mut out = Rounds::new(3);
+        for row in rows {
+            out.add(row.to_vec());
         }
         out
     }
@@ -271,23 +339,54 @@ mod tests {
     /// they are steady.
     #[test]
     fn the_search_overrules_easy_only_on_evidence() {
-        assert_eq!(chosen(&gains(&[])), 0);
-        assert_eq!(chosen(&gains(&[[0.5, 0.9, 0.4]])), 0);
+        assert_eq!(rounds(&[]).chosen(), 0);
+        assert_eq!(rounds(&[[0.5, 0.9, 0.4]]).chosen(), 0);
         let swinging = [
             [0.5, 0.9, 0.4],
             [0.5, 0.2, 0.4],
             [0.5, 0.8, 0.5],
             [0.5, 0.3, 0.5],
         ];
-        assert_eq!(chosen(&gains(&swinging)), 0);
+        assert_eq!(rounds(&swinging).chosen(), 0);
         let steady = [
             [0.5, 0.6, 0.4],
             [0.4, 0.52, 0.4],
             [0.6, 0.69, 0.5],
             [0.5, 0.61, 0.5],
         ];
-        assert_eq!(chosen(&gains(&steady)), 1);
+        assert_eq!(rounds(&steady).chosen(), 1);
         let worse = [[0.5, 0.4, 0.3], [0.5, 0.4, 0.3], [0.5, 0.4, 0.3]];
-        assert_eq!(chosen(&gains(&worse)), 0);
+        assert_eq!(rounds(&worse).chosen(), 0);
+    }
+
+    /// A candidate steadily behind another is dropped, and its rewards no longer count;
+    /// easy's favourite never is. Once the favourite is the only one left, or the chosen
+    /// candidate is far ahead of every other, the search has settled.
+    #[test]
+    fn candidates_clearly_behind_are_dropped() {
+        // Candidate 2 trails candidate 1 (not the favourite) steadily; 1 and 0 swing.
+        let mut r = rounds(&[
+            [0.5, 0.7, 0.55],
+            [0.5, 0.3, 0.15],
+            [0.5, 0.8, 0.65],
+            [0.5, 0.2, 0.05],
+        ]);
+        r.prune();
+        assert_eq!(r.alive, [true, true, false]);
+        assert!(!r.settled());
+        // A dropped candidate's rounds are no longer played: its reward is not a number.
+        r.add(vec![0.5, 0.4, f32::NAN]);
+        assert_eq!(r.gain(1, 2).count, 4);
+        assert_eq!(r.gain(1, 0).count, 5);
+        // The favourite steadily ahead of the rest: they go, and nothing is left to decide.
+        let mut r = rounds(&[[0.6, 0.5, 0.4], [0.7, 0.61, 0.5], [0.5, 0.39, 0.3]]);
+        r.prune();
+        assert_eq!(r.alive, [true, false, false]);
+        assert!(r.settled());
+        assert_eq!(r.chosen(), 0);
+        // Far ahead of the favourite and of candidate 2: chosen, and settled.
+        let r = rounds(&[[0.4, 0.8, 0.3], [0.5, 0.91, 0.4], [0.3, 0.69, 0.2]]);
+        assert_eq!(r.chosen(), 1);
+        assert!(r.settled());
     }
 }

@@ -31,6 +31,9 @@ pub struct ArenaOptions {
     pub seed: u64,
     /// The `normal` level's time budget per move.
     pub think: Duration,
+    /// Print the board each game ended on after its line, to see how it ended (where the
+    /// gold left lies, what fog is left when a game stalls).
+    pub boards: bool,
 }
 
 /// How one entry of `--bots` did.
@@ -112,6 +115,8 @@ struct Played {
     standings: Vec<Standing>,
     plies: u64,
     summary: String,
+    /// The board the game ended on, as text, when asked for ([`ArenaOptions::boards`]).
+    board: Option<String>,
 }
 
 impl ArenaOptions {
@@ -192,6 +197,9 @@ pub fn run(
                             if let Ok(mut out) = progress.lock() {
                                 let _ =
                                     writeln!(out, "game {}/{}: {}", g + 1, last, played.summary);
+                                if let Some(board) = &played.board {
+                                    let _ = writeln!(out, "{board}");
+                                }
                             }
                             if let Ok(mut all) = results.lock() {
                                 all[k as usize] = Some(played);
@@ -307,6 +315,7 @@ fn play_one(options: &ArenaOptions, settings: &Settings, g: u32) -> Result<Playe
             plies,
             outcome.reason.id()
         ),
+        board: options.boards.then(|| super::text_board::render(&game)),
     })
 }
 
@@ -404,6 +413,7 @@ mod tests {
             threads,
             seed,
             think: Duration::from_millis(10),
+            boards: false,
         }
     }
 
@@ -462,6 +472,28 @@ mod tests {
         for s in &report.standings {
             assert!(s.slow <= s.decisions);
         }
+    }
+
+    /// With `boards`, each game's line is followed by the board it ended on: the file
+    /// letters over and under each board, and the lines stay in their place.
+    #[test]
+    fn boards_follow_each_game_line() {
+        let options = ArenaOptions {
+            games: 2,
+            boards: true,
+            ..small([BotLevel::Easy, BotLevel::Random], 1, 3)
+        };
+        let mut sink = Vec::new();
+        run(&options, &mut sink).unwrap();
+        let text = String::from_utf8(sink).unwrap();
+        let header = |line: &str| line.trim_start().starts_with("a ");
+        assert_eq!(text.lines().filter(|l| header(l)).count(), 4, "{text}");
+        let lines: Vec<&str> = text.lines().collect();
+        assert!(
+            lines[0].starts_with("game 1/2: ") && header(lines[1]),
+            "{text}"
+        );
+        assert!(text.contains("game 2/2: "), "{text}");
     }
 
     /// A run played in two parts adds up to the same run played at once: the parts play the

@@ -313,6 +313,14 @@ impl Game {
         self.stall
     }
 
+    /// The turns without progress the stall guard still allows: at 0 it ends the game
+    /// (R-END-6). `None` with the guard off.
+    pub fn turns_before_stall(&self) -> Option<u32> {
+        let teams = self.teams_in_play().count() as u32;
+        let limit = u32::from(self.settings.stall_rounds) * teams;
+        (limit > 0).then(|| limit.saturating_sub(self.stall))
+    }
+
     pub fn outcome(&self) -> Option<&Outcome> {
         self.outcome.as_ref()
     }

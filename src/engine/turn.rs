@@ -171,9 +171,7 @@ impl Game {
             self.finish(outcome, ev);
             return;
         }
-        let teams = self.teams_in_play().count() as u32;
-        let limit = self.settings.stall_rounds as u32 * teams;
-        if limit > 0 && self.stall >= limit {
+        if self.turns_before_stall() == Some(0) {
             let outcome = self.outcome_by_score(EndReason::Stall);
             self.finish(outcome, ev);
         }
