@@ -9,7 +9,7 @@
 //! than far. Only open tiles are read: a fog tile counts for the gold an unseen tile holds on
 //! average.
 
-use crate::engine::{Cell, Game, Item, Place, PublicView, Team, TileKind, Unit};
+use crate::engine::{Cell, Game, Item, Place, PublicView, Team, TileKind, Unit, UnitKind};
 
 use super::reach::{self, FAR, Map, open_kind};
 
@@ -235,7 +235,6 @@ fn side_value(game: &Game, prior: &Prior, walks: &reach::Walks, team: Team) -> f
     let fog_gold = FOG_WEIGHT * prior.gold_per_fog_tile;
     // Carriers first: a unit standing where it can take gold takes one piece of it.
     let mut free = Vec::new();
-    let mut carrying = Vec::new();
     for unit in side.iter().filter(|u| u.carries()) {
         let here = match unit.place {
             Place::Land { cell, .. } if game.home_of(unit.place).is_some() => Some(cell),
@@ -251,20 +250,42 @@ fn side_value(game: &Game, prior: &Prior, walks: &reach::Walks, team: Team) -> f
                     1.0
                 };
                 value += risk * pile.points as f32 * discount(home.get(pile.cell));
-                carrying.push(*unit);
             }
             None => free.push(*unit),
         }
     }
     // Then each free unit goes for the best piece left, or the best fog tile.
-    let mut nearest = vec![FAR; game.board().cell_count()];
+    // Gold an enemy stands guard over is worth to a unit fetching it what it is worth to a
+    // carrier standing on it: were it worth more from a step away, a unit would hover beside
+    // the gold and never take it.
+    // Gold nobody goes for yet is fetched on a later trip: by a unit with a job once it has
+    // brought its piece home, so from its ship, or by a unit exploring, from where it is.
+    // Counting the rest of a pile from the unit beside it, or from the carrier standing on
+    // it, would make every step home with one piece look like a step away from the others,
+    // and a carrier with more gold around it would stand there for good.
+    let board = game.board();
+    let mut nearest = vec![FAR; board.cell_count()];
+    if let Some(ship) = game.main_ship(team) {
+        let aboard = Unit::new(team, UnitKind::Pirate(1), Place::Aboard(ship));
+        remember_nearest(&mut nearest, game, &walks.walk(game, &aboard));
+    }
+    let guard: Vec<f32> = piles
+        .iter()
+        .map(|p| {
+            if guarded(game, p.cell, team) {
+                THREATENED
+            } else {
+                1.0
+            }
+        })
+        .collect();
     for unit in free {
         let walk = walks.walk(game, unit);
         let mut best = 0.0f32;
         let mut target = None;
         for (i, pile) in piles.iter().enumerate().filter(|(_, p)| p.pieces > 0) {
             let moves = walk.get(pile.cell).saturating_add(home.get(pile.cell));
-            let v = pile.points as f32 * discount(moves);
+            let v = guard[i] * pile.points as f32 * discount(moves);
             if v > best {
                 best = v;
                 target = Some(i);
@@ -277,18 +298,11 @@ fn side_value(game: &Game, prior: &Prior, walks: &reach::Walks, team: Team) -> f
                 target = None;
             }
         }
-        if let Some(i) = target {
-            piles[i].pieces -= 1;
+        match target {
+            Some(i) => piles[i].pieces -= 1,
+            None => remember_nearest(&mut nearest, game, &walk),
         }
         value += best;
-        remember_nearest(&mut nearest, game, &walk);
-    }
-    // A carrier comes back for more. Counting it as near the gold beside it, as a free unit
-    // there would be, is optimistic (it must take its piece home first) but keeps picking
-    // gold up from ever making the rest of the pile look out of reach: with free units only,
-    // a side valued standing beside gold above taking it, and stood there.
-    for unit in carrying {
-        remember_nearest(&mut nearest, game, &walks.walk(game, unit));
     }
     // Gold nobody goes for yet still counts a little: the side can reach it later.
     for pile in &piles {
@@ -349,14 +363,17 @@ fn remember_nearest(nearest: &mut [u16], game: &Game, walk: &Map) {
 /// Can an enemy of `team` that moves before `team` does attack the units of `team` standing
 /// on `cell` (R-FIGHT)? Only the side to move can strike first.
 fn threatened(game: &Game, cell: Cell, team: Team) -> bool {
-    let mover = game.controller();
-    if game.allied(mover, team) {
-        return false;
-    }
     let stands_here = game.units().iter().any(|u| {
         game.allied(u.team, team) && matches!(u.place, Place::Land { cell: c, .. } if c == cell)
     });
-    if !stands_here
+    stands_here && guarded(game, cell, team)
+}
+
+/// Can an enemy of `team` that moves next strike `cell` (not a fortress or jungle, where no
+/// fight happens)? Gold there is as good as lost to whoever goes to fetch it.
+fn guarded(game: &Game, cell: Cell, team: Team) -> bool {
+    let mover = game.controller();
+    if game.allied(mover, team)
         || matches!(
             open_kind(game, cell),
             Some(TileKind::Fortress | TileKind::ResFort | TileKind::Jungle)
@@ -471,6 +488,43 @@ mod tests {
         let before = values(&standing, &prior)[team.index()];
         let after = values(&picked, &prior)[team.index()];
         assert!(after > before, "{after} after picking up, {before} before");
+    }
+
+    /// A pirate standing on eight coins, three moves from its ship on g1, takes one a step
+    /// home: worth more than standing there, though the step takes it away from the seven
+    /// left. It fetches those on later trips from the ship, wherever it stands now.
+    #[test]
+    fn a_carrier_walks_home_though_more_gold_lies_beside_it() {
+        let at = |cell: &str, coins: &str| {
+            position(&format!(
+                "tile g2 empty\ntile g3 empty\ntile g4 empty\ntile g5 empty\n{coins}\
+                 unit 1.1 {cell}\nunit 2.1 l12\nturn 2\n"
+            ))
+        };
+        let standing = at("g5", "item g5 coin 8\n");
+        let stepped = at("g4", "item g5 coin 7\nitem g4 coin\n");
+        let prior = Prior::of(&standing.public_view());
+        let me = Team::of(1).index();
+        let (before, after) = (values(&standing, &prior)[me], values(&stepped, &prior)[me]);
+        assert!(after > before, "{after} a step home, {before} standing");
+    }
+
+    /// Two coins on f5, an enemy pirate beside them on e5 to move next. Standing on the
+    /// coins is no worse than standing a step away from them on g5 (out of the enemy's
+    /// reach): were it worse, a pirate would stand beside the gold for good.
+    #[test]
+    fn gold_an_enemy_guards_is_no_better_from_a_step_away() {
+        let at = |cell: &str| {
+            position(&format!(
+                "tile e5 empty\ntile f5 empty\ntile g5 empty\nitem f5 coin 2\n\
+                 unit 1.1 {cell}\nunit 2.1 e5\nturn 2\n"
+            ))
+        };
+        let (beside, on) = (at("g5"), at("f5"));
+        let prior = Prior::of(&beside.public_view());
+        let me = Team::of(1).index();
+        let (beside, on) = (values(&beside, &prior)[me], values(&on, &prior)[me]);
+        assert!(on >= beside, "{on} on the coins, {beside} beside them");
     }
 
     /// The same lead of two points, with the same units as near the same gold, counts the
