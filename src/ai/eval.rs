@@ -254,21 +254,20 @@ fn side_value(game: &Game, prior: &Prior, walks: &reach::Walks, team: Team) -> f
             None => free.push(*unit),
         }
     }
-    // Then each free unit goes for the best piece left, or the best fog tile.
-    // Gold an enemy stands guard over is worth to a unit fetching it what it is worth to a
-    // carrier standing on it: were it worth more from a step away, a unit would hover beside
-    // the gold and never take it.
     // Gold nobody goes for yet is fetched on a later trip: by a unit with a job once it has
     // brought its piece home, so from its ship, or by a unit exploring, from where it is.
     // Counting the rest of a pile from the unit beside it, or from the carrier standing on
     // it, would make every step home with one piece look like a step away from the others,
     // and a carrier with more gold around it would stand there for good.
-    let board = game.board();
-    let mut nearest = vec![FAR; board.cell_count()];
+    let mut nearest = vec![FAR; game.board().cell_count()];
     if let Some(ship) = game.main_ship(team) {
         let aboard = Unit::new(team, UnitKind::Pirate(1), Place::Aboard(ship));
         remember_nearest(&mut nearest, game, &walks.walk(game, &aboard));
     }
+    // Then each free unit goes for the best piece left, or the best fog tile. Gold an enemy
+    // stands guard over is worth to a unit fetching it what it is worth to a carrier standing
+    // on it: were it worth more from a step away, a unit would hover beside the gold and
+    // never take it.
     let guard: Vec<f32> = piles
         .iter()
         .map(|p| {
@@ -370,7 +369,7 @@ fn threatened(game: &Game, cell: Cell, team: Team) -> bool {
 }
 
 /// Can an enemy of `team` that moves next strike `cell` (not a fortress or jungle, where no
-/// fight happens)? Gold there is as good as lost to whoever goes to fetch it.
+/// fight happens)? Gold there is worth only [`THREATENED`] of itself to whoever takes it.
 fn guarded(game: &Game, cell: Cell, team: Team) -> bool {
     let mover = game.controller();
     if game.allied(mover, team)

@@ -165,17 +165,8 @@ async fn threads_from_a_message_and_standalone_hold_messages() {
     fake.wait_message(private, |m| m.content == "Only for you")
         .await;
     // The second THREAD_CREATE is dispatched beside the message, not before it: wait for it.
-    let thread_creates = |f: &FakeDiscord| {
-        f.gateway_log()
-            .iter()
-            .filter(|e| e.event_name() == Some("THREAD_CREATE"))
-            .count()
-    };
-    fake.wait_for("two THREAD_CREATE dispatches", |f| {
-        (thread_creates(f) >= 2).then_some(())
-    })
-    .await;
-    assert_eq!(thread_creates(&fake), 2);
+    fake.wait_dispatches("THREAD_CREATE", 2).await;
+    assert_eq!(fake.dispatch_count("THREAD_CREATE"), 2);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -168,19 +168,8 @@ async fn a_retry_with_the_same_nonce_after_a_lost_answer_posts_once() {
     let [posted] = fake.messages_in(channel).try_into().expect("one message");
     assert_eq!(retried.id, posted.id);
     fake.wait_message(channel, |m| m.id == posted.id).await;
-    // The dispatch goes out on the gateway after the message is stored: wait for it rather
-    // than count too early (a loaded machine once counted none).
-    let creates = |f: &FakeDiscord| {
-        f.gateway_log()
-            .iter()
-            .filter(|e| e.event_name() == Some("MESSAGE_CREATE"))
-            .count()
-    };
-    fake.wait_for("the message's MESSAGE_CREATE dispatch", |f| {
-        (creates(f) > 0).then_some(())
-    })
-    .await;
-    assert_eq!(creates(&fake), 1);
+    fake.wait_dispatches("MESSAGE_CREATE", 1).await;
+    assert_eq!(fake.dispatch_count("MESSAGE_CREATE"), 1);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

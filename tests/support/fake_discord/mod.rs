@@ -506,6 +506,16 @@ impl FakeDiscord {
         self.shared.read(|w| w.gateway_log.clone())
     }
 
+    /// How many `name` dispatches the gateway has sent so far.
+    pub fn dispatch_count(&self, name: &str) -> usize {
+        self.shared.read(|w| {
+            w.gateway_log
+                .iter()
+                .filter(|e| e.event_name() == Some(name))
+                .count()
+        })
+    }
+
     /// Faults so far, without clearing them.
     pub fn faults(&self) -> Vec<Fault> {
         self.shared.read(|w| w.faults.clone())

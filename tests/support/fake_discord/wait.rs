@@ -160,6 +160,15 @@ impl FakeDiscord {
         .await
     }
 
+    /// Until the gateway has sent at least `count` dispatches named `name` (a dispatch goes
+    /// out after the state it reports is stored, so a count read at once may be short).
+    pub async fn wait_dispatches(&self, name: &str, count: usize) {
+        self.wait_for(&format!("{count} {name} dispatch(es)"), |f| {
+            (f.dispatch_count(name) >= count).then_some(())
+        })
+        .await
+    }
+
     /// The first message (not deleted, not a placeholder) in a channel or thread that
     /// satisfies `pred`.
     pub async fn wait_message(
