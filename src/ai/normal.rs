@@ -75,6 +75,7 @@ pub(super) fn choose(view: &PublicView, rng: &mut SplitMix64, budget: Budget) ->
     let search = Search {
         me: view.controller(),
         prior: Prior::of(view),
+        deadline: started + budget.time,
     };
     let mut rounds = Rounds::new(ranked.len());
     let mut playouts = 0u32;
@@ -94,7 +95,11 @@ pub(super) fn choose(view: &PublicView, rng: &mut SplitMix64, budget: Budget) ->
             }
             let mut draw = SplitMix64::new(draws);
             let began = Instant::now();
-            round[i] = search.playout(&guess, action, &mut draw);
+            let Some(reward) = search.playout(&guess, action, &mut draw) else {
+                // Cut off at the deadline: the round is incomplete, and is left out.
+                break 'rounds;
+            };
+            round[i] = reward;
             slowest = slowest.max(began.elapsed());
             playouts += 1;
             let out_of_playouts = budget.playouts.is_some_and(|n| playouts >= n);
@@ -213,17 +218,35 @@ fn clearly_ahead(gain: &Mean, sigmas: f32) -> bool {
 struct Search {
     me: Team,
     prior: Prior,
+    /// When the move's time is up. Not beginning a playout that the slowest so far says would
+    /// not fit is not enough: one reply can weigh far more than the ones before it (a flight
+    /// from ice lands anywhere, each landing raising a choice), and a loaded machine slows
+    /// any of them; so a playout checks the clock as it goes, and gives up once it is late.
+    deadline: Instant,
 }
 
 impl Search {
-    /// The mover's reward once `action` is played on `guess` and the others have replied.
-    fn playout(&self, guess: &Game, action: &Action, rng: &mut SplitMix64) -> f32 {
+    fn late(&self) -> bool {
+        Instant::now() >= self.deadline
+    }
+
+    /// The mover's reward once `action` is played on `guess` and the others have replied;
+    /// nothing if the deadline passed before the playout ended.
+    fn playout(&self, guess: &Game, action: &Action, rng: &mut SplitMix64) -> Option<f32> {
+        let reward = self.play_out(guess, action, rng);
+        (!self.late()).then_some(reward)
+    }
+
+    fn play_out(&self, guess: &Game, action: &Action, rng: &mut SplitMix64) -> f32 {
         let mut game = guess.clone();
         if game.play(action).is_err() {
             return 0.0;
         }
         self.answer_choices(&mut game, self.me, rng);
         for turn in 0..TURNS {
+            if self.late() {
+                break;
+            }
             if turn > 0 {
                 if game.is_over() || game.controller() != self.me {
                     break;
@@ -237,7 +260,7 @@ impl Search {
                 self.answer_choices(&mut game, self.me, rng);
             }
             for _ in 0..MAX_REPLIES {
-                if game.is_over() || game.controller() == self.me {
+                if game.is_over() || game.controller() == self.me || self.late() {
                     break;
                 }
                 let mover = game.controller();
@@ -256,7 +279,11 @@ impl Search {
     /// Plays the greedy answer to each choice left to `team`.
     fn answer_choices(&self, game: &mut Game, team: Team, rng: &mut SplitMix64) {
         for _ in 0..MAX_CHOICES {
-            if game.is_over() || game.pending().is_none() || game.controller() != team {
+            if game.is_over()
+                || game.pending().is_none()
+                || game.controller() != team
+                || self.late()
+            {
                 return;
             }
             let Some(option) = self.decide(game, team, rng) else {
@@ -287,7 +314,17 @@ impl Search {
         // full, as before the cap on easy's own decisions.
         let judge = Judge::new(team, self.prior, u32::MAX);
         let guess = std::slice::from_ref(game);
-        let scores: Vec<f32> = actions.iter().map(|a| judge.action(guess, a)).collect();
+        // Once late, the actions left are not judged: the playout is given up anyway.
+        let scores: Vec<f32> = actions
+            .iter()
+            .map(|a| {
+                if self.late() {
+                    f32::MIN
+                } else {
+                    judge.action(guess, a)
+                }
+            })
+            .collect();
         let at = super::policy::best(actions.len(), rng, |i| scores[i]);
         actions.get(at).copied()
     }
@@ -325,6 +362,31 @@ impl Mean {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::Settings;
+
+    /// A playout that finds the move's time up gives no reward rather than finishing late:
+    /// a move keeps to its budget however long one playout would take.
+    #[test]
+    fn a_playout_past_the_deadline_is_given_up() {
+        let game = Game::new(Settings::default(), 3).unwrap();
+        let view = game.public_view();
+        let action = super::super::candidates(&view)[0];
+        let mut rng = SplitMix64::new(1);
+        let guess = view.sample(&mut rng);
+        let search = |deadline| Search {
+            me: view.controller(),
+            prior: Prior::of(&view),
+            deadline,
+        };
+        let far = Instant::now() + Duration::from_secs(3600);
+        let reward = search(far).playout(&guess, &action, &mut SplitMix64::new(2));
+        assert!(reward.is_some_and(|r| (0.0..=1.0).contains(&r)));
+        let passed = Instant::now();
+        assert_eq!(
+            search(passed).playout(&guess, &action, &mut SplitMix64::new(2)),
+            None
+        );
+    }
 
     fn rounds(rows: &[[f32; 3]]) -> Rounds {
         let mut out = Rounds::new(3);
