@@ -20,9 +20,10 @@
 //! action clearly behind another is dropped, so that the rounds left go to those still in
 //! question ([`Rounds::prune`]). Rounds go on while another playout fits in the budget's time,
 //! judging by the longest so far (or until its number of playouts, one playout being one
-//! action on one guess), or stop early once no more rounds are likely to change the choice:
-//! easy's favourite is the only one left, or the chosen action's lead over every other is far
-//! beyond the noise of the guesses.
+//! action on one guess); a playout still running at the deadline is given up, its round left
+//! out ([`Search::deadline`]). Rounds stop early once no more rounds are likely to change the
+//! choice: easy's favourite is the only one left, or the chosen action's lead over every other
+//! is far beyond the noise of the guesses.
 
 use std::time::{Duration, Instant};
 
