@@ -281,7 +281,7 @@ fn walk_sources(game: &Game, unit: &Unit) -> Vec<(Cell, u16)> {
             if vessel.boat {
                 board
                     .neighbours(vessel.cell)
-                    .filter(|c| board.is_land(*c))
+                    .filter(|c| board.is_land(*c) && keeps_a_lander(game, *c))
                     .map(|c| (c, sober + 1))
                     .collect()
             } else {
@@ -291,6 +291,7 @@ fn walk_sources(game: &Game, unit: &Unit) -> Vec<(Cell, u16)> {
                     .filter_map(|(slot, moves)| {
                         board
                             .front_cell(slot)
+                            .filter(|front| keeps_a_lander(game, *front))
                             .map(|front| (front, sober + moves + 1))
                     })
                     .collect()
@@ -311,6 +312,22 @@ fn walk_sources(game: &Game, unit: &Unit) -> Vec<(Cell, u16)> {
             None => Vec::new(),
         },
         Place::Tunnel(_) | Place::Dead => Vec::new(),
+    }
+}
+
+/// Does a unit landing on `cell` from a vessel stay on land? Not on a crocodile (back aboard,
+/// R-CROC-1), a balloon (back to a vessel, R-BALLOON-1), a cannon (fired into the sea,
+/// R-CANNON-1) or an arrow whose every exit is sea (R-ARROW-3): a side whose ship's front cell
+/// is one of these must sail along to land, and a walk counting that landing as one move would
+/// leave it stepping off and back aboard for good. Fog and every other open tile keep it.
+fn keeps_a_lander(game: &Game, cell: Cell) -> bool {
+    let board = game.board();
+    match open_kind(game, cell) {
+        Some(TileKind::Crocodile | TileKind::Balloon | TileKind::Cannon(_)) => false,
+        Some(TileKind::Arrow(exits)) => exits
+            .iter()
+            .any(|d| board.step(cell, d).is_some_and(|c| board.is_land(c))),
+        _ => true,
     }
 }
 
@@ -418,6 +435,40 @@ fn walker_cost(game: &Game, cell: Cell) -> Option<u16> {
 mod tests {
     use super::*;
     use crate::engine::{Pack, Players, Settings};
+
+    fn pirate_aboard(front: &str) -> Map {
+        let text = format!("set tile_pack = classic\n{front}unit 1.1 g1\nturn 1\n");
+        let game = crate::scenario::position_after_plays(&text).unwrap().0;
+        let pirate = game
+            .units()
+            .iter()
+            .find(|u| u.team == Team::of(1) && u.alive())
+            .unwrap();
+        assert_eq!(
+            pirate.place,
+            Place::Aboard(game.main_ship(Team::of(1)).unwrap())
+        );
+        walk(&game, pirate)
+    }
+
+    /// A pirate landing on the ship's front cell (g2) from its ship (g1) stays there, or is
+    /// thrown on inland, unless the tile sends it back to sea: then the ship must sail along
+    /// a slot first, and g3 beyond the front cell is three moves away, not two.
+    #[test]
+    fn a_front_cell_that_throws_back_to_sea_is_no_landing() {
+        let [g2, g3, f2] = ["g2", "g3", "f2"].map(|c| Cell::parse(c).unwrap());
+        let open = pirate_aboard("");
+        assert_eq!((open.get(g2), open.get(g3)), (1, 2));
+        for back in ["arrow s", "arrow se+sw", "crocodile", "balloon", "cannon s"] {
+            let walk = pirate_aboard(&format!("tile g2 {back}\n"));
+            assert_eq!((walk.get(f2), walk.get(g3)), (2, 3), "{back}");
+        }
+        for inland in ["arrow n", "arrow s+n", "ice", "horse"] {
+            let walk = pirate_aboard(&format!("tile g2 {inland}\n"));
+            assert_eq!((walk.get(g2), walk.get(g3)), (1, 2), "{inland}");
+            assert_eq!(walk.get(f2), 2, "{inland}");
+        }
+    }
 
     #[test]
     fn at_the_start_everything_is_reached_from_the_ships() {

@@ -139,6 +139,37 @@ fn the_thinking_levels_attack_a_carrier() {
     }
 }
 
+/// Team 1's ship (g1) has its three pirates aboard, and its front cell g2 is an arrow back at
+/// it: a pirate stepping off is thrown straight back aboard. The thinking levels sail along to
+/// land elsewhere rather than step off and back for ever (which once ended games by the stall
+/// guard with most of the gold still in the fog).
+#[test]
+fn the_thinking_levels_sail_when_the_front_cell_throws_back() {
+    let game = position(
+        "
+set tile_pack = classic
+tile g2 arrow s
+unit 1.1 g1
+unit 1.2 g1
+unit 1.3 g1
+unit 2.1 g13
+item e6 coin
+turn 1
+",
+    );
+    let back_aboard = |a: &Action| matches!(a, Action::Move { to, .. } if *to == cell("g2"));
+    assert!(game.legal_actions_unflagged().iter().any(back_aboard));
+    for level in [BotLevel::Easy, BotLevel::Normal] {
+        for seed in 0..3 {
+            let action = decide(&game.public_view(), &quick(level, seed)).unwrap();
+            assert!(
+                matches!(action, Action::Ship { .. }),
+                "{level} seed {seed}: {action:?}"
+            );
+        }
+    }
+}
+
 /// The cannibal is in sight next to the pirate: a step onto it is flagged fatal, and no level
 /// but `random` takes it.
 #[test]
