@@ -453,7 +453,8 @@ mod tests {
 
     /// A pirate landing on the ship's front cell (g2) from its ship (g1) stays there, or is
     /// thrown on inland, unless the tile sends it back to sea: then the ship must sail along
-    /// a slot first, and g3 beyond the front cell is three moves away, not two.
+    /// a slot first, and g3 beyond the front cell is three moves away, not two (R-ARROW-3,
+    /// R-CROC-1, R-BALLOON-1, R-CANNON-1; ice and horses throw on inland, R-ICE-1, R-HORSE-1).
     #[test]
     fn a_front_cell_that_throws_back_to_sea_is_no_landing() {
         let [g2, g3, f2] = ["g2", "g3", "f2"].map(|c| Cell::parse(c).unwrap());

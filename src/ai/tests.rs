@@ -140,9 +140,9 @@ fn the_thinking_levels_attack_a_carrier() {
 }
 
 /// Team 1's ship (g1) has its three pirates aboard, and its front cell g2 is an arrow back at
-/// it: a pirate stepping off is thrown straight back aboard. The thinking levels sail along to
-/// land elsewhere rather than step off and back for ever (which once ended games by the stall
-/// guard with most of the gold still in the fog).
+/// it: a pirate stepping off is thrown straight back aboard (R-ARROW-3). The thinking levels
+/// sail along to land elsewhere rather than step off and back for ever (which once ended games
+/// by the stall guard with most of the gold still in the fog).
 #[test]
 fn the_thinking_levels_sail_when_the_front_cell_throws_back() {
     let game = position(
