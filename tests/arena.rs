@@ -49,6 +49,17 @@ fn a_small_arena_reports_every_level() {
         assert_eq!(results, 4, "wins + draws + losses: {line}");
         assert!(line.contains(" ms"), "{line}");
     }
+    // Each decision is timed by the wall clock and, where the platform has one, by the
+    // deciding thread's CPU clock.
+    let header = out.lines().find(|l| l.starts_with("level")).unwrap();
+    assert!(header.contains("max move"), "{out}");
+    if cfg!(target_os = "linux") {
+        assert!(
+            header.contains("max CPU") && header.contains("CPU > 10 ms"),
+            "{out}"
+        );
+        assert!(!out.contains("no CPU clock"), "{out}");
+    }
     // One progress line per game, on stderr.
     assert_eq!(
         text(&run.stderr).lines().count(),

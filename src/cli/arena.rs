@@ -1,6 +1,8 @@
 //! `jackal arena`: bots against bots, for their figures. Seeded games between levels, every
 //! map played once from each seat (the seats rotate), wins, draws and losses per entry with a
-//! 95 % confidence interval, and each entry's mean and longest time to decide a move.
+//! 95 % confidence interval, and each entry's mean and longest time to decide a move: by the
+//! wall clock, and by the deciding thread's own CPU time, which leaves out the time the machine
+//! gave to other work meanwhile ([`super::thread_cpu`]).
 //!
 //! Games are played on the engine directly (no database): each bot is handed the game's public
 //! view, as in the service.
@@ -43,25 +45,61 @@ pub struct Standing {
     pub draws: u32,
     pub losses: u32,
     pub decisions: u64,
-    pub thinking: Duration,
+    /// The decisions' times by the wall clock: what a player waits.
+    pub wall: Timings,
+    /// The decisions' times by the deciding thread's CPU clock: what the level itself costs,
+    /// whatever else the machine was doing. Nothing where the platform has no such clock.
+    pub cpu: Option<Timings>,
+}
+
+/// `easy`'s budget for one move.
+pub const SLOW: Duration = Duration::from_millis(10);
+
+/// The times of an entry's decisions by one clock.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Timings {
+    pub total: Duration,
     pub longest: Duration,
     /// Decisions that took longer than [`SLOW`]: whether a long one was a rare hiccup of the
     /// machine or the level's habit.
     pub slow: u64,
 }
 
-/// `easy`'s budget for one move.
-pub const SLOW: Duration = Duration::from_millis(10);
+impl Timings {
+    fn record(&mut self, took: Duration) {
+        self.total += took;
+        self.longest = self.longest.max(took);
+        self.slow += u64::from(took > SLOW);
+    }
+
+    fn add(&mut self, other: &Timings) {
+        self.total += other.total;
+        self.longest = self.longest.max(other.longest);
+        self.slow += other.slow;
+    }
+
+    pub fn mean(&self, decisions: u64) -> Duration {
+        self.total
+            .checked_div(u32::try_from(decisions.max(1)).unwrap_or(u32::MAX))
+            .unwrap_or_default()
+    }
+}
 
 impl Standing {
+    /// No games yet, with a CPU clock if the platform has one.
+    fn new() -> Standing {
+        Standing {
+            cpu: super::thread_cpu::now().map(|_| Timings::default()),
+            ..Standing::default()
+        }
+    }
+
     pub fn games(&self) -> u32 {
         self.wins + self.draws + self.losses
     }
 
     pub fn mean_decision(&self) -> Duration {
-        self.thinking
-            .checked_div(self.decisions.max(1) as u32)
-            .unwrap_or_default()
+        self.wall.mean(self.decisions)
     }
 
     /// The share of games won, with its 95 % Wilson score interval.
@@ -77,9 +115,11 @@ impl Standing {
         self.draws += other.draws;
         self.losses += other.losses;
         self.decisions += other.decisions;
-        self.thinking += other.thinking;
-        self.longest = self.longest.max(other.longest);
-        self.slow += other.slow;
+        self.wall.add(&other.wall);
+        match (&mut self.cpu, &other.cpu) {
+            (Some(mine), Some(theirs)) => mine.add(theirs),
+            _ => self.cpu = None,
+        }
     }
 }
 
@@ -219,7 +259,7 @@ pub fn run(
     if let Some(e) = failure.into_inner().ok().flatten() {
         return Err(e);
     }
-    let mut standings = vec![Standing::default(); options.bots.len()];
+    let mut standings = vec![Standing::new(); options.bots.len()];
     let mut plies = 0;
     for played in results
         .into_inner()
@@ -256,21 +296,25 @@ fn play_one(options: &ArenaOptions, settings: &Settings, g: u32) -> Result<Playe
             }
         })
         .collect();
-    let mut standings = vec![Standing::default(); options.bots.len()];
+    let mut standings = vec![Standing::new(); options.bots.len()];
     let mut plies = 0u64;
     while !game.is_over() {
         let team = game.controller();
         let bot = &bots[team.index()];
         let view = game.public_view();
         let asked = Instant::now();
+        let cpu_before = super::thread_cpu::now();
         let action = ai::decide(&view, bot)
             .map_err(|e| format!("game {} (map {map}), ply {}: {e}", g + 1, game.ply()))?;
+        let cpu_after = super::thread_cpu::now();
         let took = asked.elapsed();
         let standing = &mut standings[options.entry_of(g, team)];
         standing.decisions += 1;
-        standing.thinking += took;
-        standing.longest = standing.longest.max(took);
-        standing.slow += u64::from(took > SLOW);
+        standing.wall.record(took);
+        match (&mut standing.cpu, cpu_before, cpu_after) {
+            (Some(cpu), Some(before), Some(after)) => cpu.record(after.saturating_sub(before)),
+            _ => standing.cpu = None,
+        }
         game.play(&action).map_err(|e| {
             format!(
                 "game {} (map {map}), ply {}: the bot's move was refused: {e}",
@@ -338,7 +382,7 @@ impl fmt::Display for ArenaReport {
         )?;
         writeln!(
             f,
-            "{:<8} {:>5} {:>5} {:>6} {:>6}  {:>8}  {:<15}  {:>10}  {:>10}  {:>9}",
+            "{:<8} {:>5} {:>5} {:>6} {:>6}  {:>8}  {:<15}  {:>10}  {:>10}  {:>9}  {:>10}  {:>10}  {:>9}",
             "level",
             "games",
             "wins",
@@ -348,14 +392,27 @@ impl fmt::Display for ArenaReport {
             "95 % CI",
             "mean move",
             "max move",
-            "> 10 ms"
+            "> 10 ms",
+            "mean CPU",
+            "max CPU",
+            "CPU > 10 ms"
         )?;
         let names = entry_names(&o.bots);
         for (name, s) in names.iter().zip(&self.standings) {
             let (p, low, high) = s.win_rate();
+            let cpu = match &s.cpu {
+                Some(cpu) => format!(
+                    "{:>7.2} ms  {:>7.2} ms  {:>4} of {}",
+                    ms(cpu.mean(s.decisions)),
+                    ms(cpu.longest),
+                    cpu.slow,
+                    s.decisions
+                ),
+                None => "(no CPU clock here)".to_string(),
+            };
             writeln!(
                 f,
-                "{:<8} {:>5} {:>5} {:>6} {:>6}  {:>7.1} %  {:>5.1} – {:>5.1} %  {:>7.2} ms  {:>7.2} ms  {:>4} of {}",
+                "{:<8} {:>5} {:>5} {:>6} {:>6}  {:>7.1} %  {:>5.1} – {:>5.1} %  {:>7.2} ms  {:>7.2} ms  {:>4} of {}  {cpu}",
                 name,
                 s.games(),
                 s.wins,
@@ -365,8 +422,8 @@ impl fmt::Display for ArenaReport {
                 100.0 * low,
                 100.0 * high,
                 ms(s.mean_decision()),
-                ms(s.longest),
-                s.slow,
+                ms(s.wall.longest),
+                s.wall.slow,
                 s.decisions,
             )?;
         }
@@ -461,7 +518,7 @@ mod tests {
         let report = run(&options, &mut sink).unwrap();
         for s in &report.standings {
             assert_eq!(s.games(), 4);
-            assert!(s.decisions > 0 && s.longest >= s.mean_decision());
+            assert!(s.decisions > 0 && s.wall.longest >= s.mean_decision());
         }
         let (a, b) = (&report.standings[0], &report.standings[1]);
         assert_eq!((a.wins, a.draws, a.losses), (b.losses, b.draws, b.wins));
@@ -470,7 +527,20 @@ mod tests {
         assert!(text.contains("easy") && text.contains("random") && text.contains("95 % CI"));
         assert!(text.contains("> 10 ms"));
         for s in &report.standings {
-            assert!(s.slow <= s.decisions);
+            assert!(s.wall.slow <= s.decisions);
+        }
+        // The CPU clock counts only the deciding thread's own work, read inside the wall
+        // clock's reading of the same decision: never more than the wall clock.
+        if cfg!(target_os = "linux") {
+            assert!(text.contains("CPU > 10 ms"), "{text}");
+            for s in &report.standings {
+                let cpu = s.cpu.expect("Linux has a thread CPU clock");
+                let slack = Duration::from_micros(s.decisions);
+                assert!(cpu.total > Duration::ZERO, "{s:?}");
+                assert!(cpu.total <= s.wall.total + slack, "{s:?}");
+                assert!(cpu.longest <= s.wall.longest + slack, "{s:?}");
+                assert!(cpu.slow <= s.wall.slow, "{s:?}");
+            }
         }
     }
 

@@ -8,3 +8,4 @@ pub mod output;
 pub mod play;
 pub mod render;
 pub mod text_board;
+pub mod thread_cpu;
