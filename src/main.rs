@@ -68,7 +68,8 @@ enum Command {
         no_png: bool,
     },
     /// Play bots against bots and print each level's wins, draws and losses (with a 95 %
-    /// confidence interval) and its mean and longest time to decide a move.
+    /// confidence interval) and its mean and longest time to decide a move, by the wall clock
+    /// and (on Linux) by the deciding thread's CPU time.
     ///
     /// Each map is played once from every seat: the seats rotate from game to game.
     Arena {
