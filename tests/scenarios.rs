@@ -240,19 +240,6 @@ fn every_rule_id_is_cited_by_a_scenario() {
     assert!(missing.is_empty(), "rules no scenario cites: {missing:?}");
 }
 
-/// `docs/RULES.md` is the contract itself: identical to `../shared/RULES.md` wherever that is
-/// beside the project.
-#[test]
-fn the_rules_copy_is_the_contract() {
-    let shared = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/RULES.md");
-    if let Ok(contract) = std::fs::read_to_string(shared) {
-        assert!(
-            contract == rules_contract(),
-            "docs/RULES.md differs from ../shared/RULES.md: copy it over"
-        );
-    }
-}
-
 /// Every setting of RULES §20 is played by some scenario in each of its values: `set` lines
 /// (and `board` / `players` headers) name every value but the default, which every scenario
 /// without the line plays; custom packs and the stall guard's range are sampled.

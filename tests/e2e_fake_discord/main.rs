@@ -15,5 +15,4 @@ mod protocol;
 mod raw;
 mod restart;
 mod safety;
-mod spec;
 mod trouble;

@@ -43,8 +43,6 @@ pub use interact::{InteractionHandle, OptionValue};
 pub use log::{Direction, Fault, GatewayLogEntry, RestLogEntry};
 pub use net::guarded_reqwest_client;
 #[allow(unused_imports)]
-pub use schema::vendored_dir as vendored_spec_dir;
-#[allow(unused_imports)]
 pub use world::{
     Attachment, Callback, Channel, ChannelKind, Interaction, Message, Overwrite, OverwriteTarget,
     User, flags, perms,

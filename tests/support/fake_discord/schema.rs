@@ -1,8 +1,8 @@
 //! Checks every JSON body the bot sends against Discord's own OpenAPI description, so a
 //! request the real Discord would refuse fails the test here instead of in production. The
 //! spec is vendored in `tests/support/discord-api-spec/` (an exact copy of the shared one in
-//! `../shared/discord-api-spec/`, which a test keeps in step), so a clone of this repository
-//! alone passes its tests.
+//! `../shared/discord-api-spec/`, which `scripts/check-vendored.sh` compares by hand), so a
+//! clone of this repository alone passes its tests.
 //!
 //! The spec uses a small subset of JSON Schema (2020-12): `$ref` to `#/components/schemas`,
 //! `type` (a name or a list), `const`, `enum`, `properties`, `required`,
@@ -404,7 +404,7 @@ impl ApiSpec {
 }
 
 /// `tests/support/discord-api-spec/`: the spec with its licence and provenance note.
-pub fn vendored_dir() -> PathBuf {
+fn vendored_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/support/discord-api-spec")
 }
 
