@@ -103,6 +103,11 @@ enum Command {
         /// it).
         #[arg(long)]
         boards: bool,
+        /// Write each game, as it ends, to a scenario file in this folder (game-086.scn):
+        /// `jackal check` replays it, and `jackal render --scenario FILE --ply N` draws its
+        /// board after any ply.
+        #[arg(long, value_name = "DIR")]
+        record: Option<PathBuf>,
     },
     /// Check a database file without changing it: SQLite's integrity check, the schema
     /// version, every game replayed from its seed against its stored state, snapshots, status
@@ -160,9 +165,10 @@ enum Command {
         /// The stored game's id (with --db).
         #[arg(long, value_name = "ID", requires = "db")]
         game: Option<i64>,
-        /// Draw the position after this many actions: 0 is the start (with --db; default:
-        /// the latest).
-        #[arg(long, value_name = "N", requires = "db")]
+        /// Draw the position after this many actions: 0 is the start (default: the latest).
+        /// With --scenario, an action is a `play` step (a game `arena --record` wrote has one
+        /// a ply).
+        #[arg(long, value_name = "N")]
         ply: Option<u32>,
         /// Where to write the PNG.
         #[arg(short, long, value_name = "FILE")]
@@ -233,6 +239,7 @@ fn main() -> ExitCode {
             seed,
             think_ms,
             boards,
+            record,
         } => {
             let options = jackal::cli::arena::ArenaOptions {
                 games,
@@ -244,6 +251,7 @@ fn main() -> ExitCode {
                 seed,
                 think: std::time::Duration::from_millis(think_ms),
                 boards,
+                record,
             };
             match jackal::cli::arena::run(&options, &mut std::io::stderr()) {
                 Ok(report) => {
@@ -316,7 +324,7 @@ fn main() -> ExitCode {
             highlight,
         } => {
             let source = match (scenario, db, game) {
-                (Some(file), _, _) => Source::Scenario(file),
+                (Some(file), _, _) => Source::Scenario { file, ply },
                 (None, Some(db), Some(game)) => Source::Stored { db, game, ply },
                 // clap requires a source, and --game with --db.
                 _ => unreachable!("clap checks the render source"),

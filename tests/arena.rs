@@ -110,3 +110,81 @@ fn bad_arena_input_names_what_is_right() {
         text(&run.stderr)
     );
 }
+
+/// `--record DIR` writes each game as a scenario file, which `jackal check` replays to the
+/// same scores and end, and `jackal render --scenario FILE --ply N` draws at any ply.
+#[test]
+fn recorded_games_replay_and_draw() {
+    let dir = tempfile::tempdir().unwrap();
+    let games = dir.path().join("games");
+    let run = arena(&[
+        "--games",
+        "2",
+        "--first",
+        "3",
+        "--size",
+        "5",
+        "--bots",
+        "normal,easy",
+        "--seed",
+        "6",
+        "--think-ms",
+        "5",
+        "--record",
+        games.to_str().unwrap(),
+    ]);
+    assert!(run.status.success(), "{run:?}");
+    let mut files: Vec<String> = std::fs::read_dir(&games)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    files.sort();
+    assert_eq!(files, ["game-003.scn", "game-004.scn"]);
+    let first = std::fs::read_to_string(games.join("game-003.scn")).unwrap();
+    assert!(first.contains("scenario arena seed 6 game 3: "), "{first}");
+    assert!(first.contains("  # ply 1, "), "{first}");
+    // The game line the arena printed is the file's first comment.
+    let line = text(&run.stderr)
+        .lines()
+        .find(|l| l.starts_with("game 3/4: "))
+        .unwrap()
+        .trim_start_matches("game 3/4: ")
+        .to_string();
+    assert!(first.lines().next().unwrap().ends_with(&line), "{first}");
+
+    let check = Command::new(env!("CARGO_BIN_EXE_jackal"))
+        .args(["check", "-q"])
+        .arg(&games)
+        .output()
+        .unwrap();
+    let said = text(&check.stdout);
+    assert!(check.status.success(), "{said}{}", text(&check.stderr));
+    assert!(
+        said.contains("TOTAL files=2 scenarios=2 passed=6 failed=0"),
+        "{said}"
+    );
+
+    let png = dir.path().join("ply3.png");
+    let render = Command::new(env!("CARGO_BIN_EXE_jackal"))
+        .args(["render", "--ply", "3", "--scenario"])
+        .arg(games.join("game-003.scn"))
+        .arg("-o")
+        .arg(&png)
+        .output()
+        .unwrap();
+    assert!(render.status.success(), "{render:?}");
+    assert!(std::fs::read(&png).unwrap().starts_with(b"\x89PNG"));
+    let past = Command::new(env!("CARGO_BIN_EXE_jackal"))
+        .args(["render", "--ply", "100000", "--scenario"])
+        .arg(games.join("game-003.scn"))
+        .arg("-o")
+        .arg(dir.path().join("past.png"))
+        .output()
+        .unwrap();
+    assert!(!past.status.success());
+    assert!(
+        text(&past.stderr).contains("play steps"),
+        "{}",
+        text(&past.stderr)
+    );
+}

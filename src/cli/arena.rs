@@ -9,10 +9,12 @@
 
 use std::fmt;
 use std::io::Write;
+use std::path::PathBuf;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
+use super::arena_record::GameRecord;
 use crate::ai::{self, Bot, BotLevel, Budget};
 use crate::engine::mapgen::SplitMix64;
 use crate::engine::{Game, Pack, Players, Settings, Team};
@@ -36,6 +38,10 @@ pub struct ArenaOptions {
     /// Print the board each game ended on after its line, to see how it ended (where the
     /// gold left lies, what fog is left when a game stalls).
     pub boards: bool,
+    /// Write each game, as it ends, to a scenario file in this folder (`game-086.scn`), which
+    /// `jackal check` replays and `jackal render --scenario F --ply N` draws at any ply
+    /// ([`super::arena_record`]).
+    pub record: Option<PathBuf>,
 }
 
 /// How one entry of `--bots` did.
@@ -213,6 +219,10 @@ pub fn run(
         return Err("--first counts games from 1".into());
     }
     let settings = options.settings()?;
+    if let Some(dir) = &options.record {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("cannot make the folder {}: {e}", dir.display()))?;
+    }
     let started = Instant::now();
     let next = AtomicU32::new(0);
     let skipped = options.first - 1;
@@ -297,6 +307,7 @@ fn play_one(options: &ArenaOptions, settings: &Settings, g: u32) -> Result<Playe
         .collect();
     let mut standings = vec![Standing::new(); options.bots.len()];
     let mut plies = 0u64;
+    let mut record = options.record.as_ref().map(|_| GameRecord::new());
     while !game.is_over() {
         let team = game.controller();
         let bot = &bots[team.index()];
@@ -313,6 +324,9 @@ fn play_one(options: &ArenaOptions, settings: &Settings, g: u32) -> Result<Playe
         match (&mut standing.cpu, cpu_before, cpu_after) {
             (Some(cpu), Some(before), Some(after)) => cpu.record(after.saturating_sub(before)),
             _ => standing.cpu = None,
+        }
+        if let Some(record) = &mut record {
+            record.note(&game, &action, &bot.level.to_string());
         }
         game.play(&action).map_err(|e| {
             format!(
@@ -349,15 +363,41 @@ fn play_one(options: &ArenaOptions, settings: &Settings, g: u32) -> Result<Playe
             game.score(team)
         ));
     }
+    let summary = format!(
+        "{}, {} plies, {}",
+        summary.join(", "),
+        plies,
+        outcome.reason.id()
+    );
+    if let (Some(record), Some(dir)) = (&record, &options.record) {
+        let last = options.first - 1 + options.games;
+        let width = last.to_string().len().max(3);
+        let file = dir.join(format!("game-{:0width$}.scn", g + 1));
+        let seats: Vec<String> = teams
+            .iter()
+            .map(|&team| format!("{} (team {team})", options.bots[options.entry_of(g, team)]))
+            .collect();
+        let title = format!(
+            "arena seed {} game {}: {}",
+            options.seed,
+            g + 1,
+            seats.join(" v ")
+        );
+        let about = format!(
+            "jackal arena --seed {} --size {} --pack {} --think-ms {}, game {}: {summary}",
+            options.seed,
+            options.size,
+            options.pack,
+            options.think.as_millis(),
+            g + 1
+        );
+        let text = record.scenario(settings, map, &game, &title, &about);
+        std::fs::write(&file, text).map_err(|e| format!("cannot write {}: {e}", file.display()))?;
+    }
     Ok(Played {
         standings,
         plies,
-        summary: format!(
-            "{}, {} plies, {}",
-            summary.join(", "),
-            plies,
-            outcome.reason.id()
-        ),
+        summary,
         board: options.boards.then(|| super::text_board::render(&game)),
     })
 }
@@ -472,6 +512,7 @@ mod tests {
             seed,
             think: Duration::from_millis(10),
             boards: false,
+            record: None,
         }
     }
 

@@ -1,6 +1,7 @@
 //! Command-line front ends that are more than a line of `main.rs`.
 
 pub mod arena;
+mod arena_record;
 pub mod backup;
 pub mod chaos;
 pub mod doctor;

@@ -16,8 +16,9 @@ use crate::store::{GameId, GameStatus, Store};
 /// Where the position comes from.
 #[derive(Clone, Debug)]
 pub enum Source {
-    /// The first scenario of a `.scn` file, after its `play` steps.
-    Scenario(PathBuf),
+    /// The first scenario of a `.scn` file, after its first `ply` `play` steps (`None`: all
+    /// of them). A game `jackal arena --record` wrote is such a file, one step a ply.
+    Scenario { file: PathBuf, ply: Option<u32> },
     /// A game in a database file, after `ply` actions (`None`: all of them).
     Stored {
         db: PathBuf,
@@ -43,12 +44,12 @@ pub fn run(request: &RenderRequest) -> Result<usize> {
         .with_context(|| format!("`{}` is not a language: en or ru", request.lang))?;
     // The output is checked before anything is read or written: `-o jackal.db` is refused.
     let inputs = match &request.source {
-        Source::Scenario(file) => vec![file.clone()],
+        Source::Scenario { file, .. } => vec![file.clone()],
         Source::Stored { db, .. } => output::database_files(db),
     };
     let output = Output::checked(&request.output, &inputs)?;
     let (game, path) = match &request.source {
-        Source::Scenario(file) => scenario_position(file)?,
+        Source::Scenario { file, ply } => scenario_position(file, *ply)?,
         Source::Stored { db, game, ply } => stored_position(db, *game, *ply)?,
     };
     let highlights = request
@@ -70,15 +71,20 @@ pub fn run(request: &RenderRequest) -> Result<usize> {
     Ok(png.len())
 }
 
-fn scenario_position(file: &Path) -> Result<(Game, Vec<Cell>)> {
+fn scenario_position(file: &Path, ply: Option<u32>) -> Result<(Game, Vec<Cell>)> {
     let content =
         std::fs::read_to_string(file).with_context(|| format!("reading {}", file.display()))?;
-    from_scenario(&content).map_err(|e| anyhow!("{}: {e}", file.display()))
+    from_scenario(&content, ply).map_err(|e| anyhow!("{}: {e}", file.display()))
 }
 
-/// The game after the first scenario's `play` steps, and the path of the last one.
-fn from_scenario(content: &str) -> std::result::Result<(Game, Vec<Cell>), String> {
-    let (game, played) = crate::scenario::position_after_plays(content)?;
+/// The game after the first scenario's first `ply` `play` steps (default: all), and the path
+/// of the last of them.
+fn from_scenario(
+    content: &str,
+    ply: Option<u32>,
+) -> std::result::Result<(Game, Vec<Cell>), String> {
+    let plays = ply.map(|n| n as usize);
+    let (game, played) = crate::scenario::position_after(content, plays)?;
     // A rum serving moves nothing: keep the path of the last action that did.
     let path = played
         .iter()
@@ -133,8 +139,26 @@ mod tests {
     #[test]
     fn a_scenario_keeps_its_last_path() {
         let text = "board 7\ntile c3 fog chest1\nplay 1 d2\n";
-        let (_, path) = from_scenario(text).unwrap();
+        let (_, path) = from_scenario(text, None).unwrap();
         assert_eq!(path.first().map(|c| c.to_string()).as_deref(), Some("d1"));
         assert_eq!(path.last().map(|c| c.to_string()).as_deref(), Some("d2"));
+    }
+
+    /// `--ply` stops a scenario's plays where asked: ply 0 is the setup, ply 1 the first
+    /// move; past the last step the error says how many there are.
+    #[test]
+    fn a_scenario_is_drawn_after_the_plies_asked_for() {
+        let text = "board 7\ntile c3 fog chest1\nplay 1 d2\nplay 2 d6\n";
+        let at = |ply| from_scenario(text, Some(ply));
+        let (start, path) = at(0).unwrap();
+        assert!(path.is_empty());
+        assert_eq!(start.ply(), 0);
+        let (first, path) = at(1).unwrap();
+        assert_eq!(first.ply(), 1);
+        assert_eq!(path.last().map(|c| c.to_string()).as_deref(), Some("d2"));
+        let (both, _) = at(2).unwrap();
+        assert_eq!(both.ply(), from_scenario(text, None).unwrap().0.ply());
+        let past = at(3).unwrap_err();
+        assert!(past.contains("2 play steps"), "{past}");
     }
 }

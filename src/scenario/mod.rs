@@ -140,6 +140,16 @@ pub fn print_report(report: &Report, out: &mut impl std::io::Write) -> Result<()
 /// The game the first scenario of a file reaches after its setup and its `play` steps, and the
 /// events of each of those steps (for `jackal render`).
 pub fn position_after_plays(content: &str) -> Result<(Game, Vec<Vec<Event>>), String> {
+    position_after(content, None)
+}
+
+/// [`position_after_plays`], stopping after the first `plays` of them when given (`Some(0)`:
+/// the position the setup makes). Asking for more plays than the scenario has is an error
+/// that says how many it has.
+pub fn position_after(
+    content: &str,
+    plays: Option<usize>,
+) -> Result<(Game, Vec<Vec<Event>>), String> {
     let src = lexer::split("scenario", content)
         .into_iter()
         .next()
@@ -157,12 +167,21 @@ pub fn position_after_plays(content: &str) -> Result<(Game, Vec<Vec<Event>>), St
             "play-as" => words(2),
             _ => continue,
         };
+        if plays == Some(played.len()) {
+            return Ok((game, played));
+        }
         let events = game
             .play_text(&text)
             .map_err(|e| format!("line {}: `{text}` rejected: {e}", line.no))?;
         played.push(events);
     }
-    Ok((game, played))
+    match plays {
+        Some(n) if n > played.len() => Err(format!(
+            "the scenario has {} play steps: the position after {n} does not exist",
+            played.len()
+        )),
+        _ => Ok((game, played)),
+    }
 }
 
 fn run_scenario(report: &mut Report, file: &str, src: &Source) -> Counts {
