@@ -151,9 +151,10 @@ enum Command {
     },
     /// Draw the board picture (PNG, 1024×1024) of a position.
     ///
-    /// Either the position a scenario file's first scenario reaches after its `play` steps
-    /// (`--scenario FILE`), or a stored game's after `--ply N` actions, the latest by default
-    /// (`--db FILE --game ID`). The last move's path is outlined.
+    /// Either the position a scenario file's first scenario reaches after all its `play` steps
+    /// or the first `--ply N` of them (`--scenario FILE`), or a stored game's after `--ply N`
+    /// actions, the latest by default (`--db FILE --game ID`). The last move's path is
+    /// outlined.
     #[command(group = clap::ArgGroup::new("source").required(true).args(["scenario", "db"]))]
     Render {
         /// A scenario file (.scn, see SCENARIOS.md).

@@ -370,7 +370,7 @@ fn play_one(options: &ArenaOptions, settings: &Settings, g: u32) -> Result<Playe
         outcome.reason.id()
     );
     if let (Some(record), Some(dir)) = (&record, &options.record) {
-        let last = options.first - 1 + options.games;
+        let last = (options.first - 1).saturating_add(options.games);
         let width = last.to_string().len().max(3);
         let file = dir.join(format!("game-{:0width$}.scn", g + 1));
         let seats: Vec<String> = teams
@@ -384,7 +384,13 @@ fn play_one(options: &ArenaOptions, settings: &Settings, g: u32) -> Result<Playe
             seats.join(" v ")
         );
         let about = format!(
-            "jackal arena --seed {} --size {} --pack {} --think-ms {}, game {}: {summary}",
+            "jackal arena --bots {} --seed {} --size {} --pack {} --think-ms {}, game {}: {summary}",
+            options
+                .bots
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join(","),
             options.seed,
             options.size,
             options.pack,

@@ -19,8 +19,9 @@ impl GameRecord {
         GameRecord { plays: Vec::new() }
     }
 
-    /// Notes `action`, about to be played in `game` by the player of its acting team, here
-    /// the level named `who`. The notation is read before the action is played: it is the
+    /// Notes `action`, about to be played in `game`, chosen by the player commanding the turn
+    /// (`Game::controller`), the level named `who`. The step's team is the acting team
+    /// (`Game::turn`), as `play-as` checks it, even on a weed turn. The notation is read before the action is played: it is the
     /// canonical form in the position the action is played from (S-NOT-2).
     pub fn note(&mut self, game: &Game, action: &Action, who: &str) {
         let ply = self.plays.len() + 1;

@@ -177,8 +177,9 @@ pub fn position_after(
     }
     match plays {
         Some(n) if n > played.len() => Err(format!(
-            "the scenario has {} play steps: the position after {n} does not exist",
-            played.len()
+            "the scenario has {k} play step{s}: the position after {n} does not exist (0 to {k})",
+            k = played.len(),
+            s = if played.len() == 1 { "" } else { "s" },
         )),
         _ => Ok((game, played)),
     }
