@@ -1,8 +1,8 @@
 //! Checks every JSON body the bot sends against Discord's own OpenAPI description, so a
 //! request the real Discord would refuse fails the test here instead of in production. The
-//! spec is vendored in `tests/support/discord-api-spec/` (an exact copy of the shared one in
-//! `../shared/discord-api-spec/`, which `scripts/check-vendored.sh` compares by hand), so a
-//! clone of this repository alone passes its tests.
+//! spec is vendored in `tests/support/discord-api-spec/` and read only from there (or from
+//! `DISCORD_OPENAPI_SPEC`), so a clone of this repository alone passes its tests; that the
+//! copy matches its upstream is checked by hand with `scripts/check-vendored.sh`.
 //!
 //! The spec uses a small subset of JSON Schema (2020-12): `$ref` to `#/components/schemas`,
 //! `type` (a name or a list), `const`, `enum`, `properties`, `required`,
