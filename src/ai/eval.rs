@@ -32,6 +32,10 @@ const SCALE: f32 = 2.0;
 /// The gold in play (classic pack, at the start) at which [`race_rewards`] weighs a lead as
 /// [`rewards`] does.
 const START_GOLD: f32 = 37.0;
+/// The long scale of [`race_rewards`], in points: a lead of this many makes about 0.73.
+const LONG_SCALE: f32 = 6.0;
+/// The share of [`race_rewards`] weighed on the long scale.
+const LONG_WEIGHT: f32 = 0.08;
 /// Rounds before the stall guard would end the game (R-END-6) from which [`race_rewards`]
 /// counts the gold left for less: a standoff this long is one nobody is breaking.
 const STALL_HORIZON: f32 = 15.0;
@@ -109,10 +113,21 @@ pub(super) fn rewards(game: &Game, prior: &Prior) -> [f32; 4] {
 /// long, the game is about to end by score, and the gold left counts only for as long as the
 /// guard still gives. So a side behind in a standoff looks for any way to break it, and a
 /// side ahead is content to let it run out.
+///
+/// Weighed that way alone, a lead far beyond what is left to play for makes every position
+/// the same (all but won, or all but lost), and a search on it plays anything: a side nine
+/// points behind near the guard would shuffle a coin back and forth rather than open the fog
+/// or clear the way to its ship (arena game 139). So a little of each reward is the lead on
+/// the long scale [`LONG_SCALE`], which still tells a better position from a worse one.
 pub(super) fn race_rewards(game: &Game, prior: &Prior) -> [f32; 4] {
     let left = gold_to_play_for(game, prior) * time_to_play_for(game);
     let scale = SCALE * ((left + 1.0) / (START_GOLD + 1.0)).sqrt();
-    rewards_at(game, prior, scale)
+    let race = rewards_at(game, prior, scale);
+    if game.is_over() || losing_duel(game).is_some() {
+        return race;
+    }
+    let long = rewards_at(game, prior, LONG_SCALE);
+    std::array::from_fn(|t| (1.0 - LONG_WEIGHT) * race[t] + LONG_WEIGHT * long[t])
 }
 
 /// How much of the gold left can still be played for before the stall guard ends the game:
@@ -576,8 +591,31 @@ mod tests {
         assert!((plain(&far)[ahead] - plain(&near)[ahead]).abs() < 1e-4);
         assert!((race(&far)[ahead] - race(&at(60))[ahead]).abs() < 1e-4);
         assert!(race(&far)[ahead] < 0.8, "{}", race(&far)[ahead]);
-        assert!(race(&near)[ahead] > 0.95, "{}", race(&near)[ahead]);
-        assert!(race(&near)[behind] < 0.05, "{}", race(&near)[behind]);
+        // Nearly the game, short of the little weighed on the long scale.
+        assert!(race(&near)[ahead] > 0.92, "{}", race(&near)[ahead]);
+        assert!(race(&near)[behind] < 0.08, "{}", race(&near)[behind]);
+    }
+
+    /// Nine points behind with the stall guard two turns off, the side behind has all but
+    /// lost either way; still, a point more of its own is worth something to it, so that a
+    /// search tells its better moves from its worse ones. A side that has lost already (a
+    /// stranded duel) is worth nothing.
+    #[test]
+    fn a_side_far_behind_still_prefers_more_gold() {
+        let at = |score: u32| {
+            position(&format!(
+                "item g7 coin 30\nunit 1.1 g5\nunit 2.1 g9\n\
+                 score 1 = 12\nscore 2 = {score}\nstall 98\nturn 1\n"
+            ))
+        };
+        let behind = Team::of(2).index();
+        let race = |g: &Game| race_rewards(g, &Prior::of(&g.public_view()))[behind];
+        let (worse, better) = (race(&at(3)), race(&at(4)));
+        assert!(better < 0.05, "{better}");
+        assert!(better - worse > 1e-3, "{better} {worse}");
+        let stranded = position("tile e5 trap\nunit 1.1 e5 trapped\nunit 2.1 h9\nturn 2\n");
+        let prior = Prior::of(&stranded.public_view());
+        assert_eq!(race_rewards(&stranded, &prior)[..2], [0.0, 1.0]);
     }
 
     #[test]

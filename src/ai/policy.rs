@@ -6,6 +6,7 @@
 use crate::engine::mapgen::SplitMix64;
 use crate::engine::{Action, Cell, Game, Items, Place, Team, TileKind, UnitRef};
 
+use super::eval::is_caught;
 use super::reach::{self, Map, open_kind};
 
 /// The index below `len` with the highest score; ties go to the first met from a starting
@@ -99,7 +100,12 @@ impl Glance {
             };
         }
         if board.is_sea(to) {
-            return -3.0;
+            // Swimming is slow and aimless, unless it strikes an enemy swimmer (R-FIGHT-5).
+            return if self.enemies_on(game, to) {
+                self.strike(game, to, 0.0)
+            } else {
+                -3.0
+            };
         }
         let kind = open_kind(game, to);
         if kind == Some(TileKind::Cannibal) {
@@ -116,7 +122,7 @@ impl Glance {
             score += 1.0 + 0.1 * gold_there;
         }
         if self.enemies_on(game, to) {
-            score += 0.8 + gold_there;
+            score += self.strike(game, to, gold_there);
         }
         match kind {
             None => score += 0.4 + 2.0 * self.gold_per_fog,
@@ -150,11 +156,29 @@ impl Glance {
         gain
     }
 
+    /// Striking the enemies on `cell`, where `gold` lies: worth the gold they would carry
+    /// off, and the game itself when one of them is the last free unit of its side in a duel,
+    /// which is then stranded (R-END-4). Cut from a shortlist, such a strike would leave the
+    /// search blind to the one reply that loses it the game.
+    fn strike(&self, game: &Game, cell: Cell, gold: f32) -> f32 {
+        let last = game.teams().count() == 2
+            && game.units().iter().any(|u| {
+                on(u.place, cell)
+                    && game.enemies(u.team, self.team)
+                    && !game.units().iter().any(|o| {
+                        game.allied(o.team, u.team)
+                            && o.alive()
+                            && !is_caught(o)
+                            && !on(o.place, cell)
+                    })
+            });
+        0.8 + gold + if last { LAST_UNIT } else { 0.0 }
+    }
+
     fn enemies_on(&self, game: &Game, cell: Cell) -> bool {
-        game.units().iter().any(|u| {
-            game.enemies(u.team, self.team)
-                && matches!(u.place, Place::Land { cell: c, .. } if c == cell)
-        })
+        game.units()
+            .iter()
+            .any(|u| game.enemies(u.team, self.team) && on(u.place, cell))
     }
 }
 
@@ -162,4 +186,14 @@ fn king(a: Cell, b: Cell) -> i32 {
     (a.col as i32 - b.col as i32)
         .abs()
         .max((a.row as i32 - b.row as i32).abs())
+}
+/// A strike that leaves the enemy side nothing free to move: the duel's end, in points.
+const LAST_UNIT: f32 = 20.0;
+
+/// Does a unit at `place` stand (or swim) on `cell`?
+fn on(place: Place, cell: Cell) -> bool {
+    match place {
+        Place::Land { cell: c, .. } | Place::Swim(c) => c == cell,
+        _ => false,
+    }
 }

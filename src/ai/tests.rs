@@ -299,3 +299,46 @@ fn budgets_stay_within_the_limit() {
     assert_eq!(Budget::time(Duration::from_secs(9)).time, Budget::MAX_TIME);
     assert_eq!(Budget::playouts(5).playouts, Some(5));
 }
+
+/// Team 1 is down to one free pirate, swimming at c13 (pirate 2 is caught in the trap on d5);
+/// team 2's pirate 3 swims at a11, beside b12. Swimming to b12 lets it strike there next
+/// (R-FIGHT-5) and strand team 1, which then loses (R-END-4): normal must see that reply,
+/// though team 2 has a dozen other actions and its quick policy likes land better than sea.
+/// (From arena game 123, lost this way while two points ahead.)
+#[test]
+fn normal_keeps_its_last_free_unit_out_of_an_enemy_swimmers_reach() {
+    let game = position(
+        "
+set tile_pack = classic
+tile d5 trap
+tile f5 empty
+tile h11 empty
+tile f11 empty
+item h11 coin 2
+item d8 coin 3
+unit 1.2 d5 trapped
+unit 1.3 c13
+unit 2.1 g12
+unit 2.2 f10
+unit 2.3 a11
+score 1 = 16
+score 2 = 14
+turn 1
+",
+    );
+    let swims = |a: &Action| matches!(a, Action::Move { to, .. } if *to == cell("b12"));
+    assert!(game.legal_actions_unflagged().iter().any(swims));
+    // Team 2 has more actions than a reply's judge weighs (REPLIES_JUDGED).
+    let mut answered = game.clone();
+    let away = Action::Move {
+        unit: UnitKind::Pirate(3),
+        to: cell("d13"),
+        cargo: Items::NONE,
+    };
+    answered.play(&away).unwrap();
+    assert!(answered.legal_actions_unflagged().len() > 12);
+    for seed in 0..4 {
+        let action = decide(&game.public_view(), &quick(BotLevel::Normal, seed)).unwrap();
+        assert!(!swims(&action), "seed {seed}: {action:?}");
+    }
+}
