@@ -91,7 +91,7 @@ fn judge_counting(
 /// In a duel, a side down to its last free unit (the others dead or caught) loses at once if
 /// that unit is caught too (R-END-4): is `team`'s side there? (Units are the same on every
 /// guess of the fog.)
-fn fragile(game: &Game, team: Team) -> bool {
+pub(super) fn fragile(game: &Game, team: Team) -> bool {
     game.teams().count() == 2
         && game
             .units()
@@ -109,7 +109,12 @@ const RISKED: usize = 4;
 /// (a trap, a cave, a cannibal for the last free unit): each kind of unseen tile is tried on
 /// that cell once, weighed by how many of them are unseen. A handful of guesses of the whole
 /// fog would most often miss a one-in-forty loss, or make it one in four.
-fn strand_risk(view: &PublicView, sample: &Game, action: &Action, rng: &mut SplitMix64) -> f32 {
+pub(super) fn strand_risk(
+    view: &PublicView,
+    sample: &Game,
+    action: &Action,
+    rng: &mut SplitMix64,
+) -> f32 {
     let mut first = sample.clone();
     let Ok(events) = first.play(action) else {
         return 0.0;

@@ -115,10 +115,10 @@ pub(super) fn rewards(game: &Game, prior: &Prior) -> [f32; 4] {
 /// side ahead is content to let it run out.
 ///
 /// Weighed that way alone, a lead far beyond what is left to play for makes every position
-/// the same (all but won, or all but lost), and a search on it plays anything: a side nine
-/// points behind near the guard would shuffle a coin back and forth rather than open the fog
-/// or clear the way to its ship (arena game 139). So a little of each reward is the lead on
-/// the long scale [`LONG_SCALE`], which still tells a better position from a worse one.
+/// the same (all but won, or all but lost), and a search on it plays anything, easy's
+/// favourite as a rule: a side nine points behind near the guard has nothing to choose
+/// between fetching gold and standing still. So a little of each reward is the lead on the
+/// long scale [`LONG_SCALE`], which still tells a better position from a worse one.
 pub(super) fn race_rewards(game: &Game, prior: &Prior) -> [f32; 4] {
     let left = gold_to_play_for(game, prior) * time_to_play_for(game);
     let scale = SCALE * ((left + 1.0) / (START_GOLD + 1.0)).sqrt();

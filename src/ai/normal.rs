@@ -32,7 +32,7 @@ use crate::engine::{Action, Game, PublicView, Team};
 
 use super::Budget;
 use super::easy::{self, Judge};
-use super::eval::{Prior, race_rewards};
+use super::eval::{Prior, lost, race_rewards};
 use super::policy::Glance;
 
 /// Actions played out: those easy likes best.
@@ -49,6 +49,9 @@ const MAX_REPLIES: usize = 3;
 const TURNS: usize = 2;
 /// Choices in a row a player answers within one playout at most (forks, horses, ice).
 const MAX_CHOICES: usize = 4;
+/// Guesses a risky action ([`Search::risky_playout`]) is played on at most, looking for one
+/// where it does not lose at once.
+const REDRAWS: usize = 4;
 /// Rounds before the search may drop a candidate or stop early: fewer make too rough an
 /// estimate of the noise.
 const MIN_ROUNDS: usize = 5;
@@ -78,6 +81,7 @@ pub(super) fn choose(view: &PublicView, rng: &mut SplitMix64, budget: Budget) ->
         prior: Prior::of(view),
         deadline: started + budget.time,
     };
+    let risks = strand_risks(view, &ranked, rng);
     let mut rounds = Rounds::new(ranked.len());
     let mut playouts = 0u32;
     // The longest playout so far: one that may not end within the budget is not begun, so
@@ -96,7 +100,12 @@ pub(super) fn choose(view: &PublicView, rng: &mut SplitMix64, budget: Budget) ->
             }
             let mut draw = SplitMix64::new(draws);
             let began = Instant::now();
-            let Some(reward) = search.playout(&guess, action, &mut draw) else {
+            let reward = if risks[i] > 0.0 {
+                search.risky_playout(view, &guess, action, risks[i], &mut draw)
+            } else {
+                search.playout(&guess, action, &mut draw)
+            };
+            let Some(reward) = reward else {
                 // Cut off at the deadline: the round is incomplete, and is left out.
                 break 'rounds;
             };
@@ -122,6 +131,19 @@ pub(super) fn choose(view: &PublicView, rng: &mut SplitMix64, budget: Budget) ->
         }
     }
     Some(ranked[rounds.chosen()].0)
+}
+
+/// For a side down to its last free unit in a duel, each candidate's chance of losing the
+/// game at once on what the fog tile it opens turns out to be (R-END-4); nothing otherwise.
+fn strand_risks(view: &PublicView, ranked: &[(Action, f32)], rng: &mut SplitMix64) -> Vec<f32> {
+    let sample = view.sample(rng);
+    if !easy::fragile(&sample, view.controller()) {
+        return vec![0.0; ranked.len()];
+    }
+    ranked
+        .iter()
+        .map(|(action, _)| easy::strand_risk(view, &sample, action, rng))
+        .collect()
 }
 
 /// The rewards of the candidates in every whole round so far, and which are still played.
@@ -234,16 +256,47 @@ impl Search {
     /// The mover's reward once `action` is played on `guess` and the others have replied;
     /// nothing if the deadline passed before the playout ended.
     fn playout(&self, guess: &Game, action: &Action, rng: &mut SplitMix64) -> Option<f32> {
-        let reward = self.play_out(guess, action, rng);
+        let (reward, _) = self.play_out(guess, action, rng);
         (!self.late()).then_some(reward)
     }
 
-    fn play_out(&self, guess: &Game, action: &Action, rng: &mut SplitMix64) -> f32 {
+    /// [`Search::playout`] of an action that loses the game at once on `risk` of the guesses
+    /// (a last free unit stepping into the fog, which may be a trap): played on a guess
+    /// where it does not, and weighed by the chance of that. A few dozen rounds would most
+    /// often meet no such guess, or meet it far too often, and a one-in-fifteen chance of
+    /// losing the whole game is the one thing such a step must not get wrong.
+    fn risky_playout(
+        &self,
+        view: &PublicView,
+        guess: &Game,
+        action: &Action,
+        risk: f32,
+        rng: &mut SplitMix64,
+    ) -> Option<f32> {
+        let mut guess = guess.clone();
+        for _ in 0..REDRAWS {
+            let (reward, lost_at_once) = self.play_out(&guess, action, rng);
+            if self.late() {
+                return None;
+            }
+            if !lost_at_once {
+                return Some((1.0 - risk) * reward);
+            }
+            guess = view.sample(rng);
+        }
+        Some(0.0)
+    }
+
+    /// The mover's reward, and whether the action itself lost the game for it.
+    fn play_out(&self, guess: &Game, action: &Action, rng: &mut SplitMix64) -> (f32, bool) {
         let mut game = guess.clone();
         if game.play(action).is_err() {
-            return 0.0;
+            return (0.0, false);
         }
         self.answer_choices(&mut game, self.me, rng);
+        if lost(&game, self.me) {
+            return (0.0, true);
+        }
         for turn in 0..TURNS {
             if self.late() {
                 break;
@@ -274,7 +327,7 @@ impl Search {
                 self.answer_choices(&mut game, mover, rng);
             }
         }
-        race_rewards(&game, &self.prior)[self.me.index()]
+        (race_rewards(&game, &self.prior)[self.me.index()], false)
     }
 
     /// Plays the greedy answer to each choice left to `team`.
@@ -363,7 +416,7 @@ impl Mean {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::Settings;
+    use crate::engine::{Cell, Items, Settings, TileKind, UnitKind};
 
     /// A playout that finds the move's time up gives no reward rather than finishing late:
     /// a move keeps to its budget however long one playout would take.
@@ -387,6 +440,49 @@ mod tests {
             search(passed).playout(&guess, &action, &mut SplitMix64::new(2)),
             None
         );
+    }
+
+    /// Team 1's last pirate stands on d5, fog all around but for e5 and f5; team 2 has two.
+    /// A step into the fog may find a trap or the cannibal and lose the duel at once
+    /// (R-END-4): the search weighs that by its chance over the unseen tiles, and plays the
+    /// step out on a guess where it does not lose, so that a few rounds neither miss the trap
+    /// nor meet it far too often. A step onto open ground risks nothing of the kind.
+    #[test]
+    fn a_last_free_unit_weighs_the_trap_in_the_fog_by_its_chance() {
+        let text = "set tile_pack = classic\nseed 11\ntile d5 empty\ntile e5 empty\n\
+                    tile f5 empty\ntile j11 empty\ntile k11 empty\nunit 1.1 d5\n\
+                    unit 2.1 j11\nunit 2.2 k11\nturn 1\n";
+        let game = crate::scenario::position_after_plays(text).unwrap().0;
+        let view = game.public_view();
+        let step = |to: &str| Action::Move {
+            unit: UnitKind::Pirate(1),
+            to: Cell::parse(to).unwrap(),
+            cargo: Items::NONE,
+        };
+        let (safe, risky) = (step("e5"), step("d4"));
+        let mut rng = SplitMix64::new(5);
+        let risks = strand_risks(&view, &[(safe, 0.0), (risky, 0.0)], &mut rng);
+        // Three traps and a cannibal among the classic pack's unseen tiles, and a little more
+        // where an arrow or the ice throws the pirate on into fog that holds one.
+        let unseen = view.unseen_count() as f32;
+        assert_eq!(risks[0], 0.0);
+        assert!(
+            risks[1] >= 4.0 / unseen - 1e-6 && risks[1] < 0.2,
+            "{risks:?} of {unseen}"
+        );
+        let search = Search {
+            me: view.controller(),
+            prior: Prior::of(&view),
+            deadline: Instant::now() + Duration::from_secs(3600),
+        };
+        let trapped = view
+            .sample_given(&mut rng, Cell::parse("d4").unwrap(), TileKind::Trap)
+            .unwrap();
+        assert_eq!(search.play_out(&trapped, &risky, &mut rng), (0.0, true));
+        let reward = search
+            .risky_playout(&view, &trapped, &risky, risks[1], &mut rng)
+            .unwrap();
+        assert!(reward > 0.0 && reward <= 1.0 - risks[1], "{reward}");
     }
 
     fn rounds(rows: &[[f32; 3]]) -> Rounds {

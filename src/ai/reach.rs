@@ -243,21 +243,8 @@ fn home_sources(game: &Game, team: Team) -> Vec<(Cell, u16)> {
         if vessel.sunk || !game.allied(vessel.owner, team) {
             continue;
         }
-        // A main ship with nobody aboard sails once one of the side's units boards it: a
-        // detour of a few moves, but a way home all the same. Without it, a side whose landing
-        // cells a carrier cannot use (jungle, arrows, an enemy standing guard) would see all
-        // its gold out of reach and stop playing for it.
-        let crew = if vessel.boat || has_sailor(game, v, vessel.owner) {
-            Some(0)
-        } else {
-            can_board(game, vessel.owner).then_some(CREW)
-        };
-        for (slot, moves) in reachable_slots(board, vessel.cell, crew.is_some()) {
-            let moves = if slot == vessel.cell {
-                moves
-            } else {
-                moves + crew.unwrap_or(0)
-            };
+        let sails = !vessel.boat && has_sailor(game, v, vessel.owner);
+        for (slot, moves) in reachable_slots(board, vessel.cell, sails) {
             out.extend(
                 board
                     .neighbours(slot)
@@ -375,18 +362,6 @@ fn swim_to_vessel(game: &Game, from: Cell, team: Team) -> Option<(VesselId, u16)
 }
 
 /// Can this vessel move: an able fighting unit of its owner aboard (R-VESSEL-3)?
-/// The moves a main ship with nobody aboard takes to get a sailor: one of the side's units
-/// walking back aboard, as a rule from a few cells inland.
-const CREW: u16 = 3;
-
-/// Has `owner` a unit on land free to walk aboard its ship and sail it (not caught or drunk,
-/// and one that may sail: not a missionary)?
-fn can_board(game: &Game, owner: Team) -> bool {
-    game.units()
-        .iter()
-        .any(|u| u.team == owner && u.able() && u.sails() && matches!(u.place, Place::Land { .. }))
-}
-
 fn has_sailor(game: &Game, vessel: VesselId, owner: Team) -> bool {
     game.units()
         .iter()
@@ -519,23 +494,5 @@ mod tests {
         let north = home(&game, Team::of(2));
         assert_eq!(north.get(g12), 1);
         assert!(north.get(g2) > 10);
-    }
-
-    /// Team 1's ship on f1 is empty, and a carrier can use none of its landing cells (e2
-    /// jungle, f2 an arrow back to sea, g2 a fortress); gold on d5 is still on its way home,
-    /// by a unit walking aboard and sailing along to a landing it can use. From arena game
-    /// 139, lost by the stall guard with 25 gold in play while every coin looked out of reach.
-    #[test]
-    fn an_empty_ship_is_still_a_way_home() {
-        let text = "set tile_pack = classic\nship 1 f1\ntile e2 jungle\ntile f2 arrow s\n\
-                    tile g2 fortress\nitem d5 coin\nunit 1.1 d5\nunit 1.2 c4\nturn 1\n";
-        let game = crate::scenario::position_after_plays(text).unwrap().0;
-        let d5 = Cell::parse("d5").unwrap();
-        let map = home(&game, Team::of(1));
-        assert!(map.get(d5) < 12, "{}", map.get(d5));
-        // With its ship crewed, the same gold is nearer home.
-        let crewed = text.replace("unit 1.2 c4", "unit 1.2 f1");
-        let game = crate::scenario::position_after_plays(&crewed).unwrap().0;
-        assert!(home(&game, Team::of(1)).get(d5) < map.get(d5));
     }
 }
