@@ -149,6 +149,29 @@ enum Command {
         /// Files or directories.
         paths: Vec<PathBuf>,
     },
+    /// Print what a bot would play in a position, and what it weighed: easy's judgement of
+    /// each action, and for normal the rounds of its search, candidate by candidate.
+    ///
+    /// The position is a scenario file's first scenario after all its `play` steps, or the
+    /// first `--ply N` of them: any moment of a game `arena --record` wrote.
+    Think {
+        /// A scenario file (.scn, see SCENARIOS.md).
+        #[arg(long, value_name = "FILE")]
+        scenario: PathBuf,
+        /// The position after this many `play` steps: 0 is the setup (default: all of them).
+        #[arg(long, value_name = "N")]
+        ply: Option<u32>,
+        /// The bot's level: random, easy or normal.
+        #[arg(long, default_value = "normal", value_parser = parse_bot)]
+        level: BotLevel,
+        /// The bot's seed: easy decides the same with the same seed; normal, thinking against
+        /// the clock, as a rule too.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// The `normal` level's time to think, in milliseconds (1 to 2000).
+        #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=2000))]
+        think_ms: u64,
+    },
     /// Draw the board picture (PNG, 1024×1024) of a position.
     ///
     /// Either the position a scenario file's first scenario reaches after all its `play` steps
@@ -315,6 +338,31 @@ fn main() -> ExitCode {
             },
             Err(e) => check_failed(&e, true),
         },
+        Command::Think {
+            scenario,
+            ply,
+            level,
+            seed,
+            think_ms,
+        } => {
+            let request = jackal::cli::think::ThinkRequest {
+                scenario,
+                ply,
+                level,
+                seed,
+                think: std::time::Duration::from_millis(think_ms),
+            };
+            match jackal::cli::think::run(&request) {
+                Ok(report) => {
+                    print!("{report}");
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("jackal think: {e}");
+                    ExitCode::from(1)
+                }
+            }
+        }
         Command::Render {
             scenario,
             db,

@@ -187,4 +187,21 @@ fn recorded_games_replay_and_draw() {
         "{}",
         text(&past.stderr)
     );
+
+    // What normal would play at ply 4 of the recorded game, and why.
+    let think = |ms: &str| {
+        Command::new(env!("CARGO_BIN_EXE_jackal"))
+            .args(["think", "--ply", "3", "--think-ms", ms, "--scenario"])
+            .arg(games.join("game-003.scn"))
+            .output()
+            .unwrap()
+    };
+    let thought = think("20");
+    let said = text(&thought.stdout);
+    assert!(thought.status.success(), "{thought:?}");
+    assert!(said.starts_with("ply 4: team "), "{said}");
+    assert!(said.contains("\nnormal plays: "), "{said}");
+    let never = think("0");
+    assert!(!never.status.success());
+    assert!(text(&never.stderr).contains("think-ms"), "{never:?}");
 }

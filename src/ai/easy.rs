@@ -13,6 +13,7 @@ use crate::engine::{Action, Event, Game, PublicView, Team};
 
 use super::eval::{Prior, is_caught, rewards};
 use super::policy::{Glance, best};
+use super::thought::Thought;
 
 /// Guesses of the fog an action that opens a tile is judged on.
 const SAMPLES: usize = 4;
@@ -36,13 +37,19 @@ const JUDGED: usize = 24;
 /// judge, so a decision judges at most this many and [`JUDGED`] more, well within 10 ms.
 const POSITIONS: u32 = 40;
 
-pub(super) fn choose(view: &PublicView, rng: &mut SplitMix64) -> Option<Action> {
+pub(super) fn think(view: &PublicView, rng: &mut SplitMix64) -> Option<Thought> {
     let actions = super::candidates(view);
     if actions.len() <= 1 {
-        return actions.first().copied();
+        return actions.first().map(|a| Thought::plain(*a));
     }
-    let scored = judge(view, actions, rng);
-    Some(scored[best(scored.len(), rng, |i| scored[i].1)].0)
+    let mut judged = judge(view, actions, rng);
+    let action = judged[best(judged.len(), rng, |i| judged[i].1)].0;
+    judged.sort_by(|a, b| b.1.total_cmp(&a.1));
+    Some(Thought {
+        action,
+        judged,
+        search: None,
+    })
 }
 
 /// The actions worth judging among `actions` (all of them, or those the quick policy likes

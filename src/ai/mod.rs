@@ -20,6 +20,7 @@ mod normal;
 mod policy;
 mod random;
 mod reach;
+mod thought;
 
 use std::time::Duration;
 
@@ -27,6 +28,7 @@ use crate::engine::mapgen::SplitMix64;
 use crate::engine::{Action, Game, PublicView, Team};
 
 pub use level::{BotLevel, UnknownLevel};
+pub use thought::{CandidateReport, SearchReport, Thought};
 
 /// How long the `normal` level may think about one move (the others need no budget).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -98,18 +100,24 @@ pub enum NoMove {
 
 /// The bot's action for the player commanding the turn of `view`.
 pub fn decide(view: &PublicView, bot: &Bot) -> Result<Action, NoMove> {
+    think(view, bot).map(|thought| thought.action)
+}
+
+/// [`decide`], with what the bot weighed on the way (easy's judgement of each action, the
+/// search's rounds): the same action, from the same questions asked in the same order.
+pub fn think(view: &PublicView, bot: &Bot) -> Result<Thought, NoMove> {
     if view.is_over() {
         return Err(NoMove::GameOver);
     }
     // One generator per decision, from the bot's seed and the ply: the same position asks the
     // same questions of the same bot.
     let mut rng = SplitMix64::new(bot.seed ^ (view.ply() as u64).wrapping_mul(0x9E37_79B9));
-    let action = match bot.level {
-        BotLevel::Random => random::choose(view, &mut rng),
-        BotLevel::Easy => easy::choose(view, &mut rng),
-        BotLevel::Normal => normal::choose(view, &mut rng, bot.budget),
+    let thought = match bot.level {
+        BotLevel::Random => random::choose(view, &mut rng).map(Thought::plain),
+        BotLevel::Easy => easy::think(view, &mut rng),
+        BotLevel::Normal => normal::think(view, &mut rng, bot.budget),
     };
-    action.ok_or(NoMove::NoLegalAction {
+    thought.ok_or(NoMove::NoLegalAction {
         team: view.controller(),
     })
 }

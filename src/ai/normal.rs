@@ -34,6 +34,7 @@ use super::Budget;
 use super::easy::{self, Judge};
 use super::eval::{Prior, lost, race_rewards};
 use super::policy::Glance;
+use super::thought::{CandidateReport, SearchReport, Thought};
 
 /// Actions played out: those easy likes best.
 const CANDIDATES: usize = 6;
@@ -63,18 +64,22 @@ const DECISIVE: f32 = 3.0;
 /// another is dropped.
 const SWITCH: f32 = 2.0;
 
-pub(super) fn choose(view: &PublicView, rng: &mut SplitMix64, budget: Budget) -> Option<Action> {
+pub(super) fn think(view: &PublicView, rng: &mut SplitMix64, budget: Budget) -> Option<Thought> {
     let actions = super::candidates(view);
     if actions.len() <= 1 {
-        return actions.first().copied();
+        return actions.first().map(|a| Thought::plain(*a));
     }
     let started = Instant::now();
-    let mut ranked = easy::judge(view, actions, rng);
+    let mut judged = easy::judge(view, actions, rng);
     // A stable sort keeps the view's order among equals, so a decision is reproducible.
-    ranked.sort_by(|a, b| b.1.total_cmp(&a.1));
-    ranked.truncate(CANDIDATES);
+    judged.sort_by(|a, b| b.1.total_cmp(&a.1));
+    let ranked: Vec<(Action, f32)> = judged.iter().take(CANDIDATES).copied().collect();
     if ranked.len() == 1 {
-        return Some(ranked[0].0);
+        return Some(Thought {
+            action: ranked[0].0,
+            judged,
+            search: None,
+        });
     }
     let search = Search {
         me: view.controller(),
@@ -130,7 +135,12 @@ pub(super) fn choose(view: &PublicView, rng: &mut SplitMix64, budget: Budget) ->
             }
         }
     }
-    Some(ranked[rounds.chosen()].0)
+    let chosen = rounds.chosen();
+    Some(Thought {
+        action: ranked[chosen].0,
+        search: Some(rounds.report(&ranked, chosen, playouts)),
+        judged,
+    })
 }
 
 /// For a side down to its last free unit in a duel, each candidate's chance of losing the
@@ -219,6 +229,36 @@ impl Rounds {
             .collect();
         for i in behind {
             self.alive[i] = false;
+        }
+    }
+
+    /// What the rounds say of each candidate of `ranked`, for [`Thought`].
+    fn report(&self, ranked: &[(Action, f32)], chosen: usize, playouts: u32) -> SearchReport {
+        let candidates = ranked
+            .iter()
+            .enumerate()
+            .map(|(i, (action, _))| {
+                let mut own = Mean::default();
+                for round in &self.rewards {
+                    if !round[i].is_nan() {
+                        own.add(round[i]);
+                    }
+                }
+                let gain = self.gain(i, 0);
+                CandidateReport {
+                    action: *action,
+                    rounds: own.count,
+                    mean: own.mean(),
+                    gain: (i > 0 && gain.count >= 2).then(|| (gain.mean(), gain.spread().sqrt())),
+                    dropped: !self.alive[i],
+                    chosen: i == chosen,
+                }
+            })
+            .collect();
+        SearchReport {
+            rounds: self.len(),
+            playouts,
+            candidates,
         }
     }
 

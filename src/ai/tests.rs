@@ -342,3 +342,40 @@ turn 1
         assert!(!swims(&action), "seed {seed}: {action:?}");
     }
 }
+
+/// What `think` reports is what `decide` plays: the same action at every level, easy's
+/// judgement best first, and for normal one report line a candidate, easy's favourite first
+/// and the action played marked.
+#[test]
+fn a_thought_is_the_decision_and_its_reasons() {
+    let mut game = Game::new(small(9), 6).unwrap();
+    for _ in 0..6 {
+        let action = choose(&game, BotLevel::Random, 2).unwrap();
+        game.play(&action).unwrap();
+    }
+    let view = game.public_view();
+    for level in BotLevel::ALL {
+        let bot = quick(level, 9);
+        let thought = think(&view, &bot).unwrap();
+        assert_eq!(Ok(thought.action), decide(&view, &bot), "{level}");
+        let sorted = thought.judged.windows(2).all(|w| w[0].1 >= w[1].1);
+        assert!(sorted, "{level}: {:?}", thought.judged);
+        match level {
+            BotLevel::Random => assert!(thought.judged.is_empty() && thought.search.is_none()),
+            BotLevel::Easy => {
+                assert!(thought.judged.len() > 1 && thought.search.is_none());
+                assert!(thought.judged.iter().any(|(a, _)| *a == thought.action));
+            }
+            BotLevel::Normal => {
+                let search = thought.search.unwrap();
+                assert!(search.rounds > 0 && search.playouts > 0);
+                let first = &search.candidates[0];
+                assert_eq!(first.action, thought.judged[0].0);
+                assert!(first.gain.is_none() && !first.dropped);
+                let played: Vec<_> = search.candidates.iter().filter(|c| c.chosen).collect();
+                assert_eq!(played.len(), 1);
+                assert_eq!(played[0].action, thought.action);
+            }
+        }
+    }
+}

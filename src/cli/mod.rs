@@ -9,4 +9,5 @@ pub mod output;
 pub mod play;
 pub mod render;
 pub mod text_board;
+pub mod think;
 pub mod thread_cpu;
