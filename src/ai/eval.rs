@@ -114,20 +114,41 @@ pub(super) fn rewards(game: &Game, prior: &Prior) -> [f32; 4] {
 /// guard still gives. So a side behind in a standoff looks for any way to break it, and a
 /// side ahead is content to let it run out.
 ///
+/// The guard ends the game by score, not by what the sides' units are about to bring home:
+/// so as it nears, each side's value is counted less by its units and their jobs and more by
+/// its score, all score once the guard is due ([`race_values`]). A side ahead by its units
+/// but behind by its score must break the standoff, not sit it out (an arena game was lost
+/// 13–14 so, by a side with four pirates against three shuffling one piece back and forth
+/// for thirty rounds); a side ahead by its score may let the guard run out.
+///
 /// Weighed that way alone, a lead far beyond what is left to play for makes every position
 /// the same (all but won, or all but lost), and a search on it plays anything, easy's
 /// favourite as a rule: a side nine points behind near the guard has nothing to choose
 /// between fetching gold and standing still. So a little of each reward is the lead on the
 /// long scale [`LONG_SCALE`], which still tells a better position from a worse one.
 pub(super) fn race_rewards(game: &Game, prior: &Prior) -> [f32; 4] {
-    let left = gold_to_play_for(game, prior) * time_to_play_for(game);
-    let scale = SCALE * ((left + 1.0) / (START_GOLD + 1.0)).sqrt();
-    let race = rewards_at(game, prior, scale);
-    if game.is_over() || losing_duel(game).is_some() {
-        return race;
+    if let Some(decided) = decided(game) {
+        return decided;
     }
-    let long = rewards_at(game, prior, LONG_SCALE);
+    let time = time_to_play_for(game);
+    let left = gold_to_play_for(game, prior) * time;
+    let scale = SCALE * ((left + 1.0) / (START_GOLD + 1.0)).sqrt();
+    let values = race_values(game, prior, time);
+    let race = leads_as_rewards(game, &values, scale);
+    let long = leads_as_rewards(game, &values, LONG_SCALE);
     std::array::from_fn(|t| (1.0 - LONG_WEIGHT) * race[t] + LONG_WEIGHT * long[t])
+}
+
+/// Each team's value counted as far as the game still has `time` for it (see
+/// [`time_to_play_for`]): its score, and that share of what its units add to it.
+fn race_values(game: &Game, prior: &Prior, time: f32) -> [f32; 4] {
+    let values = values(game, prior);
+    let mut out = [0.0; 4];
+    for team in game.teams() {
+        let score = game.side_score(team) as f32;
+        out[team.index()] = score + time * (values[team.index()] - score);
+    }
+    out
 }
 
 /// How much of the gold left can still be played for before the stall guard ends the game:
@@ -156,21 +177,34 @@ fn gold_to_play_for(game: &Game, prior: &Prior) -> f32 {
 
 /// [`rewards`] with a lead of `scale` points making a reward of about 0.73.
 fn rewards_at(game: &Game, prior: &Prior, scale: f32) -> [f32; 4] {
+    match decided(game) {
+        Some(decided) => decided,
+        None => leads_as_rewards(game, &values(game, prior), scale),
+    }
+}
+
+/// The rewards of a game that is over, or of a duel one side has lost already
+/// ([`losing_duel`]); `None` while the game is still open.
+fn decided(game: &Game) -> Option<[f32; 4]> {
     let mut out = [0.0; 4];
     if let Some(outcome) = game.outcome() {
         let share = if outcome.draw { 0.5 } else { 1.0 };
         for team in &outcome.winners {
             out[team.index()] = share;
         }
-        return out;
+        return Some(out);
     }
-    if let Some(lost) = losing_duel(game) {
-        for team in game.teams() {
-            out[team.index()] = if team == lost { 0.0 } else { 1.0 };
-        }
-        return out;
+    let lost = losing_duel(game)?;
+    for team in game.teams() {
+        out[team.index()] = if team == lost { 0.0 } else { 1.0 };
     }
-    let values = values(game, prior);
+    Some(out)
+}
+
+/// Each team's lead in `values` over its best enemy still in play, a lead of `scale` points
+/// making a reward of about 0.73.
+fn leads_as_rewards(game: &Game, values: &[f32; 4], scale: f32) -> [f32; 4] {
+    let mut out = [0.0; 4];
     for team in game.teams() {
         let mine = values[team.index()];
         let best_enemy = game
@@ -594,6 +628,31 @@ mod tests {
         // Nearly the game, short of the little weighed on the long scale.
         assert!(race(&near)[ahead] > 0.92, "{}", race(&near)[ahead]);
         assert!(race(&near)[behind] < 0.08, "{}", race(&near)[behind]);
+    }
+
+    /// Team 2 has three pirates to team 1's one, but a point less. With the stall guard far
+    /// off its pirates make it the side ahead; with the guard two turns from ending the game
+    /// by score, the point is what counts, and the standoff is team 1's to sit out
+    /// (R-END-6). Breaking it puts team 2 ahead again.
+    #[test]
+    fn the_score_counts_as_the_stall_guard_nears() {
+        let at = |stall: u32| {
+            position(&format!(
+                "item g7 coin 10\nunit 1.1 g5\nunit 2.1 g9\nunit 2.2 f9\nunit 2.3 h9\n\
+                 score 1 = 14\nscore 2 = 13\nstall {stall}\nturn 1\n"
+            ))
+        };
+        let (units, score) = (Team::of(2).index(), Team::of(1).index());
+        let race = |g: &Game| race_rewards(g, &Prior::of(&g.public_view()));
+        let (far, near) = (race(&at(0)), race(&at(98)));
+        assert!(far[units] > 0.6, "{far:?}");
+        assert!(near[units] < 0.4 && near[score] > 0.6, "{near:?}");
+        // Halfway into the last rounds the guard allows, half the pirates' worth counts.
+        let half = race(&at(85));
+        assert!(
+            half[units] < far[units] && half[units] > near[units],
+            "{half:?}"
+        );
     }
 
     /// Nine points behind with the stall guard two turns off, the side behind has all but
