@@ -14,7 +14,9 @@
 //! 3. the mover's next turn, played the same way, and the replies to it ([`TURNS`]);
 //! 4. the position the mover then faces is judged ([`super::eval`]), its lead weighed against
 //!    the gold still to play for ([`race_rewards`]), so that the search plays safe when ahead
-//!    late in a game and takes chances when behind.
+//!    late in a game and takes chances when behind; as the stall guard nears, by the score
+//!    more than by what the units are about to bring home, as the guard ends the game by
+//!    score.
 //!
 //! Easy's favourite is played unless another action's gain over it, round by round, stands
 //! clearly out of the noise ([`Rounds::chosen`]); then the one with the best gain is. An
