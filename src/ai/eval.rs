@@ -118,8 +118,8 @@ pub(super) fn rewards(game: &Game, prior: &Prior) -> [f32; 4] {
 /// so as it nears, each side's value is counted less by its units and their jobs and more by
 /// its score, all score once the guard is due ([`race_values`]). A side ahead by its units
 /// but behind by its score must break the standoff, not sit it out (an arena game was lost
-/// 13–14 so, by a side with four pirates against three shuffling one piece back and forth
-/// for thirty rounds); a side ahead by its score may let the guard run out.
+/// 13–14 so, by a side with six units to the other's three, which moved one of them back
+/// and forth for thirty rounds); a side ahead by its score may let the guard run out.
 ///
 /// Weighed that way alone, a lead far beyond what is left to play for makes every position
 /// the same (all but won, or all but lost), and a search on it plays anything, easy's
