@@ -139,6 +139,34 @@ fn the_thinking_levels_attack_a_carrier() {
     }
 }
 
+/// Guarding the ship: an enemy pirate has landed on g2, in front of team 1's ship (g1), beside
+/// team 1's carrier bringing a coin home from g3. A pirate of team 1 steps onto it and knocks
+/// it out (R-FIGHT-4), which clears the way home and saves the coin, rather than the carrier
+/// walking on within its reach or the ship sailing off.
+#[test]
+fn the_thinking_levels_guard_the_ship() {
+    let game = position(
+        "
+set tile_pack = classic
+tile g2 empty
+tile g3 empty
+unit 1.1 g1
+unit 1.2 g3
+unit 2.1 g2
+item g3 coin
+turn 1
+",
+    );
+    let drive_off = |a: &Action| matches!(a, Action::Move { to, cargo, .. } if *to == cell("g2") && cargo.is_empty());
+    assert!(game.legal_actions_unflagged().iter().any(drive_off));
+    for level in [BotLevel::Easy, BotLevel::Normal] {
+        for seed in 0..3 {
+            let action = decide(&game.public_view(), &quick(level, seed)).unwrap();
+            assert!(drive_off(&action), "{level} seed {seed}: {action:?}");
+        }
+    }
+}
+
 /// Team 1's ship (g1) has its three pirates aboard, and its front cell g2 is an arrow back at
 /// it: a pirate stepping off is thrown straight back aboard (R-ARROW-3). The thinking levels
 /// sail along to land elsewhere rather than step off and back for ever (which once ended games
