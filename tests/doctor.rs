@@ -264,7 +264,8 @@ fn each_kind_of_damage_is_named() {
                     g.lobby
                 ),
                 format!(
-                    "game #{}: seat 3 is played by an unknown bot level `genius`",
+                    "game #{}: seat 3 is played by an unknown bot level `genius` \
+                     (levels: random, easy, normal)",
                     g.lobby
                 ),
             ],

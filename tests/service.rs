@@ -631,7 +631,7 @@ fn imports_keep_endings_and_refuse_impossible_seats() {
             e["seats"][1]["user_id"] = serde_json::Value::Null;
             e["seats"][1]["bot_level"] = "genius".into();
         },
-        "`genius` is not a bot level",
+        "seat 2: unknown bot level `genius` (levels: random, easy, normal)",
     );
     refused(
         &|e| {

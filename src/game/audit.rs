@@ -7,7 +7,7 @@
 use rusqlite::Connection;
 
 use super::{Damage, GameConfig, GameEnd, Result, ServiceError, parse_config};
-use crate::ai::BotLevel;
+use crate::ai::{BotLevel, UnknownLevel};
 use crate::engine::Game;
 use crate::store::digest::{self, ChainWalk, SnapshotCheck};
 use crate::store::{self, GameId, GameRow, GameStatus, LoggedAction, StoredSnapshot};
@@ -37,8 +37,8 @@ pub enum Finding {
     EmptySeat(u8),
     #[error("seat {team} is not a seat of this {teams}-team game")]
     NoSuchSeat { team: u8, teams: u8 },
-    #[error("seat {team} is played by an unknown bot level `{level}`")]
-    UnknownBot { team: u8, level: String },
+    #[error("seat {team} is played by an {level}")]
+    UnknownBot { team: u8, level: UnknownLevel },
     #[error("it is a lobby, but has a seed or recorded actions")]
     LobbyPlayed,
     #[error("it has recorded actions but no seed")]
@@ -100,14 +100,10 @@ fn check_seats(
                 teams,
             });
         }
-        if let Some(level) = seat
-            .bot_level
-            .as_deref()
-            .filter(|l| BotLevel::parse(l).is_none())
-        {
+        if let Some(Err(level)) = seat.bot_level.as_deref().map(str::parse::<BotLevel>) {
             found.push(Finding::UnknownBot {
                 team: seat.team,
-                level: level.into(),
+                level,
             });
         }
     }

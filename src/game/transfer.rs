@@ -201,12 +201,8 @@ fn check_seats(e: &ExportedGame) -> Result<()> {
         if s.user_id.is_some() == s.bot_level.is_some() {
             return bad(format!("seat {} needs either a player or a bot", s.team));
         }
-        if let Some(level) = s
-            .bot_level
-            .as_deref()
-            .filter(|l| BotLevel::parse(l).is_none())
-        {
-            return bad(format!("seat {}: `{level}` is not a bot level", s.team));
+        if let Some(Err(unknown)) = s.bot_level.as_deref().map(str::parse::<BotLevel>) {
+            return bad(format!("seat {}: {unknown}", s.team));
         }
     }
     if e.seed.is_some() && seen.len() < teams as usize {

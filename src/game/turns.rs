@@ -712,3 +712,65 @@ fn why_stale(
     }
     Ok(ServiceError::StaleView { current })
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::game::{Actor, Fired, GameConfig, Location, ManualClock};
+    use crate::store::Store;
+
+    const HOUR: i64 = 3_600_000;
+
+    /// Game `seed` on a 7×7 board between two people, where the first lets their turn time
+    /// pass and the game's `timeout_level` plays it: the first action played, and the
+    /// position it was played from.
+    fn timed_out_opening(level: BotLevel, seed: u64) -> (Action, Game) {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Arc::new(Store::open(dir.path().join("jackal.db")).unwrap());
+        let clock = Arc::new(ManualClock::new(1_700_000_000_000));
+        let service = GameService::new(store, clock.clone());
+        let mut config = GameConfig::default();
+        config.set("board_size", "7").unwrap();
+        config.set("turn_time", "12h").unwrap();
+        config.set("timeout_level", level.name()).unwrap();
+        let here = Location::default();
+        let id = service
+            .create_lobby(Actor::user(1), here, "en", config, Some(1))
+            .unwrap();
+        service.join(Actor::user(2), id, None).unwrap();
+        let started = service.start_with_seed(Actor::user(1), id, seed).unwrap();
+        clock.advance_ms(13 * HOUR);
+        let fired = service.fire_due_timers().unwrap();
+        assert!(
+            fired.contains(&Fired::TimedOut {
+                game_id: id,
+                team: Team::of(1)
+            }),
+            "{fired:?}"
+        );
+        let history = service.history(id).unwrap();
+        let first = history[0].action.expect("a readable action");
+        (first, started.game.expect("a started game"))
+    }
+
+    /// A person's timed-out turn is played by the level the game sets, deciding on
+    /// the public view with the seed a deadline's bot gets. Random and easy differ on the
+    /// first map where their openings differ, so a move played at any other level fails.
+    #[test]
+    fn a_timed_out_turn_is_played_at_the_games_timeout_level() {
+        let levels = [BotLevel::Random, BotLevel::Easy];
+        let differing = (1..=20u64).find(|&seed| {
+            let played = levels.map(|level| {
+                let (action, game) = timed_out_opening(level, seed);
+                let bot = Bot::new(level, bot_seed(seed, Stand::Deadline));
+                let expected = ai::decide(&game.public_view(), &bot).unwrap();
+                assert_eq!(action, expected, "{level} on map {seed}");
+                action
+            });
+            played[0] != played[1]
+        });
+        assert!(differing.is_some(), "random and easy open alike on 20 maps");
+    }
+}
