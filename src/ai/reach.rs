@@ -4,7 +4,7 @@
 //! Bots judge positions by these maps. They read open tiles only and treat every fog tile
 //! alike, so a bot's judgement of a determinisation never depends on what it drew for the fog.
 
-use crate::engine::{Board, Cell, Game, Place, Side, Team, TileKind, Unit, VesselId};
+use crate::engine::{Board, Cell, Game, KNIGHT_JUMPS, Place, Side, Team, TileKind, Unit, VesselId};
 
 /// Farther than anything on a board: "out of reach".
 pub(super) const FAR: u16 = 200;
@@ -49,7 +49,7 @@ pub(super) fn home(game: &Game, team: Team) -> Map {
     let costs = costs(game, |cell| {
         carrier_cost(game, cell, guarded[board.index(cell)])
     });
-    search(game, home_sources(game, team), &costs, Weigh::Left)
+    search(game, home_sources(game, team), &costs, None, Weigh::Left)
 }
 
 /// Moves for the unit to stand on each cell, empty-handed (all `FAR` for a unit that cannot
@@ -63,18 +63,80 @@ pub(super) fn walk(game: &Game, unit: &Unit) -> Map {
 /// same for every team).
 pub(super) struct Walks {
     costs: Vec<u16>,
+    exits: Exits,
 }
 
 impl Walks {
     pub fn of(game: &Game) -> Walks {
         Walks {
             costs: costs(game, |cell| walker_cost(game, cell)),
+            exits: Exits::of(game),
         }
     }
 
     /// [`walk`] for `unit` of this position.
     pub fn walk(&self, game: &Game, unit: &Unit) -> Map {
-        search(game, walk_sources(game, unit), &self.costs, Weigh::Entered)
+        search(
+            game,
+            walk_sources(game, unit),
+            &self.costs,
+            Some(&self.exits),
+            Weigh::Entered,
+        )
+    }
+}
+
+/// Where a walker entering an open arrow or horse goes on to: the arrow's exits, the horse's
+/// jumps (R-ARROW-1, R-HORSE-1), rather than any of the eight cells around. Counting an
+/// arrow as a way to every neighbour made fog behind it look a move or two from a ship
+/// whose front cell is the arrow, when no exit leads there (seen in an arena game lost by
+/// the stall guard, R-END-6, with a pirate flown in and out through arrows for fifty
+/// rounds).
+struct Exits {
+    /// For each cell by index, its row in `rows`, or [`Exits::AROUND`] for the cells around.
+    row_of: Vec<u16>,
+    /// The cells a walker goes on to, by index; the board's cell count (no cell) fills a row.
+    rows: Vec<[u16; 8]>,
+}
+
+impl Exits {
+    const AROUND: u16 = u16::MAX;
+
+    fn of(game: &Game) -> Exits {
+        let board = game.board();
+        let none = board.cell_count() as u16;
+        let mut row_of = vec![Self::AROUND; board.cell_count()];
+        let mut rows = Vec::new();
+        for cell in board.land_cells() {
+            let next: Vec<Cell> = match open_kind(game, cell) {
+                Some(TileKind::Arrow(exits)) => {
+                    exits.iter().filter_map(|d| board.step(cell, d)).collect()
+                }
+                Some(TileKind::Horse) => KNIGHT_JUMPS
+                    .iter()
+                    .filter_map(|v| board.jump(cell, *v))
+                    .collect(),
+                _ => continue,
+            };
+            let mut row = [none; 8];
+            for (slot, c) in row
+                .iter_mut()
+                .zip(next.into_iter().filter(|c| board.is_land(*c)))
+            {
+                *slot = board.index(c) as u16;
+            }
+            row_of[board.index(cell)] = rows.len() as u16;
+            rows.push(row);
+        }
+        Exits { row_of, rows }
+    }
+
+    /// The cells a walker on cell `i` goes on to, if not the cells around.
+    fn of_cell(&self, i: usize) -> Option<&[u16; 8]> {
+        match self.row_of[i] {
+            Self::AROUND => None,
+            row => Some(&self.rows[row as usize]),
+        }
     }
 }
 
@@ -103,7 +165,13 @@ fn costs(game: &Game, cost: impl Fn(Cell) -> Option<u16>) -> Vec<u16> {
 /// bucket of cells per distance (Dial's form of Dijkstra's algorithm) instead of a heap, and
 /// reads each cell's cost from a table rather than working it out for each of its eight
 /// neighbours: this runs several times for every position a bot judges.
-fn search(game: &Game, sources: Vec<(Cell, u16)>, costs: &[u16], weigh: Weigh) -> Map {
+fn search(
+    game: &Game,
+    sources: Vec<(Cell, u16)>,
+    costs: &[u16],
+    exits: Option<&Exits>,
+    weigh: Weigh,
+) -> Map {
     let board = game.board();
     let cells = board.cell_count();
     // One more than the board's cells: the last stands for every missing neighbour, at no
@@ -152,7 +220,8 @@ fn search(game: &Game, sources: Vec<(Cell, u16)>, costs: &[u16], weigh: Weigh) -
                         }
                     }
                     Weigh::Entered => {
-                        for &j in &around[i] {
+                        let next = exits.and_then(|e| e.of_cell(i)).unwrap_or(&around[i]);
+                        for &j in next {
                             let j = j as usize;
                             let step = costs[j];
                             if step != BLOCKED {
@@ -315,15 +384,19 @@ fn walk_sources(game: &Game, unit: &Unit) -> Vec<(Cell, u16)> {
     }
 }
 
-/// Does a unit landing on `cell` from a vessel stay on land? Not on a crocodile (back aboard,
-/// R-CROC-1), a balloon (back to a vessel, R-BALLOON-1), a cannon (fired into the sea,
-/// R-CANNON-1) or an arrow whose every exit is sea (R-ARROW-3): a side whose ship's front cell
-/// is one of these must sail along to land, and a walk counting that landing as one move would
-/// leave it stepping off and back aboard for good. Fog and every other open tile keep it.
+/// Does a unit landing on `cell` from a vessel stay on land, alive? Not on a crocodile (back
+/// aboard, R-CROC-1), a balloon (back to a vessel, R-BALLOON-1), a cannon (fired into the sea,
+/// R-CANNON-1), an arrow whose every exit is sea (R-ARROW-3) or the cannibal (eaten): a side
+/// whose ship's front cell is one of these must sail along to land, and a walk counting that
+/// landing as one move would leave it stepping off and back aboard for good, or count its
+/// pirates as able to walk inland from a ship in front of the cannibal. Fog and every other
+/// open tile keep it.
 fn keeps_a_lander(game: &Game, cell: Cell) -> bool {
     let board = game.board();
     match open_kind(game, cell) {
-        Some(TileKind::Crocodile | TileKind::Balloon | TileKind::Cannon(_)) => false,
+        Some(
+            TileKind::Crocodile | TileKind::Balloon | TileKind::Cannon(_) | TileKind::Cannibal,
+        ) => false,
         Some(TileKind::Arrow(exits)) => exits
             .iter()
             .any(|d| board.step(cell, d).is_some_and(|c| board.is_land(c))),
@@ -416,13 +489,17 @@ fn carrier_cost(game: &Game, cell: Cell, guarded: bool) -> Option<u16> {
     Some(base + if guarded { 3 } else { 0 })
 }
 
-/// Walking empty-handed: fog is fine (and may throw the walker about), the cannibal is not.
+/// Walking empty-handed: fog is fine (and may throw the walker about), the cannibal is not,
+/// nor is a tile that sends the walker back where it came from or out to sea (R-CROC-1,
+/// R-CANNON-1). Arrows and horses lead on only where they point ([`Exits`]).
 fn walker_cost(game: &Game, cell: Cell) -> Option<u16> {
     let Some(kind) = open_kind(game, cell) else {
         return Some(1);
     };
     Some(match kind {
-        TileKind::Cannibal | TileKind::Balloon => return None,
+        TileKind::Cannibal | TileKind::Balloon | TileKind::Crocodile | TileKind::Cannon(_) => {
+            return None;
+        }
         TileKind::Maze(k) => k as u16,
         TileKind::Barrel => 3,
         TileKind::Trap => 4,
@@ -452,22 +529,67 @@ mod tests {
     }
 
     /// A pirate landing on the ship's front cell (g2) from its ship (g1) stays there, or is
-    /// thrown on inland, unless the tile sends it back to sea: then the ship must sail along
-    /// a slot first, and g3 beyond the front cell is three moves away, not two (R-ARROW-3,
-    /// R-CROC-1, R-BALLOON-1, R-CANNON-1; ice and horses throw on inland, R-ICE-1, R-HORSE-1).
+    /// thrown on inland, unless the tile sends it back to sea or kills it: then the ship must
+    /// sail along a slot first, and g3 beyond the front cell is three moves away, not two
+    /// (R-ARROW-3, R-CROC-1, R-BALLOON-1, R-CANNON-1, R-CANNIBAL-1; ice and horses throw on
+    /// inland, R-ICE-1, R-HORSE-1).
     #[test]
     fn a_front_cell_that_throws_back_to_sea_is_no_landing() {
         let [g2, g3, f2] = ["g2", "g3", "f2"].map(|c| Cell::parse(c).unwrap());
         let open = pirate_aboard("");
         assert_eq!((open.get(g2), open.get(g3)), (1, 2));
-        for back in ["arrow s", "arrow se+sw", "crocodile", "balloon", "cannon s"] {
+        for back in [
+            "arrow s",
+            "arrow se+sw",
+            "crocodile",
+            "balloon",
+            "cannon s",
+            "cannibal",
+        ] {
             let walk = pirate_aboard(&format!("tile g2 {back}\n"));
             assert_eq!((walk.get(f2), walk.get(g3)), (2, 3), "{back}");
         }
-        for inland in ["arrow n", "arrow s+n", "ice", "horse"] {
+        // A horse throws on inland too, but only by a jump ([`Exits`]).
+        for inland in ["arrow n", "arrow s+n", "ice"] {
             let walk = pirate_aboard(&format!("tile g2 {inland}\n"));
             assert_eq!((walk.get(g2), walk.get(g3)), (1, 2), "{inland}");
             assert_eq!(walk.get(f2), 2, "{inland}");
+        }
+    }
+
+    /// A pirate landing on an arrow or a horse in front of its ship (g1) goes on only where
+    /// the tile leads (R-ARROW-1, R-HORSE-1): through the arrow's one exit to h3, by a jump to
+    /// h4; the cells beside the front cell that the tile does not lead to are reached by
+    /// sailing along first (f2 in two moves, then g3 in three), not in two.
+    #[test]
+    fn arrows_and_horses_lead_on_only_where_they_point() {
+        let [f2, g3, h3, h4] = ["f2", "g3", "h3", "h4"].map(|c| Cell::parse(c).unwrap());
+        let open = pirate_aboard("");
+        assert_eq!((open.get(g3), open.get(h3)), (2, 2));
+        let arrow = pirate_aboard("tile g2 arrow ne\n");
+        assert_eq!((arrow.get(h3), arrow.get(f2), arrow.get(g3)), (2, 2, 3));
+        let horse = pirate_aboard("tile g2 horse\n");
+        assert_eq!((horse.get(h4), horse.get(g3)), (2, 3));
+    }
+
+    /// A walker does not count on crossing the cannibal, a crocodile (back where it came
+    /// from, R-CROC-1) or a cannon (out to sea, R-CANNON-1): from g3, the pirate's way to g5
+    /// past such a tile on g4 goes round it, and the tile itself is out of reach.
+    #[test]
+    fn a_walker_goes_round_tiles_that_kill_or_throw_it_back() {
+        for tile in ["cannibal", "crocodile", "cannon n"] {
+            let text = format!(
+                "set tile_pack = classic\ntile g3 empty\ntile g4 {tile}\nunit 1.1 g3\nturn 1\n"
+            );
+            let game = crate::scenario::position_after_plays(&text).unwrap().0;
+            let pirate = game
+                .units()
+                .iter()
+                .find(|u| u.team == Team::of(1) && u.alive())
+                .unwrap();
+            let walk = walk(&game, pirate);
+            let [g4, g5] = ["g4", "g5"].map(|c| Cell::parse(c).unwrap());
+            assert_eq!((walk.get(g4), walk.get(g5)), (FAR, 2), "{tile}");
         }
     }
 

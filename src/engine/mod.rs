@@ -34,7 +34,7 @@ mod vessels;
 pub mod view;
 
 pub use action::{Action, ChoiceKind, LegalAction, Motion};
-pub use board::{Board, Cell, Dir, DirSet, Side};
+pub use board::{Board, Cell, Dir, DirSet, KNIGHT_JUMPS, Side};
 pub use error::{ErrorKind, IllegalAction};
 pub use event::{DeathCause, EndReason, Event, OpenedBy, Outcome};
 pub use game::{Game, SetupError};
