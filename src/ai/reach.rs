@@ -107,26 +107,26 @@ impl Exits {
         let none = board.cell_count() as u16;
         let mut row_of = vec![Self::AROUND; board.cell_count()];
         let mut rows = Vec::new();
-        for cell in board.land_cells() {
-            let next: Vec<Cell> = match open_kind(game, cell) {
-                Some(TileKind::Arrow(exits)) => {
-                    exits.iter().filter_map(|d| board.step(cell, d)).collect()
-                }
-                Some(TileKind::Horse) => KNIGHT_JUMPS
-                    .iter()
-                    .filter_map(|v| board.jump(cell, *v))
-                    .collect(),
-                _ => continue,
-            };
+        // Written straight into a row: this runs for every position a bot judges.
+        let row = |next: &mut dyn Iterator<Item = Cell>| {
             let mut row = [none; 8];
-            for (slot, c) in row
-                .iter_mut()
-                .zip(next.into_iter().filter(|c| board.is_land(*c)))
-            {
+            for (slot, c) in row.iter_mut().zip(next.filter(|c| board.is_land(*c))) {
                 *slot = board.index(c) as u16;
             }
+            row
+        };
+        for cell in board.land_cells() {
+            let next = match open_kind(game, cell) {
+                Some(TileKind::Arrow(exits)) => {
+                    row(&mut exits.iter().filter_map(|d| board.step(cell, d)))
+                }
+                Some(TileKind::Horse) => {
+                    row(&mut KNIGHT_JUMPS.iter().filter_map(|v| board.jump(cell, *v)))
+                }
+                _ => continue,
+            };
             row_of[board.index(cell)] = rows.len() as u16;
-            rows.push(row);
+            rows.push(next);
         }
         Exits { row_of, rows }
     }
@@ -390,17 +390,14 @@ fn walk_sources(game: &Game, unit: &Unit) -> Vec<(Cell, u16)> {
 /// whose ship's front cell is one of these must sail along to land, and a walk counting that
 /// landing as one move would leave it stepping off and back aboard for good, or count its
 /// pirates as able to walk inland from a ship in front of the cannibal. Fog and every other
-/// open tile keep it.
+/// open tile keep it. The tiles but the arrow are those no walker enters ([`walker_cost`]).
 fn keeps_a_lander(game: &Game, cell: Cell) -> bool {
     let board = game.board();
     match open_kind(game, cell) {
-        Some(
-            TileKind::Crocodile | TileKind::Balloon | TileKind::Cannon(_) | TileKind::Cannibal,
-        ) => false,
         Some(TileKind::Arrow(exits)) => exits
             .iter()
             .any(|d| board.step(cell, d).is_some_and(|c| board.is_land(c))),
-        _ => true,
+        _ => walker_cost(game, cell).is_some(),
     }
 }
 
@@ -513,19 +510,26 @@ mod tests {
     use super::*;
     use crate::engine::{Pack, Players, Settings};
 
-    fn pirate_aboard(front: &str) -> Map {
-        let text = format!("set tile_pack = classic\n{front}unit 1.1 g1\nturn 1\n");
-        let game = crate::scenario::position_after_plays(&text).unwrap().0;
-        let pirate = game
+    /// The scenario position's game and its one living pirate of team 1.
+    fn lone_pirate(text: &str) -> (Game, Unit) {
+        let game = crate::scenario::position_after_plays(text).unwrap().0;
+        let pirate = *game
             .units()
             .iter()
             .find(|u| u.team == Team::of(1) && u.alive())
             .unwrap();
+        (game, pirate)
+    }
+
+    fn pirate_aboard(front: &str) -> Map {
+        let (game, pirate) = lone_pirate(&format!(
+            "set tile_pack = classic\n{front}unit 1.1 g1\nturn 1\n"
+        ));
         assert_eq!(
             pirate.place,
             Place::Aboard(game.main_ship(Team::of(1)).unwrap())
         );
-        walk(&game, pirate)
+        walk(&game, &pirate)
     }
 
     /// A pirate landing on the ship's front cell (g2) from its ship (g1) stays there, or is
@@ -578,16 +582,10 @@ mod tests {
     #[test]
     fn a_walker_goes_round_tiles_that_kill_or_throw_it_back() {
         for tile in ["cannibal", "crocodile", "cannon n"] {
-            let text = format!(
+            let (game, pirate) = lone_pirate(&format!(
                 "set tile_pack = classic\ntile g3 empty\ntile g4 {tile}\nunit 1.1 g3\nturn 1\n"
-            );
-            let game = crate::scenario::position_after_plays(&text).unwrap().0;
-            let pirate = game
-                .units()
-                .iter()
-                .find(|u| u.team == Team::of(1) && u.alive())
-                .unwrap();
-            let walk = walk(&game, pirate);
+            ));
+            let walk = walk(&game, &pirate);
             let [g4, g5] = ["g4", "g5"].map(|c| Cell::parse(c).unwrap());
             assert_eq!((walk.get(g4), walk.get(g5)), (FAR, 2), "{tile}");
         }
