@@ -29,17 +29,9 @@ const SPARE: f32 = 0.3;
 const THREATENED: f32 = 0.4;
 /// Value differences of this many points make a reward of about 0.73 (for the search).
 const SCALE: f32 = 2.0;
-/// The scale of [`race_rewards`] with no gold left to play for, in points (a lead of this
-/// many makes about 0.73) ...
-const RACE_SCALE: f32 = 0.6;
-/// ... and what each point of gold left adds to it. Fitted, with [`Worth::race`], to who
-/// won 10,742 positions of 400 arena games at 100 ms a move (normal against easy, seed 8):
-/// the score a side makes from a position on strays from its race value by about
-/// 1.5 points with 5 points of gold left, 3.5 with 17, 6 with 35, which the logistic fits
-/// as about 0.6 + 0.1 × the gold left. Its log loss on who won was 0.46, against 0.60 for
-/// the scale of 2 × √((gold left + 1) / 38) on the whole value this replaced; with 8 points
-/// of gold left or fewer, 0.27 against 0.59.
-const RACE_SCALE_PER_POINT: f32 = 0.1;
+/// The gold in play (classic pack, at the start) at which [`race_rewards`] weighs a lead as
+/// [`rewards`] does.
+const START_GOLD: f32 = 37.0;
 /// The long scale of [`race_rewards`], in points: a lead of this many makes about 0.73.
 const LONG_SCALE: f32 = 6.0;
 /// The share of [`race_rewards`] weighed on the long scale.
@@ -87,12 +79,7 @@ fn discount(moves: u16) -> f32 {
 
 /// Each team's value (index: team − 1); allies share their side's value.
 pub(super) fn values(game: &Game, prior: &Prior) -> [f32; 4] {
-    worths(game, prior).map(|w| w.total())
-}
-
-/// Each team's [`Worth`] (index: team − 1); allies share their side's.
-fn worths(game: &Game, prior: &Prior) -> [Worth; 4] {
-    let mut out = [Worth::default(); 4];
+    let mut out = [0.0; 4];
     let mut done = [false; 4];
     // Walking costs the same for every side: worked out once for all their units.
     let walks = reach::Walks::of(game);
@@ -101,48 +88,13 @@ fn worths(game: &Game, prior: &Prior) -> [Worth; 4] {
         if done[t] {
             continue;
         }
-        let worth = side_worth(game, prior, &walks, team);
+        let value = side_value(game, prior, &walks, team);
         for ally in game.teams().filter(|a| game.allied(*a, team)) {
-            out[ally.index()] = worth;
+            out[ally.index()] = value;
             done[ally.index()] = true;
         }
     }
     out
-}
-
-/// What a side has, in points of gold, part by part.
-#[derive(Clone, Copy, Debug, Default)]
-struct Worth {
-    score: f32,
-    /// [`UNIT`] for each living fighting unit, [`CAUGHT`] for each caught one.
-    units: f32,
-    /// The gold its units are about to bring home: carriers' loads and free units' targets.
-    jobs: f32,
-    /// [`SPARE`] of the gold nobody goes for yet.
-    spare: f32,
-    /// Nothing of it can move ([`stranded`]).
-    stranded: bool,
-}
-
-impl Worth {
-    /// The greedy judge's value: every part counts, the units too, so that a move that
-    /// loses one is worse than the gold it carried.
-    fn total(&self) -> f32 {
-        self.score + self.units + self.jobs + self.spare - self.stranded_cost()
-    }
-
-    /// What the side is about to score, as far as the position tells: its score and its
-    /// units' jobs. Fitted to who won 10,742 positions of 400 arena games (normal against
-    /// easy), the score to come follows the jobs about one for one, but neither a side's
-    /// count of units (beyond the jobs they have) nor the gold nobody goes for: a side with
-    /// two pirates more looked three points ahead, and lost as often as it won.
-    fn race(&self) -> f32 {
-        self.score + self.jobs - self.stranded_cost()
-    }
-
-    fn stranded_cost(&self) -> f32 {
-        if self.stranded { STRANDED } else { 0.0 }
-    }
 }
 
 /// How good the position is for each team, from 0 (lost) to 1 (won).
@@ -150,14 +102,12 @@ pub(super) fn rewards(game: &Game, prior: &Prior) -> [f32; 4] {
     rewards_at(game, prior, SCALE)
 }
 
-/// Each team's chance of winning, from its lead in what it is about to score
-/// ([`Worth::race`]) weighed against the gold still to play for: a lead of two points with
-/// thirty-seven to go is a small edge, with four to go all but the game, as the spread of
-/// what the rest of the game can still change grows with the gold left in it
-/// ([`RACE_SCALE_PER_POINT`]). A search ending its playouts on this plays safe when ahead
-/// late and takes chances when behind. The greedy judge keeps [`rewards`]: it compares
-/// positions one move apart, whose gold left hardly differs, and it needs the worth of a
-/// unit to keep its units alive, which a playout's end tells by the jobs they lost.
+/// [`rewards`], with each lead weighed against the gold still to play for: a lead of two
+/// points with thirty-seven to go is a small edge, with four to go all but the game, as the
+/// spread of what the rest of the game can still change grows with the square root of the
+/// gold left in it. A search ending its playouts on this plays safe when ahead late and
+/// takes chances when behind. The greedy judge keeps [`rewards`]: it compares positions one
+/// move apart, whose gold left hardly differs.
 ///
 /// The stall guard (R-END-6) counts too: when nobody has opened a tile or moved gold for
 /// long, the game is about to end by score, and the gold left counts only for as long as the
@@ -182,17 +132,23 @@ pub(super) fn race_rewards(game: &Game, prior: &Prior) -> [f32; 4] {
     }
     let time = time_to_play_for(game);
     let left = gold_to_play_for(game, prior) * time;
-    let scale = RACE_SCALE + RACE_SCALE_PER_POINT * left;
+    let scale = SCALE * ((left + 1.0) / (START_GOLD + 1.0)).sqrt();
     let values = race_values(game, prior, time);
     let race = leads_as_rewards(game, &values, scale);
     let long = leads_as_rewards(game, &values, LONG_SCALE);
     std::array::from_fn(|t| (1.0 - LONG_WEIGHT) * race[t] + LONG_WEIGHT * long[t])
 }
 
-/// Each team's race value ([`Worth::race`]) counted as far as the game still has `time` for
-/// it (see [`time_to_play_for`]): its score, and that share of what its units add to it.
+/// Each team's value counted as far as the game still has `time` for it (see
+/// [`time_to_play_for`]): its score, and that share of what its units add to it.
 fn race_values(game: &Game, prior: &Prior, time: f32) -> [f32; 4] {
-    worths(game, prior).map(|w| w.score + time * (w.race() - w.score))
+    let values = values(game, prior);
+    let mut out = [0.0; 4];
+    for team in game.teams() {
+        let score = game.side_score(team) as f32;
+        out[team.index()] = score + time * (values[team.index()] - score);
+    }
+    out
 }
 
 /// How much of the gold left can still be played for before the stall guard ends the game:
@@ -302,13 +258,10 @@ fn in_hand(game: &Game, cell: Cell, item: Item) -> u32 {
     }
 }
 
-fn side_worth(game: &Game, prior: &Prior, walks: &reach::Walks, team: Team) -> Worth {
+fn side_value(game: &Game, prior: &Prior, walks: &reach::Walks, team: Team) -> f32 {
     let home = reach::home(game, team);
     let mut piles = piles(game);
-    let mut worth = Worth {
-        score: game.side_score(team) as f32,
-        ..Worth::default()
-    };
+    let mut value = game.side_score(team) as f32;
     let side: Vec<&Unit> = game
         .units()
         .iter()
@@ -319,8 +272,10 @@ fn side_worth(game: &Game, prior: &Prior, walks: &reach::Walks, team: Team) -> W
     // game in any case.
     let fighters = side.iter().filter(|u| u.fights());
     let caught = fighters.clone().filter(|u| is_caught(u)).count();
-    worth.units = UNIT * (fighters.count() - caught) as f32 + CAUGHT * caught as f32;
-    worth.stranded = stranded(game, team);
+    value += UNIT * (fighters.count() - caught) as f32 + CAUGHT * caught as f32;
+    if stranded(game, team) {
+        value -= STRANDED;
+    }
     let fog: Vec<Cell> = game
         .board()
         .land_cells()
@@ -343,7 +298,7 @@ fn side_worth(game: &Game, prior: &Prior, walks: &reach::Walks, team: Team) -> W
                 } else {
                     1.0
                 };
-                worth.jobs += risk * pile.points as f32 * discount(home.get(pile.cell));
+                value += risk * pile.points as f32 * discount(home.get(pile.cell));
             }
             None => free.push(*unit),
         }
@@ -395,15 +350,15 @@ fn side_worth(game: &Game, prior: &Prior, walks: &reach::Walks, team: Team) -> W
             Some(i) => piles[i].pieces -= 1,
             None => remember_nearest(&mut nearest, game, &walk),
         }
-        worth.jobs += best;
+        value += best;
     }
     // Gold nobody goes for yet still counts a little: the side can reach it later.
     for pile in &piles {
         let i = game.board().index(pile.cell);
         let moves = nearest[i].saturating_add(home.get(pile.cell));
-        worth.spare += SPARE * (pile.pieces * pile.points) as f32 * discount(moves);
+        value += SPARE * (pile.pieces * pile.points) as f32 * discount(moves);
     }
-    worth
+    value
 }
 
 /// Has `team` lost: the game is over without it among the winners, or it has lost a duel
@@ -647,7 +602,7 @@ mod tests {
         let (early, late) = (race(&early), race(&late));
         assert!(early > 0.5 && early < plain(&at(1)) + 0.05, "{early}");
         assert!(late > early + 0.2, "{late} {early}");
-        assert!(late > 0.9, "{late}");
+        assert!(late > 0.95, "{late}");
     }
 
     /// Thirty coins between the sides, and a lead of two: a small edge with the stall guard
@@ -671,52 +626,33 @@ mod tests {
         assert!((race(&far)[ahead] - race(&at(60))[ahead]).abs() < 1e-4);
         assert!(race(&far)[ahead] < 0.8, "{}", race(&far)[ahead]);
         // Nearly the game, short of the little weighed on the long scale.
-        assert!(race(&near)[ahead] > 0.85, "{}", race(&near)[ahead]);
-        assert!(race(&near)[behind] < 0.15, "{}", race(&near)[behind]);
+        assert!(race(&near)[ahead] > 0.92, "{}", race(&near)[ahead]);
+        assert!(race(&near)[behind] < 0.08, "{}", race(&near)[behind]);
     }
 
-    /// Team 2's three pirates each stand on a bar two steps from its ship, team 1's one pirate
-    /// two steps from coins far from its own; but team 2 has a point less. With the stall
-    /// guard far off the bars about to come home make team 2 the side ahead; with the guard
-    /// two turns from ending the game by score, the point is what counts, and the standoff
-    /// is team 1's to sit out (R-END-6). Breaking it puts team 2 ahead again.
+    /// Team 2 has three pirates to team 1's one, but a point less. With the stall guard far
+    /// off its pirates make it the side ahead; with the guard two turns from ending the game
+    /// by score, the point is what counts, and the standoff is team 1's to sit out
+    /// (R-END-6). Breaking it puts team 2 ahead again.
     #[test]
     fn the_score_counts_as_the_stall_guard_nears() {
         let at = |stall: u32| {
             position(&format!(
-                "item g7 coin 10\nitem f11 bar\nitem g11 bar\nitem h11 bar\nunit 1.1 g5\n\
-                 unit 2.1 f11\nunit 2.2 g11\nunit 2.3 h11\nscore 1 = 14\nscore 2 = 13\nstall {stall}\nturn 1\n"
+                "item g7 coin 10\nunit 1.1 g5\nunit 2.1 g9\nunit 2.2 f9\nunit 2.3 h9\n\
+                 score 1 = 14\nscore 2 = 13\nstall {stall}\nturn 1\n"
             ))
         };
-        let (carriers, score) = (Team::of(2).index(), Team::of(1).index());
+        let (units, score) = (Team::of(2).index(), Team::of(1).index());
         let race = |g: &Game| race_rewards(g, &Prior::of(&g.public_view()));
         let (far, near) = (race(&at(0)), race(&at(98)));
-        assert!(far[carriers] > 0.8, "{far:?}");
-        assert!(near[carriers] < 0.4 && near[score] > 0.6, "{near:?}");
-        // Halfway into the last rounds the guard allows, half the bars' worth counts.
+        assert!(far[units] > 0.6, "{far:?}");
+        assert!(near[units] < 0.4 && near[score] > 0.6, "{near:?}");
+        // Halfway into the last rounds the guard allows, half the pirates' worth counts.
         let half = race(&at(85));
         assert!(
-            half[carriers] < far[carriers] && half[carriers] > near[carriers],
+            half[units] < far[units] && half[units] > near[units],
             "{half:?}"
         );
-    }
-
-    /// Scores level and nothing left to fetch, but team 1 has three pirates to team 2's one:
-    /// the greedy judge counts the pirates (losing one must cost a move), the race does not,
-    /// for what a side is about to score follows its units' jobs and not their number.
-    #[test]
-    fn the_race_counts_units_by_their_jobs_alone() {
-        let game = position(
-            "unit 1.1 g5\nunit 1.2 f5\nunit 1.3 h5\nunit 2.1 g9\n\
-             score 1 = 10\nscore 2 = 10\nturn 1\n",
-        );
-        let prior = Prior::of(&game.public_view());
-        let (more, fewer) = (Team::of(1).index(), Team::of(2).index());
-        let plain = rewards(&game, &prior);
-        assert!(plain[more] > 0.75 && plain[fewer] < 0.25, "{plain:?}");
-        let race = race_rewards(&game, &prior);
-        assert!((race[more] - 0.5).abs() < 1e-4, "{race:?}");
-        assert!((race[fewer] - 0.5).abs() < 1e-4, "{race:?}");
     }
 
     /// Nine points behind with the stall guard two turns off, the side behind has all but

@@ -11,13 +11,12 @@
 //! 2. then each other player in turn, until the turn comes back, replies with the action that
 //!    player's own greedy judgement likes best (the playout policy: easy's judgement, far
 //!    better than uniform), judged on a guess of that player's own;
-//! 3. the mover's next two turns, played the same way, and the replies to each ([`TURNS`]);
-//! 4. the position the mover then faces is judged ([`super::eval`]): its chance of winning,
-//!    from its lead in score and in the gold its units are about to bring home, weighed
-//!    against the gold still to play for ([`race_rewards`], fitted to who won arena games),
-//!    so that the search plays safe when ahead late in a game and takes chances when behind;
-//!    as the stall guard nears, by the score more than by what the units are about to bring
-//!    home, as the guard ends the game by score.
+//! 3. the mover's next turn, played the same way, and the replies to it ([`TURNS`]);
+//! 4. the position the mover then faces is judged ([`super::eval`]), its lead weighed against
+//!    the gold still to play for ([`race_rewards`]), so that the search plays safe when ahead
+//!    late in a game and takes chances when behind; as the stall guard nears, by the score
+//!    more than by what the units are about to bring home, as the guard ends the game by
+//!    score.
 //!
 //! Easy's favourite is played unless another action's gain over it, round by round, stands
 //! clearly out of the noise ([`Rounds::chosen`]); then the one with the best gain is. An
@@ -53,22 +52,12 @@ const OTHER_MOVERS: usize = 2;
 const REPLIES_JUDGED: usize = 12;
 /// Replies played after each of the mover's turns at most (the others of a four-player game).
 const MAX_REPLIES: usize = 3;
-/// The mover's turns a playout covers: the action, then (after the replies) the rest chosen
-/// greedily, each followed by the replies. A second turn shows what an action prepares (a
-/// pirate brought beside gold, a ship brought to a carrier), which the position right after
+/// The mover's turns a playout covers: the action, then (after the replies) this many more
+/// chosen greedily, each followed by the replies. A second turn shows what an action prepares
+/// (a pirate brought beside gold, a ship brought to a carrier), which the position right after
 /// the replies only estimates; in arena runs at 100 ms a move it turned a level even with
-/// `easy` (57 % of 30 games) into a clearly stronger one (77 %). A third turn sees a trip
-/// further (gold picked up, then carried a step nearer home); at 100 ms a move it measured no
-/// different from two over the same 100 games against easy (77 wins against 76, margin
-/// +0.30 ± 0.65 points a game paired), but a second's budget spent its time on two turns telling
-/// two near-equal actions apart over hundreds of rounds, which a third turn puts to use.
-const TURNS: usize = 3;
-/// A playout the mover loses is worth this much for each of its turns it lasted: nothing if
-/// the replies to the action win the game, a little more the later it is lost. Were every
-/// loss worth the same, a side that loses within [`TURNS`] whatever it does (its last free
-/// pirate hunted by a swimmer) would play easy's favourite, which may lose at once, rather
-/// than put the loss off and leave the other side a turn to miss its chance.
-const SURVIVAL: f32 = 0.01;
+/// `easy` (57 % of 30 games) into a clearly stronger one (77 %).
+const TURNS: usize = 2;
 /// Choices in a row a player answers within one playout at most (forks, horses, ice).
 const MAX_CHOICES: usize = 4;
 /// Guesses a risky action ([`Search::risky_playout`]) is played on at most, looking for one
@@ -426,9 +415,6 @@ impl Search {
                     break;
                 }
                 self.answer_choices(&mut game, mover, rng);
-            }
-            if lost(&game, self.me) {
-                return (SURVIVAL * turn as f32 / TURNS as f32, false);
             }
         }
         (race_rewards(&game, &self.prior)[self.me.index()], false)
