@@ -10,7 +10,7 @@
 //! - `random` ([`random`]): any legal action;
 //! - `easy` ([`easy`]): greedy, judging each action's outcome ([`eval`]);
 //! - `normal` ([`normal`]): easy's best few actions played out over determinisations, every
-//!   player answering greedily for two of the mover's turns, within a time budget;
+//!   player answering greedily for four of the mover's turns, within a time budget;
 //! - [`policy`]: a quick glance at actions, to choose which are worth judging in full.
 
 mod easy;

@@ -11,7 +11,8 @@
 //! 2. then each other player in turn, until the turn comes back, replies with the action that
 //!    player's own greedy judgement likes best (the playout policy: easy's judgement, far
 //!    better than uniform), judged on a guess of that player's own;
-//! 3. the mover's next turn, played the same way, and the replies to it ([`TURNS`]);
+//! 3. the mover's next turns, played the same way, and the replies to each ([`TURNS`]: four
+//!    of the mover's turns in all);
 //! 4. the position the mover then faces is judged ([`super::eval`]), its lead weighed against
 //!    the gold still to play for ([`race_rewards`]), so that the search plays safe when ahead
 //!    late in a game and takes chances when behind; as the stall guard nears, by the score
@@ -52,12 +53,27 @@ const OTHER_MOVERS: usize = 2;
 const REPLIES_JUDGED: usize = 12;
 /// Replies played after each of the mover's turns at most (the others of a four-player game).
 const MAX_REPLIES: usize = 3;
-/// The mover's turns a playout covers: the action, then (after the replies) this many more
-/// chosen greedily, each followed by the replies. A second turn shows what an action prepares
-/// (a pirate brought beside gold, a ship brought to a carrier), which the position right after
-/// the replies only estimates; in arena runs at 100 ms a move it turned a level even with
-/// `easy` (57 % of 30 games) into a clearly stronger one (77 %).
-const TURNS: usize = 2;
+/// The mover's turns a playout covers: the action, then (after the replies) the mover's next
+/// turns chosen greedily, each followed by the replies. A second turn shows what an action
+/// prepares (a pirate brought beside gold, a ship brought to a carrier), which the position
+/// right after the replies only estimates; in arena runs at 100 ms a move it turned a level
+/// even with `easy` (57 % of 30 games) into a clearly stronger one (77 %). More turns cost
+/// rounds, which 100 ms a move cannot spare but the default second can (with two turns it
+/// settled in 580 ms on average): at 1 s a move, on the same maps against easy (seed 12),
+/// three turns won 42 of 52 games where two won 39, and four won 29 of the first 33 where
+/// two and three won 27, losing none that either won (margins within a point of each other,
+/// ± 1 paired): no clear step, but none lost, and the time is the budget's to use.
+const TURNS: usize = 4;
+/// A playout the mover loses is worth this much for each of its turns it lasted: nothing if
+/// the replies to the action win the game, a little more the later it is lost. Were every
+/// loss worth the same, a side that loses within [`TURNS`] whatever it does (its last free
+/// pirate hunted by a swimmer) would play easy's favourite, which may lose at once, rather
+/// than put the loss off and leave the other side a turn to miss its chance.
+const SURVIVAL: f32 = 0.01;
+/// Time kept back from the budget for what follows the deadline: the playout under way
+/// noticing it (between two judged actions), then the choice and its report. Without it a
+/// move ran a fraction of a millisecond past its budget (1000.11 ms of CPU on 1000 ms).
+const WRAP_UP: Duration = Duration::from_millis(3);
 /// Choices in a row a player answers within one playout at most (forks, horses, ice).
 const MAX_CHOICES: usize = 4;
 /// Guesses a risky action ([`Search::risky_playout`]) is played on at most, looking for one
@@ -75,11 +91,14 @@ const DECISIVE: f32 = 3.0;
 const SWITCH: f32 = 2.0;
 
 pub(super) fn think(view: &PublicView, rng: &mut SplitMix64, budget: Budget) -> Option<Thought> {
+    // The clock runs from the call, as the player waiting for the move sees it: listing and
+    // judging the actions count against the budget too.
+    let started = Instant::now();
+    let deadline = started + budget.time.saturating_sub(WRAP_UP);
     let actions = super::candidates(view);
     if actions.len() <= 1 {
         return actions.first().map(|a| Thought::plain(*a));
     }
-    let started = Instant::now();
     let mut judged = easy::judge(view, actions, rng);
     // A stable sort keeps the view's order among equals, so a decision is reproducible.
     judged.sort_by(|a, b| b.1.total_cmp(&a.1));
@@ -94,7 +113,7 @@ pub(super) fn think(view: &PublicView, rng: &mut SplitMix64, budget: Budget) -> 
     let search = Search {
         me: view.controller(),
         prior: Prior::of(view),
-        deadline: started + budget.time,
+        deadline,
     };
     let risks = strand_risks(view, &ranked, rng);
     let mut rounds = Rounds::new(ranked.len());
@@ -128,7 +147,7 @@ pub(super) fn think(view: &PublicView, rng: &mut SplitMix64, budget: Budget) -> 
             slowest = slowest.max(began.elapsed());
             playouts += 1;
             let out_of_playouts = budget.playouts.is_some_and(|n| playouts >= n);
-            let out_of_time = started.elapsed() + slowest > budget.time;
+            let out_of_time = Instant::now() + slowest > deadline;
             if out_of_playouts || out_of_time {
                 // A round cut short is left out: its actions did not all meet its guess.
                 if rounds.alive.iter().skip(i + 1).all(|a| !a) {
@@ -415,6 +434,9 @@ impl Search {
                     break;
                 }
                 self.answer_choices(&mut game, mover, rng);
+            }
+            if lost(&game, self.me) {
+                return (SURVIVAL * turn as f32 / TURNS as f32, false);
             }
         }
         (race_rewards(&game, &self.prior)[self.me.index()], false)
