@@ -64,8 +64,8 @@ const MAX_REPLIES: usize = 3;
 /// two and three won 27, losing none that either won (margins within a point of each other,
 /// ± 1 paired): no clear step, but none lost, and the time is the budget's to use.
 const TURNS: usize = 4;
-/// A playout the mover loses is worth this much for each of its turns it lasted: nothing if
-/// the replies to the action win the game, a little more the later it is lost. Were every
+/// A playout the mover loses is worth at most this much: nothing if the replies to the
+/// action win the game, and a share of it for each further turn the mover lasted. Were every
 /// loss worth the same, a side that loses within [`TURNS`] whatever it does (its last free
 /// pirate hunted by a swimmer) would play easy's favourite, which may lose at once, rather
 /// than put the loss off and leave the other side a turn to miss its chance.
