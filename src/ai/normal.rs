@@ -93,8 +93,7 @@ const SWITCH: f32 = 2.0;
 pub(super) fn think(view: &PublicView, rng: &mut SplitMix64, budget: Budget) -> Option<Thought> {
     // The clock runs from the call, as the player waiting for the move sees it: listing and
     // judging the actions count against the budget too.
-    let started = Instant::now();
-    let deadline = started + budget.time.saturating_sub(WRAP_UP);
+    let deadline = Instant::now() + budget.time.saturating_sub(WRAP_UP);
     let actions = super::candidates(view);
     if actions.len() <= 1 {
         return actions.first().map(|a| Thought::plain(*a));

@@ -333,6 +333,8 @@ fn budgets_stay_within_the_limit() {
 /// (R-FIGHT-5) and strand team 1, which then loses (R-END-4): normal must see that reply,
 /// though team 2 has a dozen other actions and its quick policy likes land better than sea.
 /// (From arena game 123, lost this way while two points ahead.)
+/// Four turns deep, the swimmer catches it on every line; still, a loss put off is better
+/// than one at once (`SURVIVAL`).
 #[test]
 fn normal_keeps_its_last_free_unit_out_of_an_enemy_swimmers_reach() {
     let game = position(
