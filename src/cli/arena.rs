@@ -417,13 +417,19 @@ impl fmt::Display for ArenaReport {
         } else {
             String::new()
         };
+        // The budget is normal's alone: a run without it would otherwise cite a time no
+        // seat was given.
+        let think = if o.bots.contains(&BotLevel::Normal) {
+            format!("; `normal` thinks up to {} ms a move", o.think.as_millis())
+        } else {
+            String::new()
+        };
         writeln!(
             f,
-            "{games} games{part} on {size}×{size}, {pack} pack, seed {seed}, seats rotating; `normal` thinks up to {think} ms a move",
+            "{games} games{part} on {size}×{size}, {pack} pack, seed {seed}, seats rotating{think}",
             size = o.size,
             pack = o.pack,
             seed = o.seed,
-            think = o.think.as_millis(),
         )?;
         // One row an entry; each column as wide as its heading or its widest cell, so that
         // the columns line up whatever the counts.
@@ -557,6 +563,26 @@ mod tests {
             entry_names(&[BotLevel::Easy, BotLevel::Easy, BotLevel::Random]),
             ["easy", "easy#2", "random"]
         );
+    }
+
+    #[test]
+    fn the_header_cites_the_think_time_only_when_normal_plays() {
+        let header = |bots| {
+            let report = ArenaReport {
+                options: small(bots, 1, 3),
+                standings: Vec::new(),
+                plies: 0,
+                elapsed: Duration::ZERO,
+            };
+            report.to_string().lines().next().unwrap().to_owned()
+        };
+        let with = header([BotLevel::Normal, BotLevel::Easy]);
+        assert!(
+            with.ends_with("; `normal` thinks up to 10 ms a move"),
+            "{with}"
+        );
+        let without = header([BotLevel::Easy, BotLevel::Random]);
+        assert!(without.ends_with("seats rotating"), "{without}");
     }
 
     #[test]
