@@ -468,7 +468,9 @@ fn a_vacation_is_spent_only_when_a_deadline_would_pass_and_ends_early_on_a_move(
     let team = s.load(id).unwrap().seat_of(first).unwrap().team;
     let start = f.clock.now_ms();
 
-    let v = s.go_on_vacation(first, 1, 5 * DAY).unwrap();
+    let new = s.go_on_vacation(first, 1, 5 * DAY).unwrap();
+    assert_eq!(new.replaced_until_ms, None);
+    let v = new.status;
     assert_eq!(
         (v.until_ms, v.used_ms, v.allowance_ms),
         (Some(start + 5 * DAY), 0, 14 * DAY)

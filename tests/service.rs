@@ -263,7 +263,7 @@ fn refusals_change_nothing() {
     ));
     assert!(matches!(
         s.act(ALICE, id, 5, &mv),
-        Err(ServiceError::StaleView { current: 0 })
+        Err(ServiceError::StaleView { current: 0, .. })
     ));
     assert!(matches!(
         s.act(ALICE, 999, 0, &mv),
@@ -287,7 +287,10 @@ fn refusals_change_nothing() {
     let other = first_move(&f, id, BOB);
     assert!(matches!(
         s.act(BOB, id, 0, &other),
-        Err(ServiceError::StaleView { current: 1 })
+        Err(ServiceError::StaleView {
+            current: 1,
+            move_number: 2
+        })
     ));
 }
 
@@ -295,7 +298,11 @@ fn refusals_change_nothing() {
 #[test]
 fn refusals_read_well() {
     assert_eq!(
-        ServiceError::StaleView { current: 1 }.to_string(),
+        ServiceError::StaleView {
+            current: 1,
+            move_number: 2
+        }
+        .to_string(),
         "the board you answered is out of date: the game has moved on to move 2"
     );
     assert_eq!(
@@ -457,6 +464,45 @@ fn a_move_with_choices_is_one_board_post() {
         moves_with_choices > 0,
         "the seed gives no move with a choice; pick another"
     );
+}
+
+/// Players count moves, not plies: a move that stopped for a choice keeps one number, and
+/// the numbers run 1, 2, 3… with no gap, the same when the game is read back cold.
+#[test]
+fn moves_are_numbered_as_players_count_them() {
+    let f = fixture();
+    let s = &f.service;
+    let id = bots_duel(&f, here(), small_config(), 1);
+    let mut numbers = Vec::new();
+    let mut choices = 0;
+    while let Some(acc) = s.bot_step(id).unwrap() {
+        let expected = numbers.last().map_or(
+            1,
+            |&(n, pending): &(u32, bool)| {
+                if pending { n } else { n + 1 }
+            },
+        );
+        assert_eq!(acc.move_number, expected, "ply {}", acc.ply);
+        if acc.pending.is_some() {
+            choices += 1;
+        } else {
+            assert_eq!(s.moves_complete_at(id, acc.ply).unwrap(), acc.move_number);
+            let post = s.post_material(id, acc.ply, acc.ply).unwrap();
+            assert_eq!(post.number, acc.move_number);
+        }
+        numbers.push((acc.move_number, acc.pending.is_some()));
+    }
+    assert!(
+        choices > 0,
+        "the seed gives no move with a choice; pick another"
+    );
+    let last = numbers.last().expect("moves were played").0;
+    let plies = s.load(id).unwrap().row.ply;
+    assert!(last < plies, "{last} moves in {plies} plies");
+    assert_eq!(s.load(id).unwrap().moves, last);
+    // Read back by a service that never saw the game (no cached count).
+    let cold = GameService::new(Arc::new(Store::open(&f.path).unwrap()), f.clock.clone());
+    assert_eq!(cold.load(id).unwrap().moves, last);
 }
 
 #[test]
@@ -692,6 +738,76 @@ fn a_turn_has_exactly_its_own_timers() {
     assert_eq!(timers(quiet), [(Deadline, 1, 12 * HOUR, None)]);
     // The first game's timers are its own.
     assert_eq!(timers(id).len(), 2);
+}
+
+/// A reminder that came due while the bot was down is held by the player's quiet hours when
+/// it comes up: it waits for their end instead of being sent at 1 am.
+#[test]
+fn quiet_hours_hold_when_a_late_reminder_is_sent() {
+    use jackal::game::ReminderChange;
+    use jackal::game::reminders::QuietHours;
+    let f = fixture();
+    let s = &f.service;
+    let reminders = |id| -> usize {
+        let conn = s.store().conn().unwrap();
+        store::game_outbox(&conn, id)
+            .unwrap()
+            .into_iter()
+            .filter(|r| {
+                matches!(
+                    serde_json::from_str(&r.payload).unwrap(),
+                    OutboxMessage::Reminder { .. }
+                )
+            })
+            .count()
+    };
+    let mut config = small_config();
+    config.set("turn_time", "36h").unwrap();
+    config.set("reminder", "12h").unwrap();
+    // The clock starts at 2023-11-14 22:13:20 UTC: the deadline is 36 hours later, and the
+    // reminder, 12 hours before it, at 22:13, just before Alice's quiet hours.
+    let id = duel_with(&f, config, 7);
+    s.change_reminders(
+        ALICE,
+        ReminderChange {
+            quiet: Some(Some(QuietHours::parse("23:00-08:00").unwrap())),
+            zone: Some("UTC".into()),
+            ..ReminderChange::default()
+        },
+    )
+    .unwrap();
+    let start = f.clock.now_ms();
+    let reminder_due = start + 24 * HOUR;
+    assert!(
+        timers_of(&f, id)
+            .iter()
+            .any(|t| t.0 == store::TimerKind::Reminder && t.2 == reminder_due)
+    );
+
+    // The bot was down from before the reminder until 01:00: the reminder waits for 08:00.
+    let one_am = 1_700_096_400_000; // 2023-11-16 01:00 UTC
+    f.clock.advance_ms(one_am - start);
+    let fired = s.fire_due_timers().unwrap();
+    assert_eq!(
+        fired,
+        [Fired::Quiet {
+            game_id: id,
+            team: Team::of(1)
+        }]
+    );
+    assert_eq!(reminders(id), 0, "nothing sent in the quiet hours");
+    let eight_am = one_am + 7 * HOUR;
+    assert_eq!(s.next_timer_due().unwrap(), Some(eight_am));
+    f.clock.advance_ms(eight_am - one_am);
+    let fired = s.fire_due_timers().unwrap();
+    assert_eq!(
+        fired,
+        [Fired::Reminded {
+            game_id: id,
+            team: Team::of(1)
+        }]
+    );
+    assert_eq!(reminders(id), 1);
 }
 
 /// A bot on turn has a timer due at once, and firing it plays the bot's move: a game of bots

@@ -366,6 +366,7 @@ fn run_timers(
                 | Fired::Stale { .. }
                 | Fired::Digest { .. }
                 | Fired::Held { .. }
+                | Fired::Quiet { .. }
                 | Fired::Paused { .. } => {}
             }
         }

@@ -97,8 +97,10 @@ impl Press<'_> {
     /// Edits the message the component is on (after `acknowledge`), keeping its picture
     /// unless a new one is given.
     async fn edit(&self, message: PickerMessage) -> Result<()> {
-        let attachments = match message.png {
-            Some(png) => EditAttachments::new().add(CreateAttachment::bytes(png, "board.png")),
+        let attachments = match message.picture {
+            Some(picture) => {
+                EditAttachments::new().add(CreateAttachment::bytes(picture.png, picture.file))
+            }
             None => EditAttachments::keep_all(&self.c.message),
         };
         let edit = EditInteractionResponse::new()
@@ -128,6 +130,27 @@ impl Press<'_> {
         if let Err(e) = sent {
             tracing::warn!(error = %e, "could not tell a user why their press was refused");
         }
+    }
+
+    /// Whether the press came from a private (ephemeral) message that carries the pressed
+    /// component itself, as a question the bot asked in private does.
+    fn on_private_message_with_this_component(&self) -> bool {
+        use serenity::all::{ActionRowComponent, ButtonKind, MessageFlags};
+        let message = &self.c.message;
+        let private = message
+            .flags
+            .is_some_and(|f| f.contains(MessageFlags::EPHEMERAL));
+        let pressed = &self.c.data.custom_id;
+        let carries_it = message.components.iter().any(|row| {
+            row.components.iter().any(|c| match c {
+                ActionRowComponent::Button(b) => matches!(
+                    &b.data,
+                    ButtonKind::NonLink { custom_id, .. } if custom_id == pressed
+                ),
+                _ => false,
+            })
+        });
+        private && carries_it
     }
 
     /// The value chosen in a select menu.
@@ -239,6 +262,12 @@ async fn route(p: &mut Press<'_>, id: CustomId) -> Result<()> {
             play(p, &loaded, &state, &action, confirmed).await
         }
         CustomId::Resign { game } => {
+            // Resigning is only ever the answer to its confirmation, a private message
+            // carrying this very button: pressed anywhere else (a forged id under a public
+            // board) it would skip the question and edit a message everyone sees.
+            if !p.on_private_message_with_this_component() {
+                return Err(BotError::ResignUnconfirmed);
+            }
             p.acknowledge().await?;
             let who = p.actor;
             p.data.change(move |s| s.resign(who, game)).await?;
@@ -293,7 +322,7 @@ fn text_only(content: String) -> PickerMessage {
     PickerMessage {
         content,
         components: Vec::new(),
-        png: None,
+        picture: None,
     }
 }
 
@@ -305,10 +334,10 @@ async fn current(
     ply: u32,
 ) -> Result<(crate::game::Loaded, crate::engine::Game)> {
     let now = p.data.call(move |s| s.load(game)).await?;
-    if let Some(state) = now.game.as_ref().filter(|g| g.ply() != ply) {
+    if now.game.as_ref().is_some_and(|g| g.ply() != ply) {
         return Err(BotError::StaleButton {
             game,
-            current: state.ply(),
+            move_number: now.move_number(),
         });
     }
     turn::players_turn(p.data, p.actor.user, game).await

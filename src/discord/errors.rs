@@ -85,15 +85,18 @@ pub enum BotError {
     /// Only the game's owner or a Manage Server member may do this.
     #[error("not allowed")]
     NotOwner,
-    /// A button from an older board: the game is at `current` plies now.
-    #[error("stale button (the game is at ply {current})")]
-    StaleButton { game: GameId, current: u32 },
+    /// A button from an older board: the game is on move `move_number` now.
+    #[error("stale button (the game is on move {move_number})")]
+    StaleButton { game: GameId, move_number: u32 },
     /// Someone else's button (a stranger pressing a player's component).
     #[error("not your button")]
     NotYours,
     /// A component id this version does not know.
     #[error("unknown component")]
     UnknownComponent,
+    /// A resignation pressed anywhere but on its private confirmation.
+    #[error("resignation without its confirmation")]
+    ResignUnconfirmed,
     /// An option value longer than anything valid.
     #[error("option `{option}` is too long")]
     TooLong { option: &'static str },
@@ -151,11 +154,12 @@ impl BotError {
                 )
             }
             BotError::NotOwner => tr!(lang, "err-not-owner"),
-            BotError::StaleButton { current, .. } => {
-                tr!(lang, "err-stale-button", current = current + 1)
+            BotError::StaleButton { move_number, .. } => {
+                tr!(lang, "err-stale-button", current = *move_number)
             }
             BotError::NotYours => tr!(lang, "err-not-yours"),
             BotError::UnknownComponent => tr!(lang, "err-unknown-component"),
+            BotError::ResignUnconfirmed => tr!(lang, "err-resign-unconfirmed"),
             BotError::TooLong { option } => {
                 tr!(lang, "err-too-long", option = option_name(lang, option))
             }
@@ -195,7 +199,9 @@ fn option_name(lang: Lang, option: &str) -> String {
 /// The service's refusals in words.
 fn service_text(e: &ServiceError, lang: Lang) -> String {
     match e {
-        ServiceError::UnknownGame(id) => tr!(lang, "err-unknown-game", game = *id),
+        // The number as given, never through Fluent's floating-point numbers (a forged id's
+        // 9223372036854775807 would read 9223372036854776000).
+        ServiceError::UnknownGame(id) => tr!(lang, "err-unknown-game", game = id.to_string()),
         ServiceError::AlreadyStarted(id) => tr!(lang, "err-already-started", game = *id),
         ServiceError::NotRunning(id) => tr!(lang, "err-not-running", game = *id),
         ServiceError::Finished(id) => tr!(lang, "err-finished", game = *id),
@@ -209,7 +215,9 @@ fn service_text(e: &ServiceError, lang: Lang) -> String {
         ServiceError::NothingToReclaim(id) => tr!(lang, "err-nothing-to-reclaim", game = *id),
         ServiceError::NotOwner => tr!(lang, "err-not-owner"),
         ServiceError::NotYourTurn { team } => tr!(lang, "err-not-your-turn", team = *team),
-        ServiceError::StaleView { current } => tr!(lang, "err-stale-view", current = current + 1),
+        ServiceError::StaleView { move_number, .. } => {
+            tr!(lang, "err-stale-view", current = *move_number)
+        }
         ServiceError::AlreadyPlayed => tr!(lang, "err-already-played"),
         ServiceError::Illegal(refusal) => {
             tr!(lang, "err-illegal", why = refusal_text(refusal, lang))

@@ -310,12 +310,24 @@ async fn on_event(
     data: &Data,
 ) -> Result<(), BotError> {
     match event {
-        FullEvent::InteractionCreate {
-            interaction: Interaction::Component(c),
-        } => {
-            // While stopping, presses are still answered: reads work, and a change is
-            // refused with "restarting, try again in a minute" (`Data::change`).
-            components::handle(ctx, c, data).await;
+        FullEvent::InteractionCreate { interaction } => {
+            if let Interaction::Component(c) = interaction {
+                // While stopping, presses are still answered: reads work, and a change is
+                // refused with "restarting, try again in a minute" (`Data::change`).
+                components::handle(ctx, c, data).await;
+            }
+            // After the answer: what the player's client speaks, for their DMs later.
+            let seen = match interaction {
+                Interaction::Command(c) | Interaction::Autocomplete(c) => {
+                    Some((c.user.id, c.locale.as_str()))
+                }
+                Interaction::Component(c) => Some((c.user.id, c.locale.as_str())),
+                Interaction::Modal(m) => Some((m.user.id, m.locale.as_str())),
+                _ => None,
+            };
+            if let Some((user, locale)) = seen {
+                data.note_locale(user.get(), locale);
+            }
         }
         FullEvent::ThreadDelete { thread, .. } => archive_games_in(data, thread.id.get()).await,
         FullEvent::ChannelDelete { channel, .. } => archive_games_in(data, channel.id.get()).await,

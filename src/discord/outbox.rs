@@ -23,10 +23,10 @@ use super::views::lobby;
 use super::views::picker::{self as picker_view};
 use super::views::post::{self, Post};
 use crate::game::{GameEnd, Loaded, OutboxMessage, Queued, ServiceError, Target};
-use crate::game::{GameId, GameStatus, ReminderVia};
+use crate::game::{GameId, GameStatus, ReminderVia, UserId, UserPrefs};
 use crate::render::{self, RenderOptions};
 use crate::tr;
-use crate::words::Lang;
+use crate::words::{Lang, narrate};
 
 /// How long the sender sleeps at most before looking again (it is woken after every
 /// commit; this bounds the cost of a missed wake-up).
@@ -350,6 +350,24 @@ async fn post_public_part(
     image: Option<(String, Vec<u8>)>,
     part: u8,
 ) -> Delivery {
+    Ok(
+        match post_public_message(data, row, loaded, post, image, part).await? {
+            Some(_) => Outcome::Delivered,
+            None => Outcome::Moot,
+        },
+    )
+}
+
+/// Posts in the row's public target and says where the post is (`None`: there was nothing
+/// to post, the row is moot).
+async fn post_public_message(
+    data: &Data,
+    row: &Queued,
+    loaded: &Loaded,
+    post: Post,
+    image: Option<(String, Vec<u8>)>,
+    part: u8,
+) -> std::result::Result<Option<Posted>, Failure> {
     let channel = match row.target {
         Target::Channel { id } => id,
         // A game archived because its thread was deleted now "lives" in the thread's
@@ -358,12 +376,12 @@ async fn post_public_part(
             if loaded.end() == Some(GameEnd::ThreadDeleted)
                 && !matches!(row.message, OutboxMessage::GameOver { .. }) =>
         {
-            return Ok(Outcome::Moot);
+            return Ok(None);
         }
         Target::Game => match loaded.row.thread_id.or(loaded.row.channel_id) {
             Some(place) => place,
             // A local game has no public place.
-            None => return Ok(Outcome::Moot),
+            None => return Ok(None),
         },
         Target::User { id } => {
             return Err(Failure::GiveUp(format!(
@@ -379,7 +397,7 @@ async fn post_public_part(
         nonce: Some(nonce(row, part)),
     };
     match data.rest.post(channel, &message).await {
-        Ok(_) => Ok(Outcome::Delivered),
+        Ok(posted) => Ok(Some(posted)),
         Err(e) if e.code() == Some(10003) && row.target == Target::Game => {
             // The game's thread (or channel) is gone: archive the game where it stood.
             let game = loaded.row.id;
@@ -502,35 +520,84 @@ async fn your_turn(
     if !still_on_turn {
         return Ok(Outcome::Moot);
     }
-    let lang = match data.user_lang(user).await {
-        Some(l) => l,
-        None => game_lang(&loaded),
-    };
+    let (prefs, now) = data
+        .call(move |s| Ok((s.user_prefs(user)?, s.now_ms())))
+        .await?;
+    if !prefs.may_dm(now) {
+        // Closed lately: the thread's post pings them and carries "My moves" instead.
+        return Ok(Outcome::Moot);
+    }
+    let lang = reader_lang(data, &prefs, &loaded).await;
     let message = turn::first_menu(data, &loaded, &state, lang, deadline).await?;
     let dm = data.rest.dm_channel(user).await.map_err(failure)?;
     let new = NewMessage {
         content: message.content,
         ping: Vec::new(),
         components: message.components,
-        image: message.png.map(|png| (turn::board_file(game, ply), png)),
+        image: message.picture.map(|p| (p.file, p.png)),
         nonce: Some(nonce(row, 0)),
     };
     match data.rest.post(dm, &new).await {
         Ok(Posted { channel, message }) => {
             data.call(move |s| {
-                s.set_dms_open(user, true)?;
+                s.dms_delivered(user)?;
                 s.prompt_sent(game, user, ply, channel, message)
             })
             .await?;
             Ok(Outcome::Delivered)
         }
-        Err(e) if e.code() == Some(50007) => {
-            data.call(move |s| s.set_dms_open(user, false)).await?;
-            Ok(Outcome::Moot)
-        }
+        Err(e) if e.code() == Some(50007) => dms_closed(data, row, &loaded, user).await,
         Err(e) => Err(failure(e)),
     }
 }
+
+/// The language a user reads in private: their own choice, else their server's, else their
+/// Discord client's (as their latest interaction said it), else the game's.
+async fn reader_lang(data: &Data, prefs: &UserPrefs, loaded: &Loaded) -> Lang {
+    if let Some(lang) = data.user_lang(prefs.user_id).await {
+        return lang;
+    }
+    if let Some(guild) = loaded.row.guild_id
+        && let Some(lang) = data.guild_lang(guild).await
+    {
+        return lang;
+    }
+    prefs
+        .locale
+        .as_deref()
+        .and_then(Lang::parse)
+        .unwrap_or_else(|| game_lang(loaded))
+}
+
+/// [`reader_lang`] for a user whose preferences the caller has not read.
+async fn reader_lang_of(
+    data: &Data,
+    user: UserId,
+    loaded: &Loaded,
+) -> std::result::Result<Lang, Failure> {
+    let prefs = data.call(move |s| s.user_prefs(user)).await?;
+    Ok(reader_lang(data, &prefs, loaded).await)
+}
+
+/// Discord refused a DM to `user` (50007): remembered, so no DM is tried for a week, and the
+/// first time since their DMs were last open they are told so in the game's thread (how to
+/// open them, or to keep their turns in the thread).
+async fn dms_closed(data: &Data, row: &Queued, loaded: &Loaded, user: UserId) -> Delivery {
+    let tell = data.call(move |s| s.dms_refused(user)).await?;
+    if !tell {
+        return Ok(Outcome::Moot);
+    }
+    let message = post::dms_closed(user, game_lang(loaded));
+    let public = Queued {
+        target: Target::Game,
+        ..row.clone()
+    };
+    // Its own nonce: the row's other parts (a reminder in the thread) keep theirs.
+    post_public_part(data, &public, loaded, message, None, DMS_CLOSED_PART).await
+}
+
+/// The nonce part of the one-time "your DMs are closed" post.
+const DMS_CLOSED_PART: u8 = 200;
 
 /// A reminder: by DM, or in the thread with a ping where DMs are closed.
 async fn reminder(
@@ -551,12 +618,11 @@ async fn reminder(
     if !on_turn {
         return Ok(Outcome::Moot);
     }
-    let prefs = data.call(move |s| s.user_prefs(user)).await?;
-    if prefs.dms && prefs.reminder_via != Some(ReminderVia::Thread) {
-        let lang = match data.user_lang(user).await {
-            Some(l) => l,
-            None => game_lang(&loaded),
-        };
+    let (prefs, now) = data
+        .call(move |s| Ok((s.user_prefs(user)?, s.now_ms())))
+        .await?;
+    if prefs.may_dm(now) && prefs.reminder_via != Some(ReminderVia::Thread) {
+        let lang = reader_lang(data, &prefs, &loaded).await;
         let message = post::reminder_dm(&loaded, deadline, lang);
         let new = NewMessage {
             content: message.content,
@@ -567,6 +633,7 @@ async fn reminder(
         if send_dm(data, user, &new).await? {
             return Ok(Outcome::Delivered);
         }
+        dms_closed(data, row, &loaded, user).await?;
     }
     let message = post::reminder(&loaded, team, deadline, game_lang(&loaded));
     let public = Queued {
@@ -577,7 +644,7 @@ async fn reminder(
 }
 
 /// Sends a private message without buttons to remember; `false` when the user's DMs are
-/// closed (50007), which is remembered, so the caller falls back to the thread.
+/// closed (50007): the caller records that ([`dms_closed`]) and falls back to the thread.
 async fn send_dm(
     data: &Data,
     user: crate::game::UserId,
@@ -585,11 +652,11 @@ async fn send_dm(
 ) -> std::result::Result<bool, Failure> {
     let dm = data.rest.dm_channel(user).await.map_err(failure)?;
     match data.rest.post(dm, new).await {
-        Ok(_) => Ok(true),
-        Err(e) if e.code() == Some(50007) => {
-            data.call(move |s| s.set_dms_open(user, false)).await?;
-            Ok(false)
+        Ok(_) => {
+            data.call(move |s| s.dms_delivered(user)).await?;
+            Ok(true)
         }
+        Err(e) if e.code() == Some(50007) => Ok(false),
         Err(e) => Err(failure(e)),
     }
 }
@@ -605,12 +672,11 @@ async fn digest(data: &Data, row: &Queued, games: &[GameId]) -> Delivery {
     if turns.is_empty() {
         return Ok(Outcome::Moot);
     }
-    let prefs = data.call(move |s| s.user_prefs(user)).await?;
-    if prefs.dms {
-        let lang = match data.user_lang(user).await {
-            Some(l) => l,
-            None => game_lang(&turns[0].0),
-        };
+    let (prefs, now) = data
+        .call(move |s| Ok((s.user_prefs(user)?, s.now_ms())))
+        .await?;
+    if prefs.may_dm(now) {
+        let lang = reader_lang(data, &prefs, &turns[0].0).await;
         let message = post::digest_dm(&turns, lang);
         let new = NewMessage {
             content: message.content,
@@ -620,6 +686,7 @@ async fn digest(data: &Data, row: &Queued, games: &[GameId]) -> Delivery {
         if send_dm(data, user, &new).await? {
             return Ok(Outcome::Delivered);
         }
+        dms_closed(data, row, &turns[0].0, user).await?;
     }
     for (part, (loaded, deadline)) in turns.iter().enumerate() {
         let team = loaded.seat_of(user).map_or(0, |s| s.team);
@@ -642,14 +709,22 @@ async fn turn_over(data: &Data, row: &Queued, game: GameId, ply: u32) -> Deliver
     let Some(prompt) = data.call(move |s| s.prompt_of(game, user, ply)).await? else {
         return Ok(Outcome::Moot);
     };
-    let lang = match data.user_lang(user).await {
-        Some(l) => l,
-        None => {
-            let loaded = data.call(move |s| s.load(game)).await?;
-            game_lang(&loaded)
-        }
+    let loaded = data.call(move |s| s.load(game)).await?;
+    let lang = reader_lang_of(data, user, &loaded).await?;
+    let from = prompt.ply;
+    let Some(played) = data.call(move |s| s.move_played_after(game, from)).await? else {
+        // Unreachable: the row is written when the move is complete.
+        return Ok(Outcome::Moot);
     };
-    let text = picker_view::turn_over(lang, game, prompt.ply);
+    let words: Vec<String> = played
+        .steps
+        .iter()
+        .map(|step| {
+            serde_json::from_str::<crate::engine::Action>(&step.row.action)
+                .map_or_else(|_| step.row.notation.clone(), |a| narrate::action(lang, &a))
+        })
+        .collect();
+    let text = picker_view::turn_over(lang, game, played.number, &words.join(", "));
     match data
         .rest
         .edit(prompt.channel_id, prompt.message_id, &text, &[])
@@ -700,7 +775,65 @@ async fn game_over(data: &Data, row: &Queued, game: GameId, end: &GameEnd) -> De
         }
         _ => None,
     };
-    post_public(data, row, &loaded, message, image).await
+    let Some(posted) = post_public_message(data, row, &loaded, message, image, 0).await? else {
+        return Ok(Outcome::Moot);
+    };
+    end_lobby_message(data, &loaded, lang, &posted).await;
+    close_prompts(data, &loaded, end).await?;
+    Ok(Outcome::Delivered)
+}
+
+/// Every private prompt of a game that ended, by any road, is closed with the result: its
+/// buttons go, so nothing is left to press.
+async fn close_prompts(
+    data: &Data,
+    loaded: &Loaded,
+    end: &GameEnd,
+) -> std::result::Result<(), Failure> {
+    let game = loaded.row.id;
+    for prompt in data.call(move |s| s.open_prompts(game)).await? {
+        let user = prompt.user_id;
+        let lang = reader_lang_of(data, user, loaded).await?;
+        let text = post::prompt_closed(loaded, end, lang);
+        match data
+            .rest
+            .edit(prompt.channel_id, prompt.message_id, &text, &[])
+            .await
+        {
+            Ok(()) => {}
+            Err(e) if !e.is_transient() => {
+                tracing::info!(game, user, error = %e, "a prompt could not be closed");
+            }
+            Err(e) => return Err(failure(e)),
+        }
+        data.call(move |s| s.prompt_retired(&prompt)).await?;
+    }
+    Ok(())
+}
+
+/// The lobby message of a game that was played ends with the result and a link to the post
+/// that told it. Failures are logged: the game-over post itself is out.
+async fn end_lobby_message(data: &Data, loaded: &Loaded, lang: Lang, posted: &Posted) {
+    let (Some(channel), Some(message)) = (loaded.row.channel_id, loaded.row.lobby_message_id)
+    else {
+        return;
+    };
+    let guild = loaded
+        .row
+        .guild_id
+        .map_or_else(|| "@me".to_string(), |g| g.to_string());
+    let link = format!(
+        "https://discord.com/channels/{guild}/{}/{}",
+        posted.channel, posted.message
+    );
+    let (content, components) = lobby::view_over(loaded, lang, &link);
+    if let Err(e) = data
+        .rest
+        .edit(channel, message, &content, &components)
+        .await
+    {
+        tracing::warn!(game = loaded.row.id, error = %e, "could not end the lobby message");
+    }
 }
 
 #[cfg(test)]

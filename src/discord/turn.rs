@@ -9,7 +9,7 @@ use super::picker;
 use super::types::{Data, Result};
 use super::views::picker::{self as view, At};
 use crate::engine::Game;
-use crate::game::{Accepted, Loaded, ServiceError};
+use crate::game::{Accepted, CameBack, Loaded, ServiceError};
 use crate::game::{GameId, UserId};
 use crate::render::{self, RenderOptions};
 use crate::words::{Lang, narrate};
@@ -18,7 +18,14 @@ use crate::words::{Lang, narrate};
 pub struct PickerMessage {
     pub content: String,
     pub components: Vec<CreateActionRow>,
-    pub png: Option<Vec<u8>>,
+    pub picture: Option<BoardPicture>,
+}
+
+/// A board picture and the name of its file, which says the game and the ply it shows
+/// wherever it is sent (a post, a DM, a private answer, an edited picker).
+pub struct BoardPicture {
+    pub file: String,
+    pub png: Vec<u8>,
 }
 
 /// The name of the board picture file.
@@ -58,6 +65,7 @@ fn at(loaded: &Loaded, game: &Game, deadline_ms: Option<i64>) -> At {
     At {
         game: loaded.row.id,
         ply: game.ply(),
+        number: loaded.move_number(),
         team: game.controller().number(),
         deadline_ms,
     }
@@ -86,7 +94,10 @@ pub async fn first_menu(
     Ok(PickerMessage {
         content,
         components,
-        png: Some(png),
+        picture: Some(BoardPicture {
+            file: board_file(id, ply),
+            png,
+        }),
     })
 }
 
@@ -97,7 +108,7 @@ pub fn menu_at(loaded: &Loaded, game: &Game, lang: Lang, path: &[u8]) -> Result<
     Ok(PickerMessage {
         content,
         components,
-        png: None,
+        picture: None,
     })
 }
 
@@ -129,7 +140,7 @@ pub async fn press(
         return Ok(Pressed::Confirm(PickerMessage {
             content,
             components,
-            png: None,
+            picture: None,
         }));
     }
     let id = loaded.row.id;
@@ -149,18 +160,39 @@ pub async fn after_move(
 ) -> Result<PickerMessage> {
     if accepted.pending.is_some() {
         let (loaded, game) = players_turn(data, user, accepted.game_id).await?;
-        return first_menu(data, &loaded, &game, lang, None).await;
+        let mut menu = first_menu(data, &loaded, &game, lang, None).await?;
+        if let Some(back) = &accepted.came_back {
+            menu.content = format!("{}\n{}", back_from_vacation(lang, back), menu.content);
+        }
+        return Ok(menu);
     }
     let words = narrate::action(lang, &accepted.action);
     let at = At {
         game: accepted.game_id,
         ply: accepted.ply - 1,
+        number: accepted.move_number,
         team: accepted.team.number(),
         deadline_ms: None,
     };
+    let mut content = view::played(lang, &at, &words);
+    if let Some(back) = &accepted.came_back {
+        content.push('\n');
+        content.push_str(&back_from_vacation(lang, back));
+    }
     Ok(PickerMessage {
-        content: view::played(lang, &at, &words),
+        content,
         components: Vec::new(),
-        png: None,
+        picture: None,
     })
+}
+
+/// The mover's own word that moving ended their vacation, with what came back.
+fn back_from_vacation(lang: Lang, back: &CameBack) -> String {
+    crate::tr!(
+        lang,
+        "vacation-ended-by-move",
+        given = super::views::span(lang, back.given_back_ms),
+        left = super::views::span(lang, back.status.left_ms()),
+        allowance = super::views::span(lang, back.status.allowance_ms)
+    )
 }

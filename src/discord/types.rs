@@ -41,6 +41,9 @@ pub struct Data {
     /// Every choice is in `languages` (loaded at start, kept by the setters): one not there
     /// was never made, and no interaction waits for the database before its first answer.
     languages_loaded: Arc<AtomicBool>,
+    /// The client language each user's latest interaction in this process said, so that the
+    /// database is written only when it changes.
+    locales_seen: Arc<Mutex<HashMap<u64, Lang>>>,
 }
 
 /// Who chose a language.
@@ -65,7 +68,29 @@ impl Data {
             idle: Arc::new(Notify::new()),
             languages: Arc::new(Mutex::new(HashMap::new())),
             languages_loaded: Arc::new(AtomicBool::new(false)),
+            locales_seen: Arc::new(Mutex::new(HashMap::new())),
         }
+    }
+
+    /// Remembers the language of a user's Discord client, as an interaction of theirs just
+    /// said it, for what is sent to them later in private (DMs speak the reader's language).
+    /// Written in the background: no interaction waits for it.
+    pub fn note_locale(&self, user: u64, locale: &str) {
+        let lang = Lang::parse(locale).unwrap_or_default();
+        let changed = self
+            .locales_seen
+            .lock()
+            .map(|mut seen| seen.insert(user, lang) != Some(lang))
+            .unwrap_or(false);
+        if !changed {
+            return;
+        }
+        let data = self.clone();
+        tokio::spawn(async move {
+            if let Err(e) = data.call(move |s| s.note_locale(user, lang.code())).await {
+                tracing::warn!(user, error = %e, "could not remember a user's language");
+            }
+        });
     }
 
     /// Runs a service call on the blocking pool (SQLite waits for the disk) and maps its

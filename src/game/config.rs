@@ -28,6 +28,12 @@ pub struct GameConfig {
     pub turn_seconds: u32,
     /// How long before the deadline the player is reminded, in seconds (0: no reminder).
     pub reminder_seconds: u32,
+    /// Whether someone chose the reminder. One nobody chose follows the turn time (a third of
+    /// a turn too short for the usual three hours), so every offered turn time is accepted as
+    /// it is; only a chosen reminder that does not fit is refused. (Games stored before this
+    /// existed read as not chosen.)
+    #[serde(default)]
+    pub reminder_chosen: bool,
     pub timeout: TimeoutPolicy,
     /// Missed deadlines in a row after which a bot takes the seat for good.
     pub max_missed: u8,
@@ -45,6 +51,19 @@ fn default_timeout_level() -> BotLevel {
 }
 
 pub const MIN_TURN_SECONDS: u32 = 60;
+/// The reminder nobody chose, where the turn is long enough for it.
+pub const DEFAULT_REMINDER_SECONDS: u32 = 3 * 3600;
+
+/// The reminder of a turn of `turn_seconds` that nobody chose: three hours before the
+/// deadline, or a third of the turn (whole minutes where it has them) when that would not
+/// come before it.
+pub fn default_reminder_seconds(turn_seconds: u32) -> u32 {
+    if DEFAULT_REMINDER_SECONDS < turn_seconds {
+        return DEFAULT_REMINDER_SECONDS;
+    }
+    let third = turn_seconds / 3;
+    if third >= 60 { third / 60 * 60 } else { third }
+}
 pub const MAX_TURN_SECONDS: u32 = 14 * 24 * 3600;
 
 impl Default for GameConfig {
@@ -52,7 +71,8 @@ impl Default for GameConfig {
         GameConfig {
             rules: Settings::default(),
             turn_seconds: 24 * 3600,
-            reminder_seconds: 3 * 3600,
+            reminder_seconds: DEFAULT_REMINDER_SECONDS,
+            reminder_chosen: false,
             timeout: TimeoutPolicy::Bot,
             max_missed: 3,
             timeout_level: default_timeout_level(),
@@ -121,8 +141,12 @@ impl GameConfig {
                         format!("turn_time must be between 1m and 14d (e.g. 12h), not `{value}`")
                     })?;
                 next.turn_seconds = s;
+                if !next.reminder_chosen {
+                    next.reminder_seconds = default_reminder_seconds(s);
+                }
             }
             "reminder" => {
+                next.reminder_chosen = true;
                 next.reminder_seconds = if value == "off" {
                     0
                 } else {

@@ -24,6 +24,16 @@ pub struct PostMaterial {
     pub steps: Vec<MoveStep>,
     /// The end of the game's running pause, when it is paused (read at send time).
     pub paused_until: Option<i64>,
+    /// The move's number as players count moves (one a post, however many choices it took).
+    pub number: u32,
+}
+
+/// A move as a player played it: its number and its recorded steps (the action, then the
+/// answers to the choices it stopped for).
+#[derive(Clone, Debug)]
+pub struct PlayedMove {
+    pub number: u32,
+    pub steps: Vec<MoveStep>,
 }
 
 impl GameService {
@@ -205,12 +215,34 @@ impl GameService {
                 .collect()
         };
         let paused_until = store::paused_until(&conn, id, self.now())?;
+        let number = store::completed_moves(&conn, id, ply)?;
         Ok(PostMaterial {
             loaded,
             position,
             steps,
             paused_until,
+            number,
         })
+    }
+
+    /// How many moves were complete after `ply` actions: the number of the move a post at a
+    /// move's last ply shows, and one less than the number of a move starting there.
+    pub fn moves_complete_at(&self, id: GameId, ply: u32) -> Result<u32> {
+        let conn = self.store.conn()?;
+        Ok(store::completed_moves(&conn, id, ply)?)
+    }
+
+    /// The move played from the position after `ply` actions (the one a prompt drawn there
+    /// asked for), once it is complete; `None` while it is not.
+    pub fn move_played_after(&self, id: GameId, ply: u32) -> Result<Option<PlayedMove>> {
+        let conn = self.store.conn()?;
+        let Some(end) = store::next_move_end(&conn, id, ply)? else {
+            return Ok(None);
+        };
+        Ok(Some(PlayedMove {
+            number: store::completed_moves(&conn, id, end)?,
+            steps: record::move_steps(&conn, id, end)?,
+        }))
     }
 
     /// All the events of the move that ends at `ply`, in order (what the picture's path is
@@ -250,6 +282,12 @@ impl GameService {
         Ok(store::get_prompt(&conn, id, user)?.filter(|p| p.ply <= ply))
     }
 
+    /// Every private prompt of a game whose buttons may still be live.
+    pub fn open_prompts(&self, id: GameId) -> Result<Vec<PromptRow>> {
+        let conn = self.store.conn()?;
+        Ok(store::game_prompts(&conn, id)?)
+    }
+
     /// The prompt's buttons are gone: forget it.
     pub fn prompt_retired(&self, prompt: &PromptRow) -> Result<()> {
         let conn = self.store.conn()?;
@@ -271,7 +309,47 @@ impl GameService {
     /// Remembers whether the bot can DM a user (a DM refused with 50007 sets it to false; a
     /// DM that went through sets it back).
     pub fn set_dms_open(&self, user: UserId, open: bool) -> Result<()> {
-        self.change_prefs(user, |p| p.dms = open)
+        if open {
+            return self.dms_delivered(user);
+        }
+        self.dms_refused(user).map(|_| ())
+    }
+
+    /// A DM to `user` went through: their DMs are open (and, should they close again, they
+    /// will be told again).
+    pub fn dms_delivered(&self, user: UserId) -> Result<()> {
+        self.change_prefs(user, |p| {
+            p.dms = true;
+            p.dms_refused_at = None;
+            p.dms_told = false;
+        })
+    }
+
+    /// Discord refused a DM to `user` (their DMs are closed): no new try for a week. `true`
+    /// the first time since they were last open: the user is to be told, once.
+    pub fn dms_refused(&self, user: UserId) -> Result<bool> {
+        let now = self.now();
+        let mut tell = false;
+        self.change_prefs(user, |p| {
+            p.dms = false;
+            p.dms_refused_at = Some(now);
+            tell = !p.dms_told;
+            p.dms_told = true;
+        })?;
+        Ok(tell)
+    }
+
+    /// Remembers the language of the user's Discord client (`code` of a [`Lang`]) as their
+    /// latest interaction told it; written only when it changed.
+    ///
+    /// [`Lang`]: crate::words::Lang
+    pub fn note_locale(&self, user: UserId, code: &str) -> Result<()> {
+        let conn = self.store.conn()?;
+        if store::get_prefs(&conn, user)?.locale.as_deref() == Some(code) {
+            return Ok(());
+        }
+        drop(conn);
+        self.change_prefs(user, |p| p.locale = Some(code.to_string()))
     }
 
     fn change_prefs(&self, user: UserId, change: impl FnOnce(&mut UserPrefs)) -> Result<()> {

@@ -13,8 +13,15 @@ use crate::engine::{EndReason, Outcome, Team};
 pub enum GameEnd {
     /// The rules ended the game (R-END).
     Played(Outcome),
-    /// A player of a duel resigned; the other side won.
-    Resigned { team: Team, winners: Vec<Team> },
+    /// A player of a duel resigned, or let their time run out under the `resign` policy
+    /// (`timed_out`); the other side won.
+    Resigned {
+        team: Team,
+        winners: Vec<Team>,
+        /// Stored only when true, so endings written before it read as they were.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        timed_out: bool,
+    },
     /// The owner or a server admin cancelled the game.
     Cancelled,
     /// The game's Discord thread was deleted: the game was archived where it stood.
@@ -54,7 +61,11 @@ impl GameEnd {
             .iter()
             .map(team_number)
             .collect::<Option<Vec<Team>>>()?;
-        Some(GameEnd::Resigned { team, winners })
+        Some(GameEnd::Resigned {
+            team,
+            winners,
+            timed_out: false,
+        })
     }
 
     /// The winning teams (empty for a cancellation or a draw).
@@ -99,6 +110,12 @@ mod tests {
             GameEnd::Resigned {
                 team: Team::of(1),
                 winners: vec![Team::of(2)],
+                timed_out: false,
+            },
+            GameEnd::Resigned {
+                team: Team::of(2),
+                winners: vec![Team::of(1)],
+                timed_out: true,
             },
             GameEnd::Cancelled,
             GameEnd::ThreadDeleted,
@@ -123,7 +140,17 @@ mod tests {
             GameEnd::from_stored("{\"resigned\":3,\"winners\":[1]}"),
             Some(GameEnd::Resigned {
                 team: Team::of(3),
-                winners: vec![Team::of(1)]
+                winners: vec![Team::of(1)],
+                timed_out: false,
+            })
+        );
+        // A resignation stored before `timed_out` existed was one by hand.
+        assert_eq!(
+            GameEnd::from_stored("{\"end\":\"resigned\",\"team\":1,\"winners\":[2]}"),
+            Some(GameEnd::Resigned {
+                team: Team::of(1),
+                winners: vec![Team::of(2)],
+                timed_out: false,
             })
         );
         assert_eq!(GameEnd::from_stored("{}"), None);

@@ -379,6 +379,13 @@ impl GameService {
             user_id: None,
             bot_level: Some(loaded.config.timeout_level.name().into()),
             resigned: resigned || seat.resigned,
+            // A seat resigned still says whose it was (posts name them); being resigned, it
+            // cannot be taken back. A kicked player is not named.
+            away_user_id: if resigned {
+                seat.user_id.or(seat.away_user_id)
+            } else {
+                seat.away_user_id
+            },
             ..seat.clone()
         };
         store::put_seat(tx, &bot)?;

@@ -34,7 +34,7 @@ use crate::store::{self, GameRow, SeatRow, Store, StoreError, StoredSnapshot};
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use config::{GameConfig, TimeoutPolicy};
 pub use damage::Damage;
-pub use delivery::PostMaterial;
+pub use delivery::{PlayedMove, PostMaterial};
 pub use end::GameEnd;
 pub use lobby::Occupant;
 pub use outbox::{Notice, OutboxMessage, Queued, Target};
@@ -42,7 +42,9 @@ pub use pause::PauseVote;
 pub use timers::Fired;
 pub use transfer::ExportedGame;
 pub use turns::{Accepted, HistoryEntry, LegalMove, Next};
-pub use vacation::{DEFAULT_MAX_PAUSE_DAYS, DEFAULT_VACATION_DAYS, VacationStatus};
+pub use vacation::{
+    CameBack, DEFAULT_MAX_PAUSE_DAYS, DEFAULT_VACATION_DAYS, NewVacation, VacationStatus,
+};
 
 // The store's values that callers of the service name (the Discord layer reaches the store
 // only through the service, so it takes them from here).
@@ -85,10 +87,10 @@ pub enum ServiceError {
     NotOwner,
     #[error("it is not your turn: team {team} is to move")]
     NotYourTurn { team: Team },
-    /// `current`: the actions played so far (the board the player should answer is
-    /// `current + 1`, as boards and prompts number moves).
-    #[error("the board you answered is out of date: the game has moved on to move {}", current + 1)]
-    StaleView { current: u32 },
+    /// `current`: the actions played so far; `move_number`: the move a player is now on, as
+    /// boards and prompts number them.
+    #[error("the board you answered is out of date: the game has moved on to move {move_number}")]
+    StaleView { current: u32, move_number: u32 },
     #[error("that move was already played")]
     AlreadyPlayed,
     #[error("illegal move: {}", .0.why())]
@@ -173,6 +175,9 @@ pub struct Loaded {
     pub config: GameConfig,
     /// `None` before the game starts.
     pub game: Option<Game>,
+    /// The moves complete at the row's ply (a move that stopped for a choice is complete
+    /// once the choice is answered): what players count moves by.
+    pub moves: u32,
 }
 
 impl Loaded {
@@ -180,6 +185,13 @@ impl Loaded {
     /// logged).
     pub fn end(&self) -> Option<GameEnd> {
         ending(&self.row)
+    }
+
+    /// The number players know the move on hand by: the one being played (a choice on hand
+    /// belongs to the move that stopped for it), or the next.
+    pub fn move_number(&self) -> u32 {
+        let choosing = self.game.as_ref().is_some_and(|g| g.pending().is_some());
+        if choosing { self.moves } else { self.moves + 1 }
     }
 
     /// The seat numbered `seat` (a lobby's seat, 1–4).
@@ -218,6 +230,7 @@ pub struct GameService {
 struct Remembered {
     game: Game,
     config: GameConfig,
+    moves: u32,
 }
 
 /// More running games than this and the cache starts over (each state is a few KiB).
@@ -264,11 +277,14 @@ impl GameService {
             states
                 .get(&id)
                 .filter(|k| k.game.ply() == row.ply)
-                .map(|k| (k.game.clone(), k.config.clone()))
+                .map(|k| Known {
+                    game: k.game.clone(),
+                    config: k.config.clone(),
+                    moves: k.moves,
+                })
         });
         let from_memory = known.is_some();
-        let (game, config) = known.unzip();
-        let loaded = load_row(conn, row, game, config)?;
+        let loaded = load_row(conn, row, known)?;
         if let (false, Some(game)) = (from_memory, &loaded.game) {
             self.remember(&loaded, game.clone());
         }
@@ -292,6 +308,7 @@ impl GameService {
             let remembered = Remembered {
                 game,
                 config: loaded.config.clone(),
+                moves: loaded.moves,
             };
             states.insert(id, remembered);
         }
@@ -332,22 +349,32 @@ fn parse_config(row: &GameRow) -> Result<GameConfig> {
 
 pub(crate) fn load_with(conn: &rusqlite::Connection, id: GameId) -> Result<Loaded> {
     let row = store::get_game(conn, id)?.ok_or(ServiceError::UnknownGame(id))?;
-    load_row(conn, row, None, None)
+    load_row(conn, row, None)
 }
 
-/// Completes a loaded row with its seats, configuration and state (`known`, `known_config`:
-/// the state at the row's ply and the row's configuration, when the caller has them).
-fn load_row(
-    conn: &rusqlite::Connection,
-    row: GameRow,
-    known: Option<Game>,
-    known_config: Option<GameConfig>,
-) -> Result<Loaded> {
+/// What the cache knows of a game at the row's ply.
+struct Known {
+    game: Game,
+    config: GameConfig,
+    moves: u32,
+}
+
+/// Completes a loaded row with its seats, configuration and state (`known`: the state, the
+/// configuration and the count of moves at the row's ply, when the cache has them).
+fn load_row(conn: &rusqlite::Connection, row: GameRow, known: Option<Known>) -> Result<Loaded> {
     let id = row.id;
     let seats = store::seats(conn, id)?;
+    let (known, known_config, moves) = match known {
+        Some(k) => (Some(k.game), Some(k.config), Some(k.moves)),
+        None => (None, None, None),
+    };
     let config = match known_config {
         Some(config) => config,
         None => parse_config(&row)?,
+    };
+    let moves = match moves {
+        Some(moves) => moves,
+        None => store::completed_moves(conn, id, row.ply)?,
     };
     let game = match (row.status, row.seed, known) {
         (GameStatus::Lobby, _, _) => None,
@@ -370,6 +397,7 @@ fn load_row(
         seats,
         config,
         game,
+        moves,
     })
 }
 

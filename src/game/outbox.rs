@@ -33,6 +33,9 @@ pub enum Notice {
     Kicked { team: u8 },
     /// A player resigned a game of three or four; a bot plays the seat on.
     Resigned { team: u8 },
+    /// A player's time ran out under the `resign` policy in a game of three or four: the
+    /// seat resigned, a bot plays it on.
+    ResignedLate { team: u8 },
     /// A deadline passed; a bot made this one move.
     TimedOut { team: u8 },
     /// A deadline passed; the turn passed without a move (the `skip` policy).
@@ -66,6 +69,7 @@ impl Notice {
         match self {
             Notice::Kicked { team }
             | Notice::Resigned { team }
+            | Notice::ResignedLate { team }
             | Notice::TimedOut { team }
             | Notice::Passed { team }
             | Notice::TakenOver { team, .. }

@@ -117,6 +117,11 @@ impl GameService {
         }
         if let Some(via) = change.via {
             prefs.reminder_via = via;
+            // Choosing how to be reminded is the moment to try DMs afresh (the user may have
+            // opened them meanwhile): forget that they were closed.
+            prefs.dms = true;
+            prefs.dms_refused_at = None;
+            prefs.dms_told = false;
         }
         if let Some(quiet) = change.quiet {
             prefs.quiet_start = quiet.map(|q| q.start);

@@ -213,7 +213,41 @@ fn last_local(zone: &TimeZone, minute: u16, at_ms: i64) -> Option<i64> {
     None
 }
 
+/// What a reminder timer does when it comes up: quiet hours hold when it is sent, not only
+/// when it was planned (a reminder that came due while the bot was down may come up at 3 am).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Firing {
+    /// Out of the quiet hours, or on time where the plan itself chose a quiet moment (no
+    /// better one was left before the deadline).
+    Send,
+    /// Late and in the quiet hours: it waits for their end, which comes before the deadline.
+    Wait(i64),
+    /// Late and in the quiet hours that last past the deadline: not sent at all.
+    Drop,
+}
+
+/// How late a timer may come up and still count as on time (the scheduler wakes on time;
+/// later means the bot was down or stalled).
+pub const ON_TIME_MS: i64 = 60_000;
+
 impl ReminderPlan {
+    /// What a reminder planned for `due_ms` does when it comes up at `now_ms`, for a turn
+    /// whose deadline is `deadline_ms`.
+    pub fn firing(&self, due_ms: i64, deadline_ms: i64, now_ms: i64) -> Firing {
+        let Some(quiet) = self.quiet else {
+            return Firing::Send;
+        };
+        let quiet_now =
+            local(&self.zone, now_ms).is_some_and(|here| quiet.contains(minute_of(here)));
+        if !quiet_now || now_ms - due_ms < ON_TIME_MS {
+            return Firing::Send;
+        }
+        match next_local(&self.zone, quiet.end, now_ms) {
+            Some(end) if end < deadline_ms => Firing::Wait(end),
+            _ => Firing::Drop,
+        }
+    }
+
     /// When to remind of a turn whose deadline is `deadline_ms`, seen at `now_ms`: each chosen
     /// time that is still ahead, out of the quiet hours, earliest first, never two at once.
     pub fn times(&self, deadline_ms: i64, now_ms: i64) -> Vec<i64> {
@@ -411,5 +445,29 @@ mod tests {
             next_local(&z, 22 * 60, now),
             Some(ms("2026-12-01T13:00:00Z"))
         );
+    }
+
+    /// A reminder that comes up late inside the quiet hours waits for their end, or is
+    /// dropped when the deadline comes first; on time (the plan's own choice) or out of the
+    /// quiet hours it is sent.
+    #[test]
+    fn quiet_hours_hold_when_a_late_reminder_comes_up() {
+        let p = plan(&[180], Some(("23:00", "08:00")), "Europe/Moscow");
+        // 2026-12-01: Moscow is UTC+3, so 23:00-08:00 there is 20:00-05:00 UTC.
+        let due = ms("2026-12-01T17:00:00Z");
+        let deadline = ms("2026-12-02T09:00:00Z");
+        assert_eq!(p.firing(due, deadline, due), Firing::Send);
+        assert_eq!(p.firing(due, deadline, due + 30 * M), Firing::Send);
+        let late = ms("2026-12-01T23:00:00Z");
+        assert_eq!(
+            p.firing(due, deadline, late),
+            Firing::Wait(ms("2026-12-02T05:00:00Z"))
+        );
+        let early_deadline = ms("2026-12-02T04:00:00Z");
+        assert_eq!(p.firing(due, early_deadline, late), Firing::Drop);
+        // Planned inside the quiet hours (nothing better was left) and on time: sent.
+        assert_eq!(p.firing(late, early_deadline, late + M), Firing::Send);
+        let no_quiet = plan(&[180], None, "Europe/Moscow");
+        assert_eq!(no_quiet.firing(due, deadline, late), Firing::Send);
     }
 }

@@ -6,6 +6,7 @@ use rusqlite::TransactionBehavior;
 
 use super::outbox::{self, OutboxMessage, Target};
 use super::reminder_settings::{self, turns_of};
+use super::reminders::Firing;
 use super::turns::Stand;
 use super::{GameService, Result};
 use crate::engine::{Game, Team};
@@ -32,6 +33,12 @@ pub enum Fired {
     },
     /// A deadline passed while its player is on vacation: it waits for their return.
     Held {
+        game_id: i64,
+        team: Team,
+    },
+    /// A reminder came up late inside its player's quiet hours: it waits for their end (or,
+    /// when the deadline comes first, is not sent).
+    Quiet {
         game_id: i64,
         team: Team,
     },
@@ -188,6 +195,19 @@ impl GameService {
             }
             (TimerKind::Reminder, true, Some(team), Some(user)) => {
                 let deadline = store::deadline_at(&tx, game_id, timer.ply)?;
+                let prefs = store::get_prefs(&tx, user)?;
+                let plan = reminder_settings::plan_for(&prefs, &loaded.config);
+                let firing = deadline.map(|d| plan.firing(timer.due_at, d, now));
+                if let Some(Firing::Wait(end)) = firing {
+                    store::postpone_timer(&tx, timer, end)?;
+                    tx.commit()?;
+                    return Ok(Fired::Quiet { game_id, team });
+                }
+                if firing == Some(Firing::Drop) {
+                    store::mark_timer_fired(&tx, timer, now)?;
+                    tx.commit()?;
+                    return Ok(Fired::Quiet { game_id, team });
+                }
                 if let (true, Some(deadline)) =
                     (store::mark_timer_fired(&tx, timer, now)?, deadline)
                 {

@@ -9,6 +9,7 @@ use super::lobby::{end_in, notice, public_target};
 use super::outbox::{self, Notice, OutboxMessage, Target};
 use super::record;
 use super::reminder_settings;
+use super::vacation::CameBack;
 use super::{
     Actor, Damage, GameService, Loaded, Result, SNAPSHOT_EVERY, ServiceError, TimeoutPolicy,
 };
@@ -44,6 +45,10 @@ pub enum Next {
 pub struct Accepted {
     pub game_id: GameId,
     pub ply: u32,
+    /// The number of the move this action belongs to, as players count moves.
+    pub move_number: u32,
+    /// The mover was on vacation: moving ended it (what was given back, what is left).
+    pub came_back: Option<CameBack>,
     pub team: Team,
     pub action: Action,
     pub notation: String,
@@ -263,7 +268,8 @@ impl GameService {
             return Err(ServiceError::NotYourGame(id));
         }
         if seen_ply != loaded.row.ply {
-            return Err(why_stale(&tx, game, id, seen_ply, text, loaded.row.ply)?);
+            let now = (loaded.row.ply, loaded.move_number());
+            return Err(why_stale(&tx, game, id, seen_ply, text, now)?);
         }
         let seat = seat_on_turn(&loaded, game, user)?;
         // Legality is checked once, by the engine's `play` in `commit_action`.
@@ -408,9 +414,10 @@ impl GameService {
         let seen_ply = loaded.row.ply;
         require_active(loaded)?;
         // A player who moves is back from vacation (one indexed look when nobody is away).
-        if let (Some(user), Some(guild)) = (by, loaded.row.guild_id) {
-            self.come_back(tx, guild, user, self.now(), true)?;
-        }
+        let came_back = match (by, loaded.row.guild_id) {
+            (Some(user), Some(guild)) => self.come_back(tx, guild, user, self.now(), true)?,
+            _ => None,
+        };
         let mut game = loaded.game.take().expect("an active game has a state");
         let answered_choice = game.pending().is_some();
         let team = game.turn();
@@ -455,6 +462,9 @@ impl GameService {
         }
         loaded.row.ply = ply;
         let pending = game.pending_kind();
+        if pending.is_none() {
+            loaded.moves += 1;
+        }
         // Once for the post and the timers (a paused game's clock is read for it).
         let deadline_ms = turn_deadline(tx, loaded, &game, now)?;
         if pending.is_none() {
@@ -485,10 +495,17 @@ impl GameService {
         }
         let next = next_of(loaded, &game);
         let outcome = game.outcome().cloned();
+        let move_number = if pending.is_none() {
+            loaded.moves
+        } else {
+            loaded.moves + 1
+        };
         loaded.game = Some(game);
         Ok(Accepted {
             game_id: id,
             ply,
+            move_number,
+            came_back,
             team,
             action,
             notation,
@@ -585,7 +602,7 @@ impl GameService {
             .seat_of(actor.user)
             .ok_or(ServiceError::NotYourGame(id))?
             .clone();
-        self.resign_seat(tx, &loaded, &seat)
+        self.resign_seat(tx, &loaded, &seat, Resignation::ByHand)
     }
 
     /// Resigns `seat` in the immediate transaction `loaded` was read in.
@@ -594,7 +611,9 @@ impl GameService {
         tx: Transaction,
         loaded: &Loaded,
         seat: &SeatRow,
+        why: Resignation,
     ) -> Result<()> {
+        let timed_out = why == Resignation::TimeRanOut;
         let now = self.now();
         require_active(loaded)?;
         if loaded.config.rules.players == Players::Two {
@@ -603,11 +622,17 @@ impl GameService {
             let end = GameEnd::Resigned {
                 team: resigned,
                 winners: vec![winner],
+                timed_out,
             };
             end_in(&tx, &loaded.row, GameStatus::Finished, end, now)?;
         } else {
             self.seat_to_bot(&tx, loaded, seat, true, now)?;
-            let resigned = Notice::Resigned { team: seat.team };
+            let team = seat.team;
+            let resigned = if timed_out {
+                Notice::ResignedLate { team }
+            } else {
+                Notice::Resigned { team }
+            };
             notice(&tx, &loaded.row, resigned, now)?;
         }
         tx.commit()?;
@@ -652,7 +677,9 @@ impl GameService {
         }
         let missed = seat.missed_deadlines + 1;
         if loaded.config.timeout == TimeoutPolicy::Resign {
-            return self.resign_seat(tx, &loaded, &seat).map(Some);
+            return self
+                .resign_seat(tx, &loaded, &seat, Resignation::TimeRanOut)
+                .map(Some);
         }
         let Some(thought) = thought.filter(|t| t.still_fits(&loaded)) else {
             return Ok(None);
@@ -694,6 +721,13 @@ impl GameService {
     }
 }
 
+/// Why a seat resigns: its player asked, or their time ran out under the `resign` policy.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Resignation {
+    ByHand,
+    TimeRanOut,
+}
+
 /// Why an answer to an old board is refused: the same move already played (a double click)
 /// or a stale view.
 fn why_stale(
@@ -702,7 +736,7 @@ fn why_stale(
     id: GameId,
     seen_ply: u32,
     text: &str,
-    current: u32,
+    (current, move_number): (u32, u32),
 ) -> Result<ServiceError> {
     if seen_ply < current
         && let Some(row) = store::action_at(conn, id, seen_ply + 1)?
@@ -710,7 +744,10 @@ fn why_stale(
     {
         return Ok(ServiceError::AlreadyPlayed);
     }
-    Ok(ServiceError::StaleView { current })
+    Ok(ServiceError::StaleView {
+        current,
+        move_number,
+    })
 }
 
 #[cfg(test)]

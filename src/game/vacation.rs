@@ -38,6 +38,21 @@ impl VacationStatus {
     }
 }
 
+/// A vacation that ended before its time: what its rest would have cost, given back, and the
+/// allowance after it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CameBack {
+    pub given_back_ms: i64,
+    pub status: VacationStatus,
+}
+
+/// A new vacation, and the one it replaced (its end), if one was running.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NewVacation {
+    pub status: VacationStatus,
+    pub replaced_until_ms: Option<i64>,
+}
+
 /// The calendar year (UTC) of an instant: allowances are a year's.
 fn year_of(ms: i64) -> i32 {
     jiff::Timestamp::from_millisecond(ms)
@@ -106,16 +121,14 @@ impl GameService {
     }
 
     /// Sets `user` away for `length_ms` from now (a vacation already running is ended first,
-    /// so the new one replaces it). Refused when it is longer than the allowance left.
-    pub fn go_on_vacation(
-        &self,
-        user: UserId,
-        guild: u64,
-        length_ms: i64,
-    ) -> Result<VacationStatus> {
+    /// so the new one replaces it, and the answer says which it replaced). Refused when it is
+    /// longer than the allowance left.
+    pub fn go_on_vacation(&self, user: UserId, guild: u64, length_ms: i64) -> Result<NewVacation> {
         let now = self.now();
         let mut conn = self.store.conn()?;
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let replaced_until_ms =
+            store::running_vacation(&tx, guild, user, now)?.and_then(|v| v.until_ms);
         self.come_back(&tx, guild, user, now, false)?;
         let mut row = store::get_vacation(&tx, guild, user, year_of(now))?;
         let mut shown = status(&tx, &row, now)?;
@@ -138,7 +151,10 @@ impl GameService {
         }
         tx.commit()?;
         shown.until_ms = Some(until);
-        Ok(shown)
+        Ok(NewVacation {
+            status: shown,
+            replaced_until_ms,
+        })
     }
 
     /// Ends `user`'s vacation in `guild` now. Refused when they are not away.
@@ -146,7 +162,7 @@ impl GameService {
         let now = self.now();
         let mut conn = self.store.conn()?;
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-        if !self.come_back(&tx, guild, user, now, true)? {
+        if self.come_back(&tx, guild, user, now, true)?.is_none() {
             return Err(ServiceError::NotOnVacation);
         }
         let row = store::get_vacation(&tx, guild, user, year_of(now))?;
@@ -157,7 +173,7 @@ impl GameService {
 
     /// Ends a running vacation of `user` in `guild` (they moved, or asked): what its rest
     /// would have cost is given back, deadlines held for it run a full turn from now, and with
-    /// `announce` each game hears they are back. False if none was running.
+    /// `announce` each game hears they are back. `None` if none was running.
     pub(super) fn come_back(
         &self,
         tx: &Connection,
@@ -165,14 +181,16 @@ impl GameService {
         user: UserId,
         now: i64,
         announce: bool,
-    ) -> Result<bool> {
+    ) -> Result<Option<CameBack>> {
         let Some(mut row) = store::running_vacation(tx, guild, user, now)? else {
-            return Ok(false);
+            return Ok(None);
         };
         let until = row.until_ms.unwrap_or(now);
         let games = games_in(self, tx, guild, user)?;
+        let mut given_back_ms = 0;
         if let Some(from) = row.held_from {
-            row.used_ms -= until - from.max(now);
+            given_back_ms = until - from.max(now);
+            row.used_ms -= given_back_ms;
             for (loaded, _) in &games {
                 if !on_turn(loaded, user) {
                     continue;
@@ -192,7 +210,10 @@ impl GameService {
                 notice(tx, &loaded.row, Notice::Back { team: *team }, now)?;
             }
         }
-        Ok(true)
+        Ok(Some(CameBack {
+            given_back_ms,
+            status: status(tx, &row, now)?,
+        }))
     }
 
     /// A deadline of `user`'s came due in `loaded`: if they are away, it waits for their

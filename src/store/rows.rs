@@ -238,8 +238,8 @@ pub struct SeatRow {
     pub joined_at: i64,
     pub missed_deadlines: u32,
     pub resigned: bool,
-    /// The player whose seat a bot took when their time ran out too often: they may take it
-    /// back while the game runs.
+    /// The player a bot plays the seat for: one whose time ran out too often (they may take
+    /// it back while the game runs), or one who resigned (`resigned`: they may not).
     pub away_user_id: Option<UserId>,
 }
 
@@ -406,6 +406,25 @@ pub fn action_at(conn: &Connection, game: GameId, ply: u32) -> Result<Option<Act
          WHERE game_id = ?1 AND ply = ?2",
     )?;
     Ok(stmt.query_row(params![game, ply], action_row).optional()?)
+}
+
+/// How many moves were complete after `ply` actions: the actions that did not stop for a
+/// choice (a move through a fork or a horse is several plies, and one move to a player).
+pub fn completed_moves(conn: &Connection, game: GameId, ply: u32) -> Result<u32> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT COUNT(*) FROM actions WHERE game_id = ?1 AND ply <= ?2 \
+         AND instr(events, '\"ChoiceRequired\"') = 0",
+    )?;
+    Ok(stmt.query_row(params![game, ply], |r| r.get(0))?)
+}
+
+/// The first ply after `ply` that completed a move (`None`: no move is complete since).
+pub fn next_move_end(conn: &Connection, game: GameId, ply: u32) -> Result<Option<u32>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT MIN(ply) FROM actions WHERE game_id = ?1 AND ply > ?2 \
+         AND instr(events, '\"ChoiceRequired\"') = 0",
+    )?;
+    Ok(stmt.query_row(params![game, ply], |r| r.get(0))?)
 }
 
 /// A stored snapshot, with what checking it needs ([`digest::check_snapshot`]).
@@ -668,6 +687,24 @@ pub fn next_timer_due(conn: &Connection) -> Result<Option<i64>> {
         [],
         |r| r.get(0),
     )?)
+}
+
+/// Moves a pending timer to `due` (a reminder that waits for the end of quiet hours); false
+/// if it fired meanwhile or was replaced by a later turn's.
+pub fn postpone_timer(conn: &Connection, timer: &TimerRow, due: i64) -> Result<bool> {
+    Ok(conn
+        .prepare_cached(
+            "UPDATE timers SET due_at = ?5 WHERE game_id = ?1 AND kind = ?2 AND slot = ?3 \
+             AND ply = ?4 AND fired_at IS NULL",
+        )?
+        .execute(params![
+            timer.game_id,
+            timer.kind.as_str(),
+            timer.slot,
+            timer.ply,
+            due
+        ])?
+        == 1)
 }
 
 /// Marks a timer fired; false if it already had, or was replaced by a later turn's.
@@ -960,9 +997,27 @@ pub struct UserPrefs {
     pub reminder_via: Option<ReminderVia>,
     /// The daily digest's local time (minutes after midnight); `None`: no digest.
     pub digest_minute: Option<u16>,
+    /// When Discord last refused a DM to the user (their DMs are closed); `None`: open.
+    pub dms_refused_at: Option<i64>,
+    /// The user was told that their DMs are closed (once, until a DM goes through again).
+    pub dms_told: bool,
+    /// The language of the user's Discord client (`en`, `ru`) at their latest interaction.
+    pub locale: Option<String>,
 }
 
+/// How long after Discord refused a DM (the user's DMs closed) the bot tries once more.
+pub const DM_RETRY_MS: i64 = 7 * 24 * 3_600_000;
+
 impl UserPrefs {
+    /// Whether a DM to the user is worth a try at `now`: their DMs are open, or were found
+    /// closed at least [`DM_RETRY_MS`] ago (one try a week, never one a turn).
+    pub fn may_dm(&self, now: i64) -> bool {
+        self.dms
+            || self
+                .dms_refused_at
+                .is_none_or(|at| now.saturating_sub(at) >= DM_RETRY_MS)
+    }
+
     pub fn default_for(user_id: UserId) -> UserPrefs {
         UserPrefs {
             user_id,
@@ -974,6 +1029,9 @@ impl UserPrefs {
             reminders: None,
             reminder_via: None,
             digest_minute: None,
+            dms_refused_at: None,
+            dms_told: false,
+            locale: None,
         }
     }
 }
@@ -982,7 +1040,8 @@ pub fn get_prefs(conn: &Connection, user: UserId) -> Result<UserPrefs> {
     let row = conn
         .prepare_cached(
             "SELECT user_id, language, dms, quiet_start, quiet_end, time_zone, reminders, \
-             reminder_via, digest_minute FROM user_prefs WHERE user_id = ?1",
+             reminder_via, digest_minute, dms_refused_at, dms_told, locale FROM user_prefs \
+             WHERE user_id = ?1",
         )?
         .query_row([to_sql(user)], |r| {
             Ok((
@@ -996,6 +1055,9 @@ pub fn get_prefs(conn: &Connection, user: UserId) -> Result<UserPrefs> {
                     reminders: None,
                     reminder_via: None,
                     digest_minute: r.get(8)?,
+                    dms_refused_at: r.get(9)?,
+                    dms_told: r.get::<_, i64>(10)? != 0,
+                    locale: r.get(11)?,
                 },
                 r.get::<_, Option<String>>(6)?,
                 r.get::<_, Option<String>>(7)?,
@@ -1022,9 +1084,11 @@ pub fn put_prefs(conn: &Connection, p: &UserPrefs) -> Result<()> {
         .map(|r| serde_json::to_string(r).expect("a list of numbers"));
     conn.prepare_cached(
         "INSERT INTO user_prefs (user_id, language, dms, quiet_start, quiet_end, time_zone, \
-         reminders, reminder_via, digest_minute) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9) \
+         reminders, reminder_via, digest_minute, dms_refused_at, dms_told, locale) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12) \
          ON CONFLICT (user_id) DO UPDATE SET language = ?2, dms = ?3, quiet_start = ?4, \
-         quiet_end = ?5, time_zone = ?6, reminders = ?7, reminder_via = ?8, digest_minute = ?9",
+         quiet_end = ?5, time_zone = ?6, reminders = ?7, reminder_via = ?8, digest_minute = ?9, \
+         dms_refused_at = ?10, dms_told = ?11, locale = ?12",
     )?
     .execute(params![
         to_sql(p.user_id),
@@ -1035,7 +1099,10 @@ pub fn put_prefs(conn: &Connection, p: &UserPrefs) -> Result<()> {
         p.time_zone,
         reminders,
         p.reminder_via.map(ReminderVia::as_str),
-        p.digest_minute
+        p.digest_minute,
+        p.dms_refused_at,
+        p.dms_told as i64,
+        p.locale
     ])?;
     Ok(())
 }
@@ -1083,6 +1150,24 @@ pub fn get_prompt(conn: &Connection, game: GameId, user: UserId) -> Result<Optio
             })
         })
         .optional()?)
+}
+
+/// Every private prompt of a game still on record (each player's latest).
+pub fn game_prompts(conn: &Connection, game: GameId) -> Result<Vec<PromptRow>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT game_id, user_id, ply, channel_id, message_id FROM dm_prompts \
+         WHERE game_id = ?1 ORDER BY user_id",
+    )?;
+    let rows = stmt.query_map([game], |r| {
+        Ok(PromptRow {
+            game_id: r.get(0)?,
+            user_id: from_sql(r.get(1)?),
+            ply: r.get(2)?,
+            channel_id: from_sql(r.get(3)?),
+            message_id: from_sql(r.get(4)?),
+        })
+    })?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
 /// Forgets a prompt, only if it is still the one at `message_id` (a newer prompt stays).

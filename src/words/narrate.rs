@@ -15,6 +15,12 @@ use crate::tr;
 /// How a team is named in a sentence.
 pub trait Teams {
     fn name(&self, team: Team) -> String;
+
+    /// The person a team's seat is for, even while a bot plays it for them (who missed the
+    /// deadlines, who may take the seat back); the team's name where there is none.
+    fn person(&self, team: Team) -> String {
+        self.name(team)
+    }
 }
 
 /// "team 2" ("команда 2"): for places with no players' names.
@@ -372,10 +378,24 @@ pub fn outcome(lang: Lang, teams: &dyn Teams, o: &Outcome) -> String {
 pub fn ending(lang: Lang, teams: &dyn Teams, end: &GameEnd) -> String {
     match end {
         GameEnd::Played(o) => outcome(lang, teams, o),
-        GameEnd::Resigned { team, winners } => tr!(
+        GameEnd::Resigned {
+            team,
+            winners,
+            timed_out: false,
+        } => tr!(
             lang,
             "end-resigned",
             team = teams.name(*team),
+            winners = team_list(lang, teams, winners)
+        ),
+        GameEnd::Resigned {
+            team,
+            winners,
+            timed_out: true,
+        } => tr!(
+            lang,
+            "end-timed-out",
+            team = teams.person(*team),
             winners = team_list(lang, teams, winners)
         ),
         GameEnd::Cancelled => tr!(lang, "end-cancelled"),
@@ -391,10 +411,15 @@ pub fn notice(lang: Lang, teams: &dyn Teams, notice: &Notice) -> String {
     match *notice {
         Notice::Kicked { .. } => tr!(lang, "notice-kicked", team = team),
         Notice::Resigned { .. } => tr!(lang, "notice-resigned", team = team),
+        Notice::ResignedLate { .. } => {
+            let person = Team::new(notice.team()).map_or(team, |t| teams.person(t));
+            tr!(lang, "notice-resigned-late", team = person)
+        }
         Notice::TimedOut { .. } => tr!(lang, "notice-timed-out", team = team),
         Notice::Passed { .. } => tr!(lang, "notice-passed", team = team),
         Notice::TakenOver { missed, .. } => {
-            tr!(lang, "notice-taken-over", team = team, missed = missed)
+            let person = Team::new(notice.team()).map_or(team, |t| teams.person(t));
+            tr!(lang, "notice-taken-over", team = person, missed = missed)
         }
         Notice::Reclaimed { .. } => tr!(lang, "notice-reclaimed", team = team),
         Notice::Away { until_ms, .. } => {
@@ -437,9 +462,10 @@ pub fn notice(lang: Lang, teams: &dyn Teams, notice: &Notice) -> String {
     }
 }
 
-/// A length in days and hours, rounded down to the hour: "2 days 6 hours".
+/// A length in days and hours, rounded to the nearest hour: "2 days 6 hours" (an allowance
+/// a few seconds short of 14 days is 14 days, not "13 days 23 hours").
 pub fn days_and_hours(lang: Lang, ms: i64) -> String {
-    let hours = (ms.max(0) / 3_600_000) as u32;
+    let hours = ((ms.max(0) + 1_800_000) / 3_600_000) as u32;
     match (hours / 24, hours % 24) {
         (0, h) => tr!(lang, "duration-hours", count = h),
         (d, 0) => tr!(lang, "duration-days", count = d),
@@ -582,6 +608,7 @@ mod tests {
             &GameEnd::Resigned {
                 team: Team::of(1),
                 winners: vec![Team::of(2)],
+                timed_out: false,
             },
         );
         assert!(ru.contains("player 1") && ru.contains("player 2"), "{ru}");
@@ -598,5 +625,18 @@ mod tests {
         };
         assert_eq!(action(Lang::En, &a), "Pirate 2 → f7 with 1 coin");
         assert_eq!(action(Lang::Ru, &a), "Пират 2 → f7, груз: 1 монета");
+    }
+
+    /// Spans are told to the nearest hour: seconds held do not read as an hour spent.
+    #[test]
+    fn spans_round_to_the_nearest_hour() {
+        const H: i64 = 3_600_000;
+        assert_eq!(days_and_hours(Lang::En, 14 * 24 * H - 5_000), "14 days");
+        assert_eq!(
+            days_and_hours(Lang::En, 2 * 24 * H + 6 * H),
+            "2 days 6 hours"
+        );
+        assert_eq!(days_and_hours(Lang::En, 29 * 60_000), "0 hours");
+        assert_eq!(days_and_hours(Lang::En, 31 * 60_000), "1 hour");
     }
 }

@@ -97,7 +97,7 @@ pub fn move_posts(h: &Harness, thread: ChannelId) -> Vec<Message> {
 
 /// Waits for the post of the move that ended at `ply`.
 pub async fn move_post(h: &Harness, thread: ChannelId, ply: u32) -> Message {
-    let header = format!("· move {ply}**");
+    let header = format!("· move {}**", h.move_number(h.game_in(thread), ply));
     h.fake
         .wait_message(thread, |m| m.content.contains(&header))
         .await
@@ -316,13 +316,16 @@ async fn missed_deadlines_let_a_bot_move_then_take_the_seat() {
             (all.len() == 2).then_some(all)
         })
         .await;
+    // The notice names the player who missed (and pings them: the button is theirs).
+    let mark = ["🟠", "🟦"][usize::from(sleeper_team) - 1];
     assert!(
-        told[1]
-            .content
-            .contains("missed 2 deadlines in a row; a bot takes the seat"),
+        told[1].content.starts_with(&format!(
+            "ℹ️ {mark} <@{sleeper}> missed 2 deadlines in a row: a bot plays the seat for them"
+        )),
         "{}",
         told[1].content
     );
+    assert_eq!(told[1].pinged_users(), vec![sleeper]);
     let loaded = h.load(game);
     let seat = loaded.seat(sleeper_team).unwrap();
     assert_eq!((seat.user_id, seat.missed_deadlines), (None, 2));
@@ -342,6 +345,26 @@ async fn missed_deadlines_let_a_bot_move_then_take_the_seat() {
                 .then_some(())
         })
         .await;
+    // Its posts say that a bot plays for the sleeper.
+    let bot_move = h
+        .service
+        .history(game)
+        .unwrap()
+        .into_iter()
+        .rfind(|a| a.team == sleeper_team && a.user_id.is_none())
+        .map(|a| a.ply)
+        .unwrap();
+    let bot_post = move_post(&h, duel.thread, h.move_end_at_or_after(game, bot_move)).await;
+    assert!(
+        bot_post
+            .content
+            .lines()
+            .next()
+            .unwrap_or_default()
+            .ends_with(&format!("{mark} 🤖 bot for <@{sleeper}>")),
+        "{}",
+        bot_post.content
+    );
 
     // The take-over notice has a button to take the seat back: only for the sleeper.
     let reclaim = format!("jk1:reclaim:{game}");
@@ -397,14 +420,18 @@ async fn the_resign_policy_ends_a_duel_at_its_deadline() {
     let loser = team_on_turn(&h, duel.game);
     let loser_user = on_turn(&h, duel.game);
     let winner = if loser == 1 { 2 } else { 1 };
+    let prompt = crate::play::prompt(&h, loser_user, duel.game, 1).await;
 
     h.advance(24 * HOUR + 1);
     let over = h
         .fake
         .wait_message(duel.thread, |m| m.content.starts_with("🏁"))
         .await;
+    // It says that time ran out, not that the player resigned by hand.
     assert!(
-        over.content.contains(&format!("<@{loser_user}> resigned")),
+        over.content.contains(&format!(
+            "<@{loser_user}> let the turn's time run out, which resigns the game"
+        )),
         "{}",
         over.content
     );
@@ -414,8 +441,23 @@ async fn the_resign_policy_ends_a_duel_at_its_deadline() {
         loaded.end(),
         Some(GameEnd::Resigned {
             team: jackal::engine::Team::of(loser),
-            winners: vec![jackal::engine::Team::of(winner)]
+            winners: vec![jackal::engine::Team::of(winner)],
+            timed_out: true,
         })
+    );
+    // The late player's prompt is closed with the result: nothing left to press.
+    let closed = h
+        .fake
+        .wait_for("the prompt to be closed", |f| {
+            f.message(prompt.id).filter(|m| m.components.is_empty())
+        })
+        .await;
+    assert!(
+        closed
+            .content
+            .starts_with(&format!("🏁 Jackal #{} is over: ", duel.game)),
+        "{}",
+        closed.content
     );
     assert_eq!(loaded.row.ply, 0, "nobody moved");
     assert_eq!(h.service.deadline_of(duel.game).unwrap(), None);

@@ -84,19 +84,67 @@ async fn a_player_with_closed_dms_plays_from_the_thread() {
     assert_eq!(reminder.pinged_users(), vec![hermit]);
     assert!(reminder.custom_ids().contains(&my_moves));
     assert!(dms(&h, hermit).is_empty(), "nothing ever reached their DMs");
-    // Only the "your turn" DMs were tried (each refused); the reminder went straight to the
-    // thread.
-    let tried = fake
-        .rest_log()
-        .into_iter()
-        .filter(|e| e.method == "POST" && e.path == format!("/channels/{hermit_dm}/messages"))
-        .count();
+    // One DM was tried, the first: the closed DMs are remembered for a week, so later turns
+    // and the reminder went straight to the thread.
+    let tried = || {
+        fake.rest_log()
+            .into_iter()
+            .filter(|e| e.method == "POST" && e.path == format!("/channels/{hermit_dm}/messages"))
+            .count()
+    };
     let turns = play::move_ends(&h, game)
         .into_iter()
         .filter(|&ply| play::commander_at(&h, game, ply) == Some(hermit))
         .count();
     assert!(turns >= 2);
-    assert_eq!(tried, turns, "one attempt per turn, none for the reminder");
+    assert_eq!(tried(), 1, "one attempt, not one a turn");
+    // They were told once, in the thread, with a ping: why, and what to do about it.
+    let told: Vec<_> = posts(fake, duel.thread)
+        .into_iter()
+        .filter(|m| m.content.starts_with("📪"))
+        .collect();
+    assert_eq!(told.len(), 1, "told once");
+    assert_eq!(told[0].pinged_users(), vec![hermit]);
+    assert!(
+        told[0].content.contains("Privacy Settings") && told[0].content.contains("/jackal remind"),
+        "{}",
+        told[0].content
+    );
+
+    // A week later, one more try (refused again, and not told again): Alice lets her time
+    // run out meanwhile, a bot moves for her, and the hermit's turn comes.
+    while on_turn(&h, game) == hermit {
+        play_in_thread(&h, &duel).await;
+    }
+    h.advance(7 * 24 * HOUR);
+    fake.wait_for("the weekly try", |_| (tried() == 2).then_some(()))
+        .await;
+
+    // Choosing how to be reminded tries DMs afresh on the next turn.
+    let ix = h
+        .jackal(
+            hermit,
+            duel.thread,
+            "remind",
+            &[("via", crate::fake_discord::OptionValue::Int(0))],
+        )
+        .await;
+    h.reply(&ix).await;
+    while on_turn(&h, game) == hermit {
+        play_in_thread(&h, &duel).await;
+    }
+    while on_turn(&h, game) != hermit {
+        play_in_thread(&h, &duel).await;
+    }
+    fake.wait_for("a try after `via` changed", |_| {
+        (tried() == 3).then_some(())
+    })
+    .await;
+    let told = posts(fake, duel.thread)
+        .into_iter()
+        .filter(|m| m.content.starts_with("📪"))
+        .count();
+    assert_eq!(told, 2, "told again once the slate was wiped");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

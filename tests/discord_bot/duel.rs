@@ -140,9 +140,10 @@ impl Duel {
         let done = play::by_command(h, on_turn, self.thread).await;
         assert!(done.content.contains('✅'), "{}", done.content);
         let ply = h.load(self.game).row.ply;
+        let number = h.move_number(self.game, ply);
         h.fake
             .wait_message(self.thread, |m| {
-                m.content.contains(&format!("· move {ply}**"))
+                m.content.contains(&format!("· move {number}**"))
             })
             .await;
     }

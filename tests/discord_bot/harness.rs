@@ -175,6 +175,38 @@ impl Harness {
         self.service.load(game).expect("the game loads")
     }
 
+    /// The number players see on the post of the move that ended at `ply` (a move through a
+    /// choice is several plies and one number).
+    pub fn move_number(&self, game: GameId, ply: u32) -> u32 {
+        self.service
+            .moves_complete_at(game, ply)
+            .expect("the count")
+    }
+
+    /// The number of the move to be played from the position after `ply` (a prompt's).
+    pub fn next_move_number(&self, game: GameId, ply: u32) -> u32 {
+        self.move_number(game, ply) + 1
+    }
+
+    /// The last ply of the move that `ply` belongs to (a move that stopped for choices ends
+    /// at its last answer).
+    pub fn move_end_at_or_after(&self, game: GameId, ply: u32) -> u32 {
+        let last = self.load(game).row.ply;
+        (ply..=last)
+            .find(|&p| {
+                let position = self.service.position_at(game, p).expect("the position");
+                position.pending_kind().is_none()
+            })
+            .unwrap_or(last)
+    }
+
+    /// The game played in a thread.
+    pub fn game_in(&self, thread: ChannelId) -> GameId {
+        self.service
+            .games_played_in(thread.get())
+            .expect("the games")[0]
+    }
+
     /// `/jackal <sub>` with options.
     pub async fn jackal(
         &self,

@@ -120,7 +120,7 @@ async fn load_1000_active_games_100_players_moving_at_once() {
                 (Some(e), _) => errors.push(format!("round {}: game #{}: {e}", round + 1, p.game)),
                 (None, Some(click)) => {
                     let loaded = service.load(p.game).expect("load");
-                    let header = format!("· move {}**", loaded.row.ply);
+                    let header = format!("· move {}**", loaded.moves);
                     clicks.insert(p.thread, (click, header));
                 }
                 (None, None) => {}
@@ -503,7 +503,7 @@ pub(crate) fn turn(
                 .find(|m| !m.deleted && m.custom_ids().contains(&id))
         }
         Way::Dm => {
-            let heading = format!("#{} · move {} ", game.id, state.ply() + 1);
+            let heading = format!("#{} · move {} ", game.id, loaded.move_number());
             let dm = fake.dm_channel(user).expect("the player's DMs");
             fake.messages_in(dm)
                 .into_iter()

@@ -319,16 +319,17 @@ async fn a_2x2_game_with_a_bot_seat_played_in_its_thread() {
             .map(|_| ())
     })
     .await;
-    let last = h.load(game).row.ply;
+    let last = h.move_number(game, h.load(game).row.ply);
     fake.wait_message(thread, |m| m.content.contains(&format!("· move {last}**")))
         .await;
     let bot_mark = ["🟠", "🟦", "🟩", "🟪"][usize::from(bot_team) - 1];
     let thread_posts = posts(fake, thread);
     let mut bot_posts = 0;
     for ply in bot_turns() {
+        let number = h.move_number(game, ply);
         let post = thread_posts
             .iter()
-            .find(|m| m.content.contains(&format!("· move {ply}**")))
+            .find(|m| m.content.contains(&format!("· move {number}**")))
             .unwrap_or_else(|| panic!("no post for the bot's move {ply}"));
         let header = post.content.lines().next().unwrap_or_default();
         assert!(

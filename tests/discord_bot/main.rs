@@ -11,6 +11,8 @@ mod burst;
 mod deadlines;
 mod dms;
 mod duel;
+mod first_week;
+mod forged;
 mod harness;
 mod load;
 mod lobby;

@@ -88,8 +88,10 @@ pub async fn by_command(h: &Harness, user: UserId, channel: ChannelId) -> Messag
     through_picker(h, user, reply).await
 }
 
-/// The private "your turn" DM for the move numbered `number`, once it arrives.
-pub async fn prompt(h: &Harness, user: UserId, game: i64, number: u32) -> Message {
+/// The private "your turn" DM for the position after `next_ply - 1` actions, once it
+/// arrives.
+pub async fn prompt(h: &Harness, user: UserId, game: i64, next_ply: u32) -> Message {
+    let number = h.next_move_number(game, next_ply - 1);
     let heading = format!("#{game} · move {number} ");
     h.fake
         .wait_dm(user, |m| {
@@ -139,7 +141,7 @@ pub async fn finish_turn(h: &Harness, game: GameId, thread: ChannelId, user: Use
     let mut ply = last_ply_of(h, game, user);
     for _ in 0..10 {
         if ply > 0 {
-            let header = format!("· move {ply}**");
+            let header = format!("· move {}**", h.move_number(game, ply));
             h.fake
                 .wait_message(thread, |m| m.content.contains(&header))
                 .await;

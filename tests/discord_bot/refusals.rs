@@ -168,12 +168,11 @@ async fn a_prompt_from_an_earlier_move_is_out_of_date() {
     let before = snapshot(&h, duel.game);
     let ix = fake.select(first, prompt.id, &menu, &[&value]);
     let answer = private_answer(&h, &ix).await;
-    let ply = h.load(duel.game).row.ply;
+    let number = h.load(duel.game).move_number();
     assert_eq!(
         answer.content,
         format!(
-            "That button is from an older board: the game is at move {} now. Press **My moves** for the current one.",
-            ply + 1
+            "That button is from an older board: the game is at move {number} now. Press **My moves** for the current one."
         )
     );
     assert_eq!(snapshot(&h, duel.game), before);

@@ -53,14 +53,14 @@ fn assert_plurals(text: &str, forms: [&str; 3]) -> usize {
 fn played_ru(m: &Message) -> bool {
     let c = &m.content;
     (c.contains("✅ Сделан ход: ") && c.contains("Поле опубликовано в ветке игры."))
-        || (c.starts_with("✅ Ваш ход в игре Шакал #") && c.ends_with(") завершён."))
+        || (c.starts_with("✅ Ваш ход в игре Шакал #") && c.contains(") завершён. Сыграно: "))
 }
 
 /// The same in English.
 fn played_en(m: &Message) -> bool {
     let c = &m.content;
     (c.contains("✅ Played: ") && c.contains("The board is posted in the game's thread."))
-        || (c.starts_with("✅ Your turn in Jackal #") && c.ends_with(") is over."))
+        || (c.starts_with("✅ Your turn in Jackal #") && c.contains(") is over. Played: "))
 }
 
 /// `/jackal new` in #general; the lobby message.
@@ -85,7 +85,7 @@ fn on_turn(h: &Harness, game: GameId) -> (UserId, u32) {
 /// The DM prompt for the player on turn, played through its menus; returns the prompt.
 async fn play_from_dm(h: &Harness, game: GameId) -> (UserId, Message, Message) {
     let (user, ply) = on_turn(h, game);
-    let heading = format!("Шакал #{game} · ход {} ", ply + 1);
+    let heading = format!("Шакал #{game} · ход {} ", h.next_move_number(game, ply));
     let dm = h
         .fake
         .wait_dm(user, |m| {
@@ -171,8 +171,16 @@ async fn a_game_in_russian_with_russian_plurals() {
     let offered: Vec<String> = select_values(&panel).into_iter().map(|(l, _)| l).collect();
     assert_eq!(
         offered,
-        ["6 часов", "12 часов", "1 день", "2 дня", "3 дня", "7 дней"],
-        "no turn as short as the 3 hours' reminder"
+        [
+            "1 час",
+            "6 часов",
+            "12 часов",
+            "1 день",
+            "2 дня",
+            "3 дня",
+            "7 дней"
+        ],
+        "every turn time: the reminder nobody chose fits itself to a short turn"
     );
     for (value, words) in [("2d", "2 дня"), ("6h", "6 часов")] {
         let ix = fake.select(alice, panel.id, &custom_id(&panel, "jk1:value:"), &[value]);
@@ -343,10 +351,11 @@ async fn a_game_in_russian_with_russian_plurals() {
         moves += 1;
         let plies = h.load(game).row.ply;
         assert!(plies > ply);
+        let number = h.move_number(game, plies);
         let post = fake
             .wait_message(thread, |m| {
                 m.content
-                    .contains(&format!("Шакал #{game} · ход {plies}**"))
+                    .contains(&format!("Шакал #{game} · ход {number}**"))
             })
             .await;
         assert!(post.content.contains("Золото: "), "{}", post.content);
@@ -460,18 +469,18 @@ async fn a_player_who_chooses_english_hears_english_while_the_game_stays_russian
             break;
         }
         let (user, ply) = on_turn(&h, game);
+        let number = h.next_move_number(game, ply);
         let dm = h
             .fake
             .wait_dm(user, |m| {
                 !m.components.is_empty()
-                    && (m.content.contains(&format!(" · ход {} ", ply + 1))
-                        || m.content.contains(&format!(" · move {} ", ply + 1)))
+                    && (m.content.contains(&format!(" · ход {number} "))
+                        || m.content.contains(&format!(" · move {number} ")))
             })
             .await;
-        let english = dm.content.starts_with(&format!(
-            "**Your move** · Jackal #{game} · move {} ",
-            ply + 1
-        ));
+        let english = dm
+            .content
+            .starts_with(&format!("**Your move** · Jackal #{game} · move {number} "));
         assert_eq!(english, user == bob, "{}", dm.content);
         let done = play::through_picker(&h, user, dm).await;
         if user == bob {
@@ -479,10 +488,10 @@ async fn a_player_who_chooses_english_hears_english_while_the_game_stays_russian
         } else {
             assert!(played_ru(&done), "{}", done.content);
         }
-        let plies = h.load(game).row.ply;
+        let number = h.move_number(game, h.load(game).row.ply);
         fake.wait_message(thread, |m| {
             m.content
-                .contains(&format!("**Шакал #{game} · ход {plies}**"))
+                .contains(&format!("**Шакал #{game} · ход {number}**"))
         })
         .await;
     }
@@ -598,10 +607,10 @@ async fn a_server_admin_sets_the_server_language() {
     assert!(first.content.contains("начинается"), "{}", first.content);
     let (_, dm, _) = play_from_dm(&h, game).await;
     assert!(dm.content.starts_with("**Ваш ход**"), "{}", dm.content);
-    let plies = h.load(game).row.ply;
+    let number = h.move_number(game, h.load(game).row.ply);
     fake.wait_message(thread, |m| {
         m.content
-            .contains(&format!("**Шакал #{game} · ход {plies}**"))
+            .contains(&format!("**Шакал #{game} · ход {number}**"))
     })
     .await;
 

@@ -137,7 +137,7 @@ async fn a_whole_game_from_new_to_game_over() {
         moves += 1;
         assert!(moves < 400, "the game should have ended");
         // Its post in the thread.
-        let header = format!("· move {}**", after.row.ply);
+        let header = format!("· move {}**", after.moves);
         fake.wait_message(thread, |m| m.content.contains(&header))
             .await;
     }

@@ -3,6 +3,7 @@
 
 bot-name = Jackal
 bot-player = 🤖 bot
+bot-for-player = 🤖 bot for { $player }
 player-unknown = a player
 seat-free = (free)
 
@@ -85,7 +86,10 @@ lobby-seat = { $seat }. { $who }
 lobby-sides = Teams 1 and 3 play together against teams 2 and 4.
 lobby-rules = Rules changed: { $rules }
 lobby-how = Press **Join** to take a seat. The owner can add bots, change the settings and start when every seat is taken.
-lobby-started = ▶️ The game has started { $place }.
+lobby-started = ▶️ The game has started in { $place }.
+lobby-started-here = ▶️ The game has started: it is played here, in this channel.
+lobby-starting = ▶️ The game is starting: its thread opens in a moment.
+lobby-final-post = [The final board and scores]({ $link })
 
 button-join = Join
 button-leave = Leave
@@ -154,6 +158,8 @@ digest-title = ☀️ Your daily Jackal digest: { $count ->
 }
 digest-line = #{ $game } { $place } ends { $when }
 vacation-on = 🏖️ You are on vacation until { $until } ({ $when }). Your deadlines wait for you; your allowance is spent only when one would have passed, and what you do not use comes back when you move. Left this year: { $left } of { $allowance }.
+vacation-replaced = 🏖️ This replaces your vacation that was to end { $until }: it starts again from now, and the unused rest of the old one is back in your allowance.
+vacation-ended-by-move = 🏖️ Welcome back: moving ended your vacation. { $given } of your allowance came back; left this year: { $left } of { $allowance }.
 vacation-off = You are not on vacation. Left this year: { $left } of { $allowance }.
 server-limits = This server's limits: { $vacation } vacation days a year for each player; pauses of at most { $pause } days.
 pause-vote-waiting = Your vote is counted: { $accepted } of { $needed } needed so far.
@@ -179,7 +185,9 @@ picker-target = → { $cell } ({ $count } options)
 picker-run = { $first } … { $last }
 picker-fatal = ☠ **This move is fatal**: { $action }. Play it anyway?
 picker-played = ✅ Played: { $action }. The board is posted in the game's thread.
-picker-turn-over = ✅ Your turn in Jackal #{ $game } (move { $number }) is over.
+dms-closed = 📪 { $who }, your direct messages are closed to me, so I ping you here when it is your turn, and **My moves** under the board opens your moves. To get them by DM instead, allow direct messages from this server's members (the server's menu → Privacy Settings), then choose `/jackal remind via:direct message`; or choose `/jackal remind via:the game's thread` to keep them here.
+picker-game-over = 🏁 Jackal #{ $game } is over: { $ending }
+picker-turn-over = ✅ Your turn in Jackal #{ $game } (move { $number }) is over. Played: { $played }.
 
 ## Replies
 
@@ -251,6 +259,7 @@ err-not-in-server = This command works in a server's channel, not in a DM.
 err-missing-permissions = I cannot run a game here: I am missing { $permissions } in this channel. A server manager can grant them in the channel's settings.
 err-not-yours = That button belongs to someone else.
 err-unknown-component = That button is no longer in use. Use `/jackal moves` or `/jackal games`.
+err-resign-unconfirmed = To resign, use `/jackal resign` and confirm it there.
 err-too-long = The `{ $option }` you gave is far too long.
 err-out-of-range = The `{ $option }` you gave is out of range (0 to { $max }).
 err-bad-option = One of the options you gave is not valid.

@@ -168,6 +168,7 @@ end-won = Game over: { $teams } { $count ->
 } ({ $reason }).
 end-draw = Game over: a draw between { $teams } ({ $reason }).
 end-resigned = { $team } resigned: { $winners } wins.
+end-timed-out = { $team } let the turn's time run out, which resigns the game: { $winners } wins.
 end-cancelled = The game was cancelled.
 end-thread-deleted = The game's thread was deleted, so the game was archived where it stood.
 
@@ -175,12 +176,13 @@ end-thread-deleted = The game's thread was deleted, so the game was archived whe
 
 notice-kicked = ℹ️ { $team }: the player was removed; a bot plays on.
 notice-resigned = ℹ️ { $team } resigned; a bot plays on.
+notice-resigned-late = ℹ️ { $team }: time ran out, which resigns the seat; a bot plays on.
 notice-timed-out = ℹ️ { $team }: time ran out; a bot made the move.
 notice-passed = ℹ️ { $team }: time ran out; the turn passes without a move.
 notice-taken-over = ℹ️ { $team } missed { $missed ->
     [one] 1 deadline
    *[other] { $missed } deadlines
-} in a row; a bot takes the seat. The player can take it back with the button below.
+} in a row: a bot plays the seat for them from now on. It is theirs again with **Take my seat back** below.
 notice-reclaimed = ℹ️ { $team }: the player is back and takes the seat from the bot.
 notice-away = 🏖️ { $team } is on vacation until { $until }: their deadlines wait for them.
 notice-held = 🏖️ { $team } is on vacation: their turn now ends { $deadline }.

@@ -129,10 +129,6 @@ pub async fn new(
                 .map_err(|e| BotError::Service(crate::game::ServiceError::BadSetting(e)))?;
         }
     }
-    // A shorter turn keeps its reminder before the deadline.
-    if config.reminder_seconds >= config.turn_seconds {
-        config.reminder_seconds = config.turn_seconds / 4;
-    }
     ctx.defer().await?;
     // The deferred answer becomes the lobby message: its id is recorded before the lobby
     // shows, so a button pressed on it at once (Start opens the thread on it) finds it stored.

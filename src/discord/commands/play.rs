@@ -17,13 +17,13 @@ use crate::tr;
 use crate::words::narrate;
 
 /// Sends a picker message privately.
-pub async fn send_picker(ctx: Context<'_>, message: PickerMessage, file: String) -> Result<()> {
+pub async fn send_picker(ctx: Context<'_>, message: PickerMessage) -> Result<()> {
     let mut reply = CreateReply::default()
         .content(message.content)
         .components(message.components)
         .ephemeral(true);
-    if let Some(png) = message.png {
-        reply = reply.attachment(CreateAttachment::bytes(png, file));
+    if let Some(picture) = message.picture {
+        reply = reply.attachment(CreateAttachment::bytes(picture.png, picture.file));
     }
     ctx.send(reply).await?;
     Ok(())
@@ -109,7 +109,7 @@ pub async fn move_(
         Pressed::Confirm(message) => message,
         Pressed::Played(accepted) => turn::after_move(ctx.data(), user, &accepted, lang).await?,
     };
-    send_picker(ctx, message, turn::board_file(id, state.ply())).await
+    send_picker(ctx, message).await
 }
 
 /// Your board and your legal moves, in private
@@ -127,7 +127,7 @@ pub async fn moves(
     let (loaded, state) = turn::players_turn(ctx.data(), user, id).await?;
     let deadline = ctx.data().call(move |s| s.deadline_of(id)).await?;
     let message = turn::first_menu(ctx.data(), &loaded, &state, lang, deadline).await?;
-    send_picker(ctx, message, turn::board_file(id, state.ply())).await
+    send_picker(ctx, message).await
 }
 
 /// Resign from a game (asks first)

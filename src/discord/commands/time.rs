@@ -219,9 +219,21 @@ pub async fn vacation(
                 .ok_or_else(|| {
                     ServiceError::Setting(SettingError::BadLength(text.trim().into()))
                 })?;
-            ctx.data()
+            let new = ctx
+                .data()
                 .change(move |s| s.go_on_vacation(user, guild, seconds as i64 * 1000))
-                .await?
+                .await?;
+            // A vacation asked for during another replaces it: say so, and what it was.
+            if let Some(until) = new.replaced_until_ms {
+                let replaced = tr!(
+                    lang,
+                    "vacation-replaced",
+                    until = format!("<t:{}:f>", until.div_euclid(1000))
+                );
+                let text = format!("{replaced}\n{}", vacation_text(lang, &new.status));
+                return say(ctx, text).await;
+            }
+            new.status
         }
     };
     say(ctx, vacation_text(lang, &status)).await

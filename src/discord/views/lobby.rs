@@ -14,6 +14,18 @@ use crate::tr;
 use crate::words::narrate::Teams;
 use crate::words::{Lang, narrate};
 
+/// The lobby message of a game that ended, with a link to the post that tells its end.
+pub fn view_over(loaded: &Loaded, lang: Lang, final_post: &str) -> (String, Vec<CreateActionRow>) {
+    let (mut text, components) = view(loaded, lang);
+    text.push('\n');
+    text.push_str(&tr!(
+        lang,
+        "lobby-final-post",
+        link = final_post.to_string()
+    ));
+    (text, components)
+}
+
 /// The text and components of a game's lobby message.
 pub fn view(loaded: &Loaded, lang: Lang) -> (String, Vec<CreateActionRow>) {
     let id = loaded.row.id;
@@ -58,22 +70,27 @@ pub fn view(loaded: &Loaded, lang: Lang) -> (String, Vec<CreateActionRow>) {
             (text, buttons(loaded, lang))
         }
         GameStatus::Active => {
-            let place = loaded
-                .row
-                .thread_id
-                .filter(|t| Some(*t) != loaded.row.channel_id)
-                .map(|t| format!("<#{t}>"))
-                .unwrap_or_default();
             text.push('\n');
-            text.push_str(&tr!(lang, "lobby-started", place = place));
+            // Said once the game's place is known: the thread opens after Start is pressed.
+            let line = match loaded.row.thread_id {
+                None => tr!(lang, "lobby-starting"),
+                Some(thread) if Some(thread) == loaded.row.channel_id => {
+                    tr!(lang, "lobby-started-here")
+                }
+                Some(thread) => tr!(lang, "lobby-started", place = format!("<#{thread}>")),
+            };
+            text.push_str(&line);
             (text, Vec::new())
         }
         GameStatus::Finished | GameStatus::Cancelled => {
             text.push('\n');
-            let ending = loaded
-                .end()
-                .map(|end| narrate::ending(lang, &teams, &end))
-                .unwrap_or_else(|| narrate::ending(lang, &teams, &GameEnd::Cancelled));
+            let end = loaded.end().unwrap_or(GameEnd::Cancelled);
+            // A played game ends with its result and scores, as the game-over post says them.
+            let ending = if end.is_result() {
+                super::post::over(loaded, loaded.game.as_ref(), &end, lang).content
+            } else {
+                narrate::ending(lang, &teams, &end)
+            };
             text.push_str(&ending);
             (text, Vec::new())
         }

@@ -41,13 +41,28 @@ pub struct GameTeams<'a> {
 impl Teams for GameTeams<'_> {
     fn name(&self, team: Team) -> String {
         let who = match self.loaded.team_seat(team) {
-            Some(seat) => match seat.user_id {
-                Some(user) => format!("<@{user}>"),
-                None => tr!(self.lang, "bot-player"),
+            Some(seat) => match (seat.user_id, seat.away_user_id) {
+                (Some(user), _) => format!("<@{user}>"),
+                // A bot keeps the seat of a player whose time ran out: it plays for them.
+                (None, Some(away)) if !seat.resigned => {
+                    tr!(self.lang, "bot-for-player", player = format!("<@{away}>"))
+                }
+                (None, _) => tr!(self.lang, "bot-player"),
             },
             None => tr!(self.lang, "seat-free"),
         };
         format!("{} {who}", team_mark(team.number()))
+    }
+
+    fn person(&self, team: Team) -> String {
+        match self
+            .loaded
+            .team_seat(team)
+            .and_then(|s| s.user_id.or(s.away_user_id))
+        {
+            Some(user) => format!("{} <@{user}>", team_mark(team.number())),
+            None => self.name(team),
+        }
     }
 }
 

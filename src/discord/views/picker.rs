@@ -23,6 +23,8 @@ const BUTTONS_PER_ROW: usize = 5;
 pub struct At {
     pub game: GameId,
     pub ply: u32,
+    /// The move's number as players count moves (a choice keeps its move's number).
+    pub number: u32,
     pub team: u8,
     pub deadline_ms: Option<i64>,
 }
@@ -34,7 +36,7 @@ pub fn heading(lang: Lang, at: &At) -> String {
         "picker-heading",
         game = at.game,
         mark = team_mark(at.team),
-        number = at.ply + 1
+        number = at.number
     );
     if let Some(deadline) = at.deadline_ms {
         text.push('\n');
@@ -159,7 +161,14 @@ pub fn played(lang: Lang, at: &At, words: &str) -> String {
     )
 }
 
-/// A turn that ended elsewhere (a move from another device, a timeout): the prompt is over.
-pub fn turn_over(lang: Lang, game: GameId, ply: u32) -> String {
-    tr!(lang, "picker-turn-over", game = game, number = ply + 1)
+/// A turn that ended (played here or elsewhere, or by a timeout): the prompt is over, and
+/// keeps what was played.
+pub fn turn_over(lang: Lang, game: GameId, number: u32, played: &str) -> String {
+    tr!(
+        lang,
+        "picker-turn-over",
+        game = game,
+        number = number,
+        played = played.to_string()
+    )
 }

@@ -63,7 +63,7 @@ pub fn board(material: &PostMaterial, lang: Lang, deadline: Option<i64>) -> Post
         lang,
         "post-move",
         game = loaded.row.id,
-        number = game.ply(),
+        number = material.number,
         team = mover
     );
     let mut lines = Vec::new();
@@ -159,6 +159,26 @@ pub fn over(loaded: &Loaded, game: Option<&Game>, end: &GameEnd, lang: Lang) -> 
     }
 }
 
+/// The one-time word to a player whose DMs are closed to the bot, pinging them.
+pub fn dms_closed(user: u64, lang: Lang) -> Post {
+    Post {
+        content: tr!(lang, "dms-closed", who = format!("<@{user}>")),
+        ping: vec![user],
+        ..Post::default()
+    }
+}
+
+/// A private prompt of a game that ended: the result in a line.
+pub fn prompt_closed(loaded: &Loaded, end: &GameEnd, lang: Lang) -> String {
+    let teams = GameTeams { loaded, lang };
+    tr!(
+        lang,
+        "picker-game-over",
+        game = loaded.row.id,
+        ending = narrate::ending(lang, &teams, end)
+    )
+}
+
 /// A notice about a seat.
 pub fn notice(loaded: &Loaded, notice: &Notice, lang: Lang) -> Post {
     let teams = GameTeams { loaded, lang };
@@ -167,11 +187,20 @@ pub fn notice(loaded: &Loaded, notice: &Notice, lang: Lang) -> Post {
         Notice::PauseProposed { .. } => vec![pause_vote_row(lang, loaded.row.id)],
         _ => Vec::new(),
     };
+    // The player whose seat a bot took is pinged: the button to take it back is theirs.
+    let ping = match notice {
+        Notice::TakenOver { team, .. } => loaded
+            .seat(*team)
+            .and_then(|s| s.user_id.or(s.away_user_id))
+            .into_iter()
+            .collect(),
+        _ => Vec::new(),
+    };
     Post {
         // Each notice carries its own sign (ℹ️, or 🏖️ ⏸️ ⏳ … where one says more).
         content: narrate::notice(lang, &teams, notice),
         components,
-        ..Post::default()
+        ping,
     }
 }
 

@@ -488,6 +488,29 @@ impl FakeDiscord {
         self.component(user, message, custom_id, Some(values))
     }
 
+    /// A button press with a custom id the message does not carry, as a modified client can
+    /// send one: Discord delivers it with the message as it really is.
+    pub fn click_forged(
+        &self,
+        user: UserId,
+        message: MessageId,
+        custom_id: &str,
+    ) -> InteractionHandle {
+        let channel = self
+            .message(message)
+            .filter(|m| !m.deleted)
+            .unwrap_or_else(|| panic!("fake Discord: no message {message} to interact with"))
+            .channel;
+        let custom_id = custom_id.to_string();
+        self.send_interaction(
+            InteractionKind::Component,
+            user,
+            channel,
+            Some(message),
+            move |_| Ok(json!({"custom_id": custom_id, "component_type": 2})),
+        )
+    }
+
     fn component(
         &self,
         user: UserId,

@@ -1,0 +1,53 @@
+//! Component ids a modified client can send on any message: a resignation pressed under the
+//! public board, and a lobby id with a game number past anything stored.
+
+use jackal::store::GameStatus;
+
+use crate::deadlines;
+use crate::duel::private_answer;
+use crate::harness::{Harness, posts};
+
+/// A forged `resign` on the public board post by a seated player: refused in private, the
+/// game and the public post exactly as they were. Resigning always takes its confirmation.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_resignation_forged_under_the_public_board_is_refused_and_edits_nothing() {
+    let h = Harness::start().await;
+    let fake = &h.fake;
+    let alice = fake.add_member("alice");
+    let bob = fake.add_member("bob");
+    let duel = deadlines::duel(&h, alice, bob, &[]).await;
+    let board = posts(fake, duel.thread)
+        .into_iter()
+        .find(|m| m.content.contains("begins"))
+        .expect("the first board post");
+    let before = h.load(duel.game).row;
+
+    let ix = fake.click_forged(bob, board.id, &format!("jk1:resign:{}", duel.game));
+    let answer = private_answer(&h, &ix).await;
+    assert_eq!(
+        answer.content,
+        "To resign, use `/jackal resign` and confirm it there."
+    );
+    let after = h.load(duel.game).row;
+    assert_eq!(after.status, GameStatus::Active);
+    assert_eq!((after.ply, after.result), (before.ply, before.result));
+    let board_now = fake.message(board.id).expect("the post is there");
+    assert_eq!(board_now.content, board.content);
+    assert_eq!(board_now.components, board.components);
+    assert_eq!(board_now.attachments.len(), board.attachments.len());
+}
+
+/// A lobby id naming a game past any stored one is refused with the number as it was given
+/// (not rounded through a floating-point number).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_forged_game_number_is_said_as_given() {
+    let h = Harness::start().await;
+    let fake = &h.fake;
+    let alice = fake.add_member("alice");
+    let (_, lobby) = deadlines::lobby(&h, alice, &[]).await;
+    for number in ["9223372036854775807", "9007199254740993"] {
+        let ix = fake.click_forged(alice, lobby.id, &format!("jk1:lobby:{number}:join"));
+        let answer = private_answer(&h, &ix).await;
+        assert_eq!(answer.content, format!("There is no game #{number}."));
+    }
+}
