@@ -85,6 +85,9 @@ pub enum BotError {
     /// Only the game's owner or a Manage Server member may do this.
     #[error("not allowed")]
     NotOwner,
+    /// Only a Manage Server member may change the server's settings (no game is involved).
+    #[error("not a server manager")]
+    NotServerManager,
     /// A button from an older board: the game is at `current` plies now.
     #[error("stale button (the game is at ply {current})")]
     StaleButton { game: GameId, current: u32 },
@@ -151,6 +154,7 @@ impl BotError {
                 )
             }
             BotError::NotOwner => tr!(lang, "err-not-owner"),
+            BotError::NotServerManager => tr!(lang, "err-not-server-manager"),
             BotError::StaleButton { current, .. } => {
                 tr!(lang, "err-stale-button", current = current + 1)
             }
@@ -208,6 +212,7 @@ fn service_text(e: &ServiceError, lang: Lang) -> String {
         ServiceError::NotYourGame(id) => tr!(lang, "err-not-your-game", game = *id),
         ServiceError::NothingToReclaim(id) => tr!(lang, "err-nothing-to-reclaim", game = *id),
         ServiceError::NotOwner => tr!(lang, "err-not-owner"),
+        ServiceError::NotServerManager => tr!(lang, "err-not-server-manager"),
         ServiceError::NotYourTurn { team } => tr!(lang, "err-not-your-turn", team = *team),
         ServiceError::StaleView { current } => tr!(lang, "err-stale-view", current = current + 1),
         ServiceError::AlreadyPlayed => tr!(lang, "err-already-played"),

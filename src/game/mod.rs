@@ -83,6 +83,9 @@ pub enum ServiceError {
     NothingToReclaim(GameId),
     #[error("only the game's owner or a server admin can do that")]
     NotOwner,
+    /// A server-wide setting (its limits, its language): there is no game, so no owner.
+    #[error("only a member who manages the server can change its settings")]
+    NotServerManager,
     #[error("it is not your turn: team {team} is to move")]
     NotYourTurn { team: Team },
     /// `current`: the actions played so far (the board the player should answer is

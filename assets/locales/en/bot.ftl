@@ -155,7 +155,13 @@ digest-title = ☀️ Your daily Jackal digest: { $count ->
 digest-line = #{ $game } { $place } ends { $when }
 vacation-on = 🏖️ You are on vacation until { $until } ({ $when }). Your deadlines wait for you; your allowance is spent only when one would have passed, and what you do not use comes back when you move. Left this year: { $left } of { $allowance }.
 vacation-off = You are not on vacation. Left this year: { $left } of { $allowance }.
-server-limits = This server's limits: { $vacation } vacation days a year for each player; pauses of at most { $pause } days.
+server-limits = This server's limits: { $vacation ->
+    [one] { $vacation } vacation day
+   *[other] { $vacation } vacation days
+} a year for each player; pauses of at most { $pause ->
+    [one] { $pause } day
+   *[other] { $pause } days
+}.
 pause-vote-waiting = Your vote is counted: { $accepted } of { $needed } needed so far.
 pause-vote-started = The pause is on: no deadline runs until it ends { $until }.
 pause-vote-refused = Your vote is counted: the pause is off, the game goes on.
@@ -235,6 +241,7 @@ err-already-bot = Seat { $seat } is already played by a bot.
 err-not-your-game = You are not playing in game #{ $game }.
 err-nothing-to-reclaim = No bot holds a seat of yours in game #{ $game }: there is nothing to take back.
 err-not-owner = Only the game's owner or a member with Manage Server can do that.
+err-not-server-manager = Only a member with Manage Server can change the server's settings.
 err-not-your-turn = It is not your turn: team { $team } is to move.
 err-stale-view = That board is out of date: the game has moved on to move { $current }. Press **My moves** for the current one.
 err-stale-button = That button is from an older board: the game is at move { $current } now. Press **My moves** for the current one.

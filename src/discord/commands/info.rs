@@ -250,7 +250,7 @@ pub async fn language(
     if server.unwrap_or(false) {
         let guild = ctx.guild_id().ok_or(BotError::NotInServer)?.get();
         if !actor(ctx).admin {
-            return Err(BotError::NotOwner);
+            return Err(BotError::NotServerManager);
         }
         data.set_guild_lang(guild, chosen).await?;
         let lang = lang(ctx).await;
