@@ -268,6 +268,12 @@ pub fn setting_text(e: &SettingError, lang: Lang) -> String {
         SettingError::QuietWholeDay => tr!(lang, "err-quiet-whole-day"),
         SettingError::BadOffset(text) => tr!(lang, "err-bad-offset", text = text.clone()),
         SettingError::BadLength(text) => tr!(lang, "err-bad-length", text = text.clone()),
+        SettingError::TooShort { text, min_seconds } => tr!(
+            lang,
+            "err-too-short",
+            text = text.clone(),
+            min = crate::discord::views::duration(lang, *min_seconds)
+        ),
         SettingError::TooManyReminders(count) => tr!(
             lang,
             "err-too-many-reminders",

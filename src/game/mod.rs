@@ -23,6 +23,7 @@ pub mod timers;
 mod transfer;
 mod turns;
 mod vacation;
+pub mod zones;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};

@@ -270,10 +270,17 @@ err-bad-quiet = “{ $text }” is not a span of quiet hours: write it as 23:00-
 err-quiet-whole-day = Quiet hours from a time to the same time would cover the whole day: choose two different times, or turn reminders off.
 err-bad-offset = “{ $text }” is not a time before the deadline: write it as 12h, 1h or 30m (at most 14d).
 err-too-many-reminders = That is { $count } reminders; at most { $max } are allowed.
-err-vacation-too-long = You have { $left } of vacation left this year (of { $days } days): ask for that much at most.
+err-vacation-too-long = You have { $left } of vacation left this year (of { $days ->
+    [one] { $days } day
+   *[other] { $days } days
+}): ask for that much at most.
 err-not-on-vacation = You are not on vacation.
 err-bad-length = “{ $text }” is not a length of time: write it as 5d or 36h (an hour at least).
-err-pause-too-long = A pause may last at most { $days } days on this server (a server manager sets it with /jackal server).
+err-too-short = “{ $text }” is too short: the shortest is { $min }.
+err-pause-too-long = A pause may last at most { $days ->
+    [one] { $days } day
+   *[other] { $days } days
+} on this server (a server manager sets it with `/jackal server`).
 err-already-paused = This game is already paused; the pause ends { $until }. Propose another once it is over.
 err-pause-proposed = A pause of game #{ $game } is already waiting for votes: answer it with its buttons.
 err-no-pause-proposed = No pause of game #{ $game } is waiting for votes (it was decided or lapsed).
