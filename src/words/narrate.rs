@@ -376,7 +376,9 @@ pub fn ending(lang: Lang, teams: &dyn Teams, end: &GameEnd) -> String {
             lang,
             "end-resigned",
             team = teams.name(*team),
-            winners = team_list(lang, teams, winners)
+            winners = team_list(lang, teams, winners),
+            // The verb follows the winners' number (one wins, two win).
+            count = winners.len()
         ),
         GameEnd::Cancelled => tr!(lang, "end-cancelled"),
         GameEnd::ThreadDeleted => tr!(lang, "end-thread-deleted"),
