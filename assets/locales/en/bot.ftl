@@ -216,6 +216,7 @@ language-server-set = This server's language is now { $language }.
 language-auto = your Discord language
 
 help-title = Jackal («Шакал») on Discord
+help-credits = Board icons by Lorc, Delapouite, Skoll and Willdabeast from game-icons.net, CC BY 3.0 (recoloured and rasterised). Font: DejaVu Sans Bold (Bitstream Vera licence).
 help-body =
     Pirates land on a hidden island, open its tiles and carry gold back to their ship. Games run for days: you get a DM when it is your turn.
     

@@ -218,7 +218,10 @@ pub async fn help(ctx: Context<'_>) -> Result<()> {
     let embed = CreateEmbed::new()
         .title(tr!(lang, "help-title"))
         .description(tr!(lang, "help-body"))
-        .footer(serenity::all::CreateEmbedFooter::new(render::CREDITS));
+        .footer(serenity::all::CreateEmbedFooter::new(tr!(
+            lang,
+            "help-credits"
+        )));
     ctx.send(CreateReply::default().embed(embed).ephemeral(true))
         .await?;
     Ok(())
