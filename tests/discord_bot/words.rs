@@ -39,10 +39,8 @@ fn messages(lang: &str) -> BTreeMap<String, (Pattern<String>, Vec<String>)> {
 fn variables(pattern: &Pattern<String>) -> Vec<String> {
     fn inline(e: &InlineExpression<String>, out: &mut Vec<String>) {
         match e {
-            InlineExpression::VariableReference { id } => {
-                if !out.contains(&id.name) {
-                    out.push(id.name.clone());
-                }
+            InlineExpression::VariableReference { id } if !out.contains(&id.name) => {
+                out.push(id.name.clone());
             }
             InlineExpression::Placeable { expression } => expr(expression, out),
             _ => {}
