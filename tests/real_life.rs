@@ -533,7 +533,7 @@ fn a_vacation_longer_than_the_allowance_left_is_refused() {
     assert_eq!(s.vacation(ALICE, 1).unwrap().until_ms, None);
     assert!(matches!(
         s.set_guild_limits(false, 1, Some(20), None),
-        Err(ServiceError::NotOwner)
+        Err(ServiceError::NotServerManager)
     ));
     assert_eq!(
         s.set_guild_limits(true, 1, Some(20), None).unwrap(),

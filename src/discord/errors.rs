@@ -85,6 +85,9 @@ pub enum BotError {
     /// Only the game's owner or a Manage Server member may do this.
     #[error("not allowed")]
     NotOwner,
+    /// Only a Manage Server member may change the server's settings (no game is involved).
+    #[error("not a server manager")]
+    NotServerManager,
     /// A button from an older board: the game is on move `move_number` now.
     #[error("stale button (the game is on move {move_number})")]
     StaleButton { game: GameId, move_number: u32 },
@@ -154,6 +157,7 @@ impl BotError {
                 )
             }
             BotError::NotOwner => tr!(lang, "err-not-owner"),
+            BotError::NotServerManager => tr!(lang, "err-not-server-manager"),
             BotError::StaleButton { move_number, .. } => {
                 tr!(lang, "err-stale-button", current = *move_number)
             }
@@ -214,6 +218,7 @@ fn service_text(e: &ServiceError, lang: Lang) -> String {
         ServiceError::NotYourGame(id) => tr!(lang, "err-not-your-game", game = *id),
         ServiceError::NothingToReclaim(id) => tr!(lang, "err-nothing-to-reclaim", game = *id),
         ServiceError::NotOwner => tr!(lang, "err-not-owner"),
+        ServiceError::NotServerManager => tr!(lang, "err-not-server-manager"),
         ServiceError::NotYourTurn { team } => tr!(lang, "err-not-your-turn", team = *team),
         ServiceError::StaleView { move_number, .. } => {
             tr!(lang, "err-stale-view", current = *move_number)
@@ -271,6 +276,12 @@ pub fn setting_text(e: &SettingError, lang: Lang) -> String {
         SettingError::QuietWholeDay => tr!(lang, "err-quiet-whole-day"),
         SettingError::BadOffset(text) => tr!(lang, "err-bad-offset", text = text.clone()),
         SettingError::BadLength(text) => tr!(lang, "err-bad-length", text = text.clone()),
+        SettingError::TooShort { text, min_seconds } => tr!(
+            lang,
+            "err-too-short",
+            text = text.clone(),
+            min = crate::discord::views::duration(lang, *min_seconds)
+        ),
         SettingError::TooManyReminders(count) => tr!(
             lang,
             "err-too-many-reminders",

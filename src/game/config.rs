@@ -90,22 +90,40 @@ pub const SERVICE_SETTING_IDS: [&str; 5] = [
     "timeout_level",
 ];
 
-/// Reads `90s`, `30m`, `12h`, `2d` or a bare number of seconds.
+/// Reads `90s`, `30m`, `12h`, `2d` or a bare number of seconds. Players write lengths in
+/// their own language, so the units are read in Russian too (`30мин`, `12ч`, `2д`), and as
+/// words, with or without a space (`12 часов`, `1 day`).
 pub fn parse_duration(text: &str) -> Option<u32> {
-    let text = text.trim().to_ascii_lowercase();
+    let text = text.trim().to_lowercase();
     let (digits, unit) = match text.char_indices().find(|(_, c)| !c.is_ascii_digit()) {
         Some((i, _)) => text.split_at(i),
         None => (text.as_str(), "s"),
     };
     let n: u32 = digits.parse().ok()?;
-    let scale = match unit {
-        "s" => 1,
-        "m" | "min" => 60,
-        "h" => 3600,
-        "d" => 86400,
-        _ => return None,
-    };
+    // An abbreviation may end with a full stop (`ч.`, `мин.`).
+    let scale = unit_seconds(unit.trim().trim_end_matches('.'))?;
     n.checked_mul(scale)
+}
+
+/// The seconds in a unit of length, by any of the names it is written with.
+fn unit_seconds(unit: &str) -> Option<u32> {
+    Some(match unit {
+        "s" | "sec" | "с" | "сек" => 1,
+        "m" | "min" | "mins" | "minute" | "minutes" | "м" | "мин" | "минута" | "минуты"
+        | "минут" => 60,
+        "h" | "hr" | "hour" | "hours" | "ч" | "час" | "часа" | "часов" => 3600,
+        "d" | "day" | "days" | "д" | "дн" | "день" | "дня" | "дней" => 86400,
+        _ => return None,
+    })
+}
+
+/// Is `text` one of the words that turn a setting off (`off`, `выкл`, `нет`…)? Wherever the
+/// bot offers "off", a player may answer in their own language.
+pub fn is_off(text: &str) -> bool {
+    matches!(
+        text.trim().trim_end_matches('.').to_lowercase().as_str(),
+        "off" | "none" | "no" | "never" | "выкл" | "выключить" | "нет" | "никогда"
+    )
 }
 
 pub fn format_duration(seconds: u32) -> String {
@@ -147,7 +165,7 @@ impl GameConfig {
             }
             "reminder" => {
                 next.reminder_chosen = true;
-                next.reminder_seconds = if value == "off" {
+                next.reminder_seconds = if is_off(value) {
                     0
                 } else {
                     parse_duration(value).ok_or_else(|| {

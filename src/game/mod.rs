@@ -23,6 +23,7 @@ pub mod timers;
 mod transfer;
 mod turns;
 mod vacation;
+pub mod zones;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -85,6 +86,9 @@ pub enum ServiceError {
     NothingToReclaim(GameId),
     #[error("only the game's owner or a server admin can do that")]
     NotOwner,
+    /// A server-wide setting (its limits, its language): there is no game, so no owner.
+    #[error("only a member who manages the server can change its settings")]
+    NotServerManager,
     #[error("it is not your turn: team {team} is to move")]
     NotYourTurn { team: Team },
     /// `current`: the actions played so far; `move_number`: the move a player is now on, as

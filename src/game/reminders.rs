@@ -12,7 +12,7 @@ use jiff::Timestamp;
 use jiff::civil::DateTime;
 use jiff::tz::TimeZone;
 
-use super::config::parse_duration;
+use super::config::{is_off, parse_duration};
 use crate::store::MAX_REMINDERS;
 
 /// Minutes in a day: quiet hours and digest times are minutes after local midnight.
@@ -36,6 +36,9 @@ pub enum SettingError {
     BadOffset(String),
     #[error("`{0}` is not a length of time (e.g. 5d, 36h)")]
     BadLength(String),
+    /// A length of time, but below the shortest the command takes.
+    #[error("`{text}` is shorter than the shortest allowed, {min_seconds} s")]
+    TooShort { text: String, min_seconds: u32 },
     #[error("at most {MAX_REMINDERS} reminders, not {0}")]
     TooManyReminders(usize),
 }
@@ -98,14 +101,15 @@ pub fn format_clock(minute: u16) -> String {
 }
 
 /// Reads the reminders a player asks for: up to three spans before the deadline, separated by
-/// commas or spaces (`12h, 1h`), as minutes; `off` for none.
+/// commas or spaces (`12h, 1h`, `12ч, 1 час`), as minutes; `off` (`выкл`…) for none.
 pub fn parse_offsets(text: &str) -> Result<Vec<u16>, SettingError> {
     let text = text.trim();
-    if text.eq_ignore_ascii_case("off") || text.eq_ignore_ascii_case("none") {
+    if is_off(text) {
         return Ok(Vec::new());
     }
     let mut minutes = Vec::new();
-    for part in text.split([',', ' ', ';']).filter(|p| !p.is_empty()) {
+    for part in spans(text) {
+        let part = part.as_str();
         let m = parse_duration(part)
             .filter(|s| s % 60 == 0)
             .map(|s| s / 60)
@@ -125,6 +129,22 @@ pub fn parse_offsets(text: &str) -> Result<Vec<u16>, SettingError> {
     Ok(minutes)
 }
 
+/// The spans of a list: split at commas, semicolons and spaces, a unit written apart from its
+/// number (`1 час`) joined back to it.
+fn spans(text: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for token in text.split([',', ';', ' ']).filter(|p| !p.is_empty()) {
+        let unit_alone = token.chars().all(|c| c.is_alphabetic() || c == '.');
+        match out.last_mut() {
+            Some(last) if unit_alone && last.chars().all(|c| c.is_ascii_digit()) => {
+                last.push_str(token)
+            }
+            _ => out.push(token.to_string()),
+        }
+    }
+    out
+}
+
 /// An IANA time zone by name (`Europe/Moscow`, `UTC`), from the database compiled into the
 /// bot: the same answers on every machine, whatever it has installed.
 pub fn zone(name: &str) -> Result<TimeZone, SettingError> {
@@ -137,25 +157,6 @@ pub fn zone(name: &str) -> Result<TimeZone, SettingError> {
     jiff::tz::db()
         .get(name)
         .map_err(|_| SettingError::UnknownZone(name.to_string()))
-}
-
-/// The zone names that contain `partial` (for autocomplete), shortest first.
-pub fn zones_like(partial: &str, limit: usize) -> Vec<String> {
-    let partial = partial.trim().to_ascii_lowercase().replace(' ', "_");
-    let mut names: Vec<String> = jiff::tz::db()
-        .available()
-        .map(|n| n.as_str().to_string())
-        .filter(|n| n.to_ascii_lowercase().contains(&partial))
-        .collect();
-    names.sort_by_key(|n| {
-        (
-            !n.to_ascii_lowercase().starts_with(&partial),
-            n.len(),
-            n.clone(),
-        )
-    });
-    names.truncate(limit);
-    names
 }
 
 /// What decides a player's reminders of one turn.
@@ -430,7 +431,6 @@ mod tests {
             Err(SettingError::UnknownZone(name)) if name == "Mars/Olympus"
         ));
         assert!(zone("+03:00").is_err());
-        assert_eq!(zones_like("moscow", 5), vec!["Europe/Moscow".to_string()]);
     }
 
     #[test]

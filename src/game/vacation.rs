@@ -277,7 +277,7 @@ impl GameService {
         max_pause_days: Option<u32>,
     ) -> Result<(u32, u32)> {
         if !admin {
-            return Err(ServiceError::NotOwner);
+            return Err(ServiceError::NotServerManager);
         }
         for days in [vacation_days, max_pause_days].into_iter().flatten() {
             if days > MAX_LIMIT_DAYS {

@@ -35,11 +35,6 @@ use layout::{BAND, Rect, SIZE};
 pub use strings::Lang;
 use style::{BACKGROUND, COORDINATE, HIGHLIGHT, PATH, SEA, SEA_GRID};
 
-/// The credit line for the bot's help text: the icons' licence (CC BY 3.0) requires it.
-pub const CREDITS: &str = "Board icons by Lorc, Delapouite, Skoll and Willdabeast from \
-game-icons.net, CC BY 3.0 (recoloured and rasterised). Font: DejaVu Sans Bold (Bitstream Vera \
-licence).";
-
 /// What one viewer's picture adds to the position.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct RenderOptions {

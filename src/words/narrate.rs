@@ -386,7 +386,9 @@ pub fn ending(lang: Lang, teams: &dyn Teams, end: &GameEnd) -> String {
             lang,
             "end-resigned",
             team = teams.name(*team),
-            winners = team_list(lang, teams, winners)
+            winners = team_list(lang, teams, winners),
+            // The verb follows the winners' number (one wins, two win).
+            count = winners.len()
         ),
         GameEnd::Resigned {
             team,
@@ -396,7 +398,8 @@ pub fn ending(lang: Lang, teams: &dyn Teams, end: &GameEnd) -> String {
             lang,
             "end-timed-out",
             team = teams.person(*team),
-            winners = team_list(lang, teams, winners)
+            winners = team_list(lang, teams, winners),
+            count = winners.len()
         ),
         GameEnd::Cancelled => tr!(lang, "end-cancelled"),
         GameEnd::ThreadDeleted => tr!(lang, "end-thread-deleted"),

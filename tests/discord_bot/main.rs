@@ -24,3 +24,5 @@ mod russian;
 mod startup;
 mod trouble;
 mod whole_game;
+mod wording;
+mod words;

@@ -561,7 +561,7 @@ async fn a_server_admin_sets_the_server_language() {
     assert!(refused.is_ephemeral());
     assert_eq!(
         refused.content,
-        "Only the game's owner or a member with Manage Server can do that."
+        "Only a member with Manage Server can change the server's settings."
     );
     let games = ask(&h, carol, general, "games", &[]).await;
     assert!(

@@ -161,7 +161,13 @@ vacation-on = 🏖️ You are on vacation until { $until } ({ $when }). Your dea
 vacation-replaced = 🏖️ This replaces your vacation that was to end { $until }: it starts again from now, and the unused rest of the old one is back in your allowance.
 vacation-ended-by-move = 🏖️ Welcome back: moving ended your vacation. { $given } of your allowance came back; left this year: { $left } of { $allowance }.
 vacation-off = You are not on vacation. Left this year: { $left } of { $allowance }.
-server-limits = This server's limits: { $vacation } vacation days a year for each player; pauses of at most { $pause } days.
+server-limits = This server's limits: { $vacation ->
+    [one] { $vacation } vacation day
+   *[other] { $vacation } vacation days
+} a year for each player; pauses of at most { $pause ->
+    [one] { $pause } day
+   *[other] { $pause } days
+}.
 pause-vote-waiting = Your vote is counted: { $accepted } of { $needed } needed so far.
 pause-vote-started = The pause is on: no deadline runs until it ends { $until }.
 pause-vote-refused = Your vote is counted: the pause is off, the game goes on.
@@ -218,6 +224,7 @@ language-server-set = This server's language is now { $language }.
 language-auto = your Discord language
 
 help-title = Jackal («Шакал») on Discord
+help-credits = Board icons by Lorc, Delapouite, Skoll and Willdabeast from game-icons.net, CC BY 3.0 (recoloured and rasterised). Font: DejaVu Sans Bold (Bitstream Vera licence).
 help-body =
     Pirates land on a hidden island, open its tiles and carry gold back to their ship. Games run for days: you get a DM when it is your turn.
     
@@ -243,6 +250,7 @@ err-already-bot = Seat { $seat } is already played by a bot.
 err-not-your-game = You are not playing in game #{ $game }.
 err-nothing-to-reclaim = No bot holds a seat of yours in game #{ $game }: there is nothing to take back.
 err-not-owner = Only the game's owner or a member with Manage Server can do that.
+err-not-server-manager = Only a member with Manage Server can change the server's settings.
 err-not-your-turn = It is not your turn: team { $team } is to move.
 err-stale-view = That board is out of date: the game has moved on to move { $current }. Press **My moves** for the current one.
 err-stale-button = That button is from an older board: the game is at move { $current } now. Press **My moves** for the current one.
@@ -272,10 +280,17 @@ err-bad-quiet = “{ $text }” is not a span of quiet hours: write it as 23:00-
 err-quiet-whole-day = Quiet hours from a time to the same time would cover the whole day: choose two different times, or turn reminders off.
 err-bad-offset = “{ $text }” is not a time before the deadline: write it as 12h, 1h or 30m (at most 14d).
 err-too-many-reminders = That is { $count } reminders; at most { $max } are allowed.
-err-vacation-too-long = You have { $left } of vacation left this year (of { $days } days): ask for that much at most.
+err-vacation-too-long = You have { $left } of vacation left this year (of { $days ->
+    [one] { $days } day
+   *[other] { $days } days
+}): ask for that much at most.
 err-not-on-vacation = You are not on vacation.
 err-bad-length = “{ $text }” is not a length of time: write it as 5d or 36h (an hour at least).
-err-pause-too-long = A pause may last at most { $days } days on this server (a server manager sets it with /jackal server).
+err-too-short = “{ $text }” is too short: the shortest is { $min }.
+err-pause-too-long = A pause may last at most { $days ->
+    [one] { $days } day
+   *[other] { $days } days
+} on this server (a server manager sets it with `/jackal server`).
 err-already-paused = This game is already paused; the pause ends { $until }. Propose another once it is over.
 err-pause-proposed = A pause of game #{ $game } is already waiting for votes: answer it with its buttons.
 err-no-pause-proposed = No pause of game #{ $game } is waiting for votes (it was decided or lapsed).

@@ -167,8 +167,14 @@ end-won = Game over: { $teams } { $count ->
    *[other] win
 } ({ $reason }).
 end-draw = Game over: a draw between { $teams } ({ $reason }).
-end-resigned = { $team } resigned: { $winners } wins.
-end-timed-out = { $team } let the turn's time run out, which resigns the game: { $winners } wins.
+end-resigned = { $team } resigned: { $winners } { $count ->
+    [one] wins
+   *[other] win
+}.
+end-timed-out = { $team } let the turn's time run out, which resigns the game: { $winners } { $count ->
+    [one] wins
+   *[other] win
+}.
 end-cancelled = The game was cancelled.
 end-thread-deleted = The game's thread was deleted, so the game was archived where it stood.
 

@@ -2,7 +2,9 @@
 //! `settings` (the service checks who may; these map options and words).
 
 use poise::CreateReply;
-use serenity::all::{AutocompleteChoice, CreateAutocompleteResponse};
+use serenity::all::{
+    AutocompleteChoice, CreateAutocompleteResponse, ResolvedOption, ResolvedValue,
+};
 
 use super::{actor, check_length, complete_game, lang, say, which_game};
 use crate::discord::errors::BotError;
@@ -74,30 +76,56 @@ async fn complete_value(ctx: Context<'_>, partial: &str) -> CreateAutocompleteRe
     CreateAutocompleteResponse::new().set_choices(complete_value_choices(ctx, partial).await)
 }
 
+/// An option the user has already filled in, looked for inside the subcommand (`/jackal
+/// settings` arrives as the option `settings` holding the real options).
+fn filled<'a, 'b>(options: &'b [ResolvedOption<'a>], name: &str) -> Option<&'b ResolvedValue<'a>> {
+    options.iter().find_map(|o| match &o.value {
+        ResolvedValue::SubCommand(inner) | ResolvedValue::SubCommandGroup(inner) => {
+            filled(inner, name)
+        }
+        value if o.name == name => Some(value),
+        _ => None,
+    })
+}
+
+/// The values of the chosen setting the command would take for this lobby (the game's own
+/// configuration when it is found: a reminder is offered only before its turn time), each
+/// named in the reader's language, narrowed by what is typed: the start of the value or any
+/// part of its name in words.
 async fn complete_value_choices(ctx: Context<'_>, partial: &str) -> Vec<AutocompleteChoice> {
     let lang = lang(ctx).await;
-    let setting = match ctx {
-        poise::Context::Application(app) => {
-            app.interaction
-                .data
-                .options()
-                .iter()
-                .find_map(|o| match (&o.name, &o.value) {
-                    (&"setting", serenity::all::ResolvedValue::String(s)) => Some(s.to_string()),
-                    _ => None,
-                })
-        }
-        poise::Context::Prefix(_) => None,
-    };
-    let Some(setting) = setting else {
+    let poise::Context::Application(app) = ctx else {
         return Vec::new();
     };
-    let config = GameConfig::default();
+    let (setting, game) = {
+        let options = app.interaction.data.options();
+        let setting = match filled(&options, "setting") {
+            Some(ResolvedValue::String(s)) => s.to_string(),
+            _ => return Vec::new(),
+        };
+        let game = match filled(&options, "game") {
+            Some(ResolvedValue::Integer(id)) => Some(*id),
+            _ => None,
+        };
+        (setting, game)
+    };
+    let config = match which_game(ctx, game, true).await {
+        Ok(id) => ctx
+            .data()
+            .call(move |s| s.load(id))
+            .await
+            .map(|loaded| loaded.config)
+            .unwrap_or_default(),
+        Err(_) => GameConfig::default(),
+    };
     let typed = partial.trim().to_lowercase();
     settings::choices(&config, &setting)
         .into_iter()
-        .filter(|v| typed.is_empty() || v.starts_with(&typed))
-        .map(|v| AutocompleteChoice::new(settings::value(lang, &setting, &v), v))
+        .map(|v| (settings::value(lang, &setting, &v), v))
+        .filter(|(name, v)| {
+            typed.is_empty() || v.starts_with(&typed) || name.to_lowercase().contains(&typed)
+        })
+        .map(|(name, v)| AutocompleteChoice::new(name, v))
         .collect()
 }
 

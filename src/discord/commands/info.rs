@@ -218,7 +218,10 @@ pub async fn help(ctx: Context<'_>) -> Result<()> {
     let embed = CreateEmbed::new()
         .title(tr!(lang, "help-title"))
         .description(tr!(lang, "help-body"))
-        .footer(serenity::all::CreateEmbedFooter::new(render::CREDITS));
+        .footer(serenity::all::CreateEmbedFooter::new(tr!(
+            lang,
+            "help-credits"
+        )));
     ctx.send(CreateReply::default().embed(embed).ephemeral(true))
         .await?;
     Ok(())
@@ -250,7 +253,7 @@ pub async fn language(
     if server.unwrap_or(false) {
         let guild = ctx.guild_id().ok_or(BotError::NotInServer)?.get();
         if !actor(ctx).admin {
-            return Err(BotError::NotOwner);
+            return Err(BotError::NotServerManager);
         }
         data.set_guild_lang(guild, chosen).await?;
         let lang = lang(ctx).await;

@@ -8,7 +8,7 @@ use super::{actor, check_length, complete_game, lang, say, which_game};
 use crate::discord::errors::BotError;
 use crate::discord::types::{Context, Result};
 use crate::discord::views::{relative_time, span};
-use crate::game::config::parse_duration;
+use crate::game::config::{is_off, parse_duration};
 use crate::game::reminders::{
     self, QuietHours, SettingError, format_clock, parse_clock, parse_offsets,
 };
@@ -28,18 +28,10 @@ pub enum ViaChoice {
     Auto,
 }
 
-/// Values that clear a setting (back to the game's reminders, no quiet hours, no digest).
-fn is_off(text: &str) -> bool {
-    matches!(
-        text.trim().to_lowercase().as_str(),
-        "off" | "none" | "no" | "выкл" | "нет"
-    )
-}
-
 fn is_game(text: &str) -> bool {
     matches!(
         text.trim().to_lowercase().as_str(),
-        "game" | "default" | "игра" | "как в игре"
+        "game" | "default" | "игра" | "как в игре" | "«как в игре»"
     )
 }
 
@@ -124,8 +116,9 @@ fn summary(lang: Lang, prefs: &UserPrefs) -> String {
     )
 }
 
-async fn complete_zone(_ctx: Context<'_>, partial: &str) -> CreateAutocompleteResponse {
-    let choices = reminders::zones_like(partial, 25)
+/// Zones as the player types, those of their Discord locale first.
+async fn complete_zone(ctx: Context<'_>, partial: &str) -> CreateAutocompleteResponse {
+    let choices = crate::game::zones::zones_like(partial, 25, ctx.locale())
         .into_iter()
         .map(|name| AutocompleteChoice::new(name.clone(), name))
         .collect();
@@ -213,15 +206,10 @@ pub async fn vacation(
                 .await?
         }
         Some(text) => {
-            check_length("length", &text)?;
-            let seconds = parse_duration(&text)
-                .filter(|s| *s >= 3600)
-                .ok_or_else(|| {
-                    ServiceError::Setting(SettingError::BadLength(text.trim().into()))
-                })?;
+            let ms = length_ms(&text)?;
             let new = ctx
                 .data()
-                .change(move |s| s.go_on_vacation(user, guild, seconds as i64 * 1000))
+                .change(move |s| s.go_on_vacation(user, guild, ms))
                 .await?;
             // A vacation asked for during another replaces it: say so, and what it was.
             if let Some(until) = new.replaced_until_ms {
@@ -269,13 +257,24 @@ pub async fn server(
     .await
 }
 
-/// A length option (`5d`, `36h`): an hour at least.
+/// The shortest vacation, pause or extension: an hour (less would not outlast a reminder).
+const MIN_LENGTH_SECONDS: u32 = 3600;
+
+/// A length option (`5d`, `36h`, `3д`): an hour at least. A length below that is told as
+/// too short, not as something that is no length at all.
 fn length_ms(text: &str) -> Result<i64> {
     check_length("length", text)?;
+    let text = text.trim();
     let seconds = parse_duration(text)
-        .filter(|s| *s >= 3600)
-        .ok_or_else(|| ServiceError::Setting(SettingError::BadLength(text.trim().into())))?;
-    Ok(seconds as i64 * 1000)
+        .ok_or_else(|| ServiceError::Setting(SettingError::BadLength(text.into())))?;
+    if seconds < MIN_LENGTH_SECONDS {
+        return Err(ServiceError::Setting(SettingError::TooShort {
+            text: text.into(),
+            min_seconds: MIN_LENGTH_SECONDS,
+        })
+        .into());
+    }
+    Ok(i64::from(seconds) * 1000)
 }
 
 /// Propose to pause a game: its deadlines stop while the pause runs (the others vote)
