@@ -9,3 +9,14 @@
 ALTER TABLE user_prefs ADD COLUMN dms_refused_at INTEGER;
 ALTER TABLE user_prefs ADD COLUMN dms_told INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE user_prefs ADD COLUMN locale TEXT;
+
+-- Public posts that ask a question with buttons (a pause vote, "Take my seat back"), so that
+-- their buttons go once the question is answered. `question`: `pause_vote`, or `reclaim:T`
+-- for team T's seat.
+CREATE TABLE questions (
+    game_id    INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    question   TEXT    NOT NULL,
+    channel_id INTEGER NOT NULL,
+    message_id INTEGER NOT NULL,
+    PRIMARY KEY (game_id, question, message_id)
+) WITHOUT ROWID;

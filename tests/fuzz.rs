@@ -1044,6 +1044,7 @@ fn exports() -> &'static Vec<Value> {
                 GameEnd::Resigned {
                     team: Team::of(1),
                     winners: vec![Team::of(2)],
+                    timed_out: i % 4 == 1,
                 }
             });
             out.extend([running, ended]);

@@ -22,7 +22,7 @@ use super::types::Data;
 use super::views::lobby;
 use super::views::picker::{self as picker_view};
 use super::views::post::{self, Post};
-use crate::game::{GameEnd, Loaded, OutboxMessage, Queued, ServiceError, Target};
+use crate::game::{GameEnd, Loaded, Notice, OutboxMessage, Question, Queued, ServiceError, Target};
 use crate::game::{GameId, GameStatus, ReminderVia, UserId, UserPrefs};
 use crate::render::{self, RenderOptions};
 use crate::tr;
@@ -321,12 +321,66 @@ async fn deliver(data: &Data, row: &Queued) -> Delivery {
         OutboxMessage::GameOver { game_id, end } => game_over(data, row, *game_id, end).await,
         OutboxMessage::Digest { games } => digest(data, row, games).await,
         OutboxMessage::Notice { game_id, notice } => {
-            let game = *game_id;
-            let loaded = data.call(move |s| s.load(game)).await?;
-            let message = post::notice(&loaded, notice, game_lang(&loaded));
-            post_public(data, row, &loaded, message, None).await
+            deliver_notice(data, row, *game_id, *notice).await
         }
     }
+}
+
+/// A notice in the game's thread. One that asks a question with buttons (a pause vote, "Take
+/// my seat back") is remembered; one that answers a question takes the buttons off the posts
+/// that asked it.
+async fn deliver_notice(data: &Data, row: &Queued, game: GameId, notice: Notice) -> Delivery {
+    let loaded = data.call(move |s| s.load(game)).await?;
+    let message = post::notice(&loaded, &notice, game_lang(&loaded));
+    let Some(posted) = post_public_message(data, row, &loaded, message, None, 0).await? else {
+        return Ok(Outcome::Moot);
+    };
+    let asks = match notice {
+        Notice::PauseProposed { .. } => Some(Question::PauseVote),
+        Notice::TakenOver { team, .. } => Some(Question::Reclaim { team }),
+        _ => None,
+    };
+    if let Some(question) = asks {
+        let (channel, message) = (posted.channel, posted.message);
+        data.call(move |s| s.question_posted(game, question, channel, message))
+            .await?;
+    }
+    let answers = match notice {
+        Notice::PauseStarted { .. } | Notice::PauseRefused { .. } | Notice::PauseLapsed { .. } => {
+            Some(Question::PauseVote)
+        }
+        Notice::Reclaimed { team } => Some(Question::Reclaim { team }),
+        _ => None,
+    };
+    if let Some(question) = answers {
+        retire_questions(data, game, Some(question)).await?;
+    }
+    Ok(Outcome::Delivered)
+}
+
+/// Takes the buttons off a game's posts that asked `question` (every question with `None`):
+/// it is answered, or the game is over.
+async fn retire_questions(
+    data: &Data,
+    game: GameId,
+    question: Option<Question>,
+) -> std::result::Result<(), Failure> {
+    for asked in data.call(move |s| s.open_questions(game, question)).await? {
+        match data
+            .rest
+            .remove_components(asked.channel_id, asked.message_id)
+            .await
+        {
+            Ok(()) => {}
+            // The post was deleted, or cannot be reached: nothing is left to press.
+            Err(e) if !e.is_transient() => {
+                tracing::info!(game, error = %e, "a question's buttons could not be removed");
+            }
+            Err(e) => return Err(failure(e)),
+        }
+        data.call(move |s| s.question_retired(&asked)).await?;
+    }
+    Ok(())
 }
 
 /// Posts in the row's public target (the game's thread or channel).
@@ -780,6 +834,7 @@ async fn game_over(data: &Data, row: &Queued, game: GameId, end: &GameEnd) -> De
     };
     end_lobby_message(data, &loaded, lang, &posted).await;
     close_prompts(data, &loaded, end).await?;
+    retire_questions(data, game, None).await?;
     Ok(Outcome::Delivered)
 }
 

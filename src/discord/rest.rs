@@ -242,6 +242,20 @@ impl Rest {
         Ok(())
     }
 
+    /// Takes the components off a message, leaving its text and pictures as they are.
+    pub async fn remove_components(&self, channel: u64, message: u64) -> RestResult<()> {
+        let body = json!({"components": []});
+        let route = Route::ChannelMessage {
+            channel_id: ChannelId::new(channel),
+            message_id: MessageId::new(message),
+        };
+        let request =
+            Request::new(route, LightMethod::Patch).body(Some(body.to_string().into_bytes()));
+        self.send(format!("PATCH /channels/{channel}/messages"), request)
+            .await?;
+        Ok(())
+    }
+
     /// The DM channel with a user (opened if need be).
     pub async fn dm_channel(&self, user: u64) -> RestResult<u64> {
         let body = json!({"recipient_id": user.to_string()});

@@ -11,7 +11,7 @@ use super::outbox::Queued;
 use super::record::{self, MoveStep};
 use super::{GameService, Loaded, Result, ServiceError};
 use crate::engine::Game;
-use crate::store::{self, GameId, GameStatus, PromptRow, UserId, UserPrefs};
+use crate::store::{self, GameId, GameStatus, PromptRow, Question, QuestionRow, UserId, UserPrefs};
 
 /// Everything a board post shows: the position after `ply`, the steps of the move that led
 /// to it, and the game around it (seats, settings, language, place).
@@ -286,6 +286,45 @@ impl GameService {
     pub fn open_prompts(&self, id: GameId) -> Result<Vec<PromptRow>> {
         let conn = self.store.conn()?;
         Ok(store::game_prompts(&conn, id)?)
+    }
+
+    /// Remembers a public post that asks a question with its buttons (a pause vote, "Take my
+    /// seat back"), so that they go once it is answered.
+    pub fn question_posted(
+        &self,
+        id: GameId,
+        question: Question,
+        channel: u64,
+        message: u64,
+    ) -> Result<()> {
+        let conn = self.store.conn()?;
+        store::put_question(
+            &conn,
+            &QuestionRow {
+                game_id: id,
+                question,
+                channel_id: channel,
+                message_id: message,
+            },
+        )?;
+        Ok(())
+    }
+
+    /// The public posts of a game still asking `question` (all of them with `None`).
+    pub fn open_questions(
+        &self,
+        id: GameId,
+        question: Option<Question>,
+    ) -> Result<Vec<QuestionRow>> {
+        let conn = self.store.conn()?;
+        Ok(store::questions(&conn, id, question)?)
+    }
+
+    /// A question's buttons are gone: forget it.
+    pub fn question_retired(&self, row: &QuestionRow) -> Result<()> {
+        let conn = self.store.conn()?;
+        store::delete_question(&conn, row)?;
+        Ok(())
     }
 
     /// The prompt's buttons are gone: forget it.

@@ -50,7 +50,8 @@ pub use vacation::{
 // The store's values that callers of the service name (the Discord layer reaches the store
 // only through the service, so it takes them from here).
 pub use crate::store::{
-    Durability, GameId, GameStatus, MAX_REMINDERS, PromptRow, ReminderVia, UserId, UserPrefs,
+    Durability, GameId, GameStatus, MAX_REMINDERS, PromptRow, Question, QuestionRow, ReminderVia,
+    UserId, UserPrefs,
 };
 pub use reminder_settings::ReminderChange;
 

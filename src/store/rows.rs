@@ -1152,6 +1152,103 @@ pub fn get_prompt(conn: &Connection, game: GameId, user: UserId) -> Result<Optio
         .optional()?)
 }
 
+/// A public post whose buttons ask a question (see [`Question`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct QuestionRow {
+    pub game_id: GameId,
+    pub question: Question,
+    pub channel_id: u64,
+    pub message_id: u64,
+}
+
+/// What a public post's buttons ask, until it is answered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Question {
+    /// The vote on a proposed pause.
+    PauseVote,
+    /// "Take my seat back", for the player of this team.
+    Reclaim { team: u8 },
+}
+
+impl Question {
+    fn encode(self) -> String {
+        match self {
+            Question::PauseVote => "pause_vote".into(),
+            Question::Reclaim { team } => format!("reclaim:{team}"),
+        }
+    }
+
+    fn parse(text: &str) -> Result<Question> {
+        match text.split_once(':') {
+            None if text == "pause_vote" => Ok(Question::PauseVote),
+            Some(("reclaim", team)) => team
+                .parse()
+                .map(|team| Question::Reclaim { team })
+                .map_err(|_| StoreError::Corrupt(format!("question `{text}`"))),
+            _ => Err(StoreError::Corrupt(format!("question `{text}`"))),
+        }
+    }
+}
+
+/// Remembers a public post that asks `question`.
+pub fn put_question(conn: &Connection, q: &QuestionRow) -> Result<()> {
+    conn.prepare_cached(
+        "INSERT OR IGNORE INTO questions (game_id, question, channel_id, message_id) \
+         VALUES (?1, ?2, ?3, ?4)",
+    )?
+    .execute(params![
+        q.game_id,
+        q.question.encode(),
+        to_sql(q.channel_id),
+        to_sql(q.message_id)
+    ])?;
+    Ok(())
+}
+
+/// The posts of a game still asking `question` (every question when `None`).
+pub fn questions(
+    conn: &Connection,
+    game: GameId,
+    question: Option<Question>,
+) -> Result<Vec<QuestionRow>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT game_id, question, channel_id, message_id FROM questions WHERE game_id = ?1 \
+         AND (?2 IS NULL OR question = ?2) ORDER BY message_id",
+    )?;
+    let rows = stmt.query_map(params![game, question.map(Question::encode)], |r| {
+        Ok((
+            r.get::<_, GameId>(0)?,
+            r.get::<_, String>(1)?,
+            r.get::<_, i64>(2)?,
+            r.get::<_, i64>(3)?,
+        ))
+    })?;
+    let mut out = Vec::new();
+    for row in rows {
+        let (game_id, question, channel, message) = row?;
+        out.push(QuestionRow {
+            game_id,
+            question: Question::parse(&question)?,
+            channel_id: from_sql(channel),
+            message_id: from_sql(message),
+        });
+    }
+    Ok(out)
+}
+
+/// Forgets a question once its buttons are gone.
+pub fn delete_question(conn: &Connection, q: &QuestionRow) -> Result<()> {
+    conn.prepare_cached(
+        "DELETE FROM questions WHERE game_id = ?1 AND question = ?2 AND message_id = ?3",
+    )?
+    .execute(params![
+        q.game_id,
+        q.question.encode(),
+        to_sql(q.message_id)
+    ])?;
+    Ok(())
+}
+
 /// Every private prompt of a game still on record (each player's latest).
 pub fn game_prompts(conn: &Connection, game: GameId) -> Result<Vec<PromptRow>> {
     let mut stmt = conn.prepare_cached(

@@ -295,23 +295,16 @@ async fn a_vacation_says_what_changes_and_moving_ends_it_in_your_answer() {
     let bob = fake.add_member("bob");
     let duel = crate::deadlines::duel(&h, alice, bob, &[]).await;
     let away = crate::deadlines::on_turn(&h, duel.game);
-    let vacation = |length: &str| {
-        let length = length.to_string();
-        async move {
-            let ix = h
-                .jackal(
-                    away,
-                    fake.general(),
-                    "vacation",
-                    &[("length", OptionValue::Str(length))],
-                )
-                .await;
-            h.reply(&ix).await.content
-        }
-    };
-    let first = vacation("5d").await;
+    async fn vacation(h: &Harness, user: serenity::all::UserId, length: &str) -> String {
+        let length = OptionValue::Str(length.to_string());
+        let ix = h
+            .jackal(user, h.fake.general(), "vacation", &[("length", length)])
+            .await;
+        h.reply(&ix).await.content
+    }
+    let first = vacation(&h, away, "5d").await;
     assert!(first.starts_with("🏖️ You are on vacation until"), "{first}");
-    let second = vacation("2d").await;
+    let second = vacation(&h, away, "2d").await;
     assert!(
         second.starts_with("🏖️ This replaces your vacation that was to end <t:"),
         "{second}"

@@ -268,6 +268,14 @@ async fn a_pause_is_voted_with_buttons_shown_on_the_posts_and_ends_by_itself() {
             m.content.contains("The game is paused until")
         })
         .await;
+    // The vote is decided: its buttons go, its words stay.
+    let decided = h
+        .fake
+        .wait_for("the vote's buttons to go", |f| {
+            f.message(proposal.id).filter(|m| m.components.is_empty())
+        })
+        .await;
+    assert_eq!(decided.content, proposal.content);
     assert_eq!(
         h.service.deadline_of(game).unwrap(),
         Some(before + 3 * 24 * HOUR)
@@ -319,6 +327,11 @@ async fn a_pause_is_voted_with_buttons_shown_on_the_posts_and_ends_by_itself() {
         })
         .await;
     assert_eq!(h.service.paused_until(game).unwrap(), None);
+    h.fake
+        .wait_for("the refused vote's buttons to go", |f| {
+            f.message(proposal.id).filter(|m| m.components.is_empty())
+        })
+        .await;
 
     // More time: the owner may give it, the other player may not.
     let owner = UserId::new(h.load(game).row.owner_id);

@@ -287,10 +287,12 @@ fn verbs_agree_with_one_player_or_several() {
     let alone = GameEnd::Resigned {
         team: team(1),
         winners: vec![team(2)],
+        timed_out: false,
     };
     let together = GameEnd::Resigned {
         team: team(1),
         winners: vec![team(2), team(4)],
+        timed_out: false,
     };
     let said = narrate::ending(Lang::Ru, &ru, &alone);
     assert!(said.contains("побеждает команда 2"), "{said}");
