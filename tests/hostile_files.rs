@@ -278,3 +278,129 @@ fn a_damaged_stored_game_is_named_not_a_panic() {
         assert_eq!(snapshot(&damaged), before, "{name} is unchanged");
     }
 }
+
+/// Makes a FIFO at `path` (`mkfifo`).
+#[cfg(unix)]
+fn fifo_at(path: &Path) {
+    let made = Command::new("mkfifo").arg(path).status().unwrap();
+    assert!(made.success(), "mkfifo {}", path.display());
+}
+
+/// A character device at `path` (as `/dev/null` is: 1, 3), when this user may make one; `None`
+/// (said on stderr) where making devices is not allowed, e.g. as an ordinary user.
+#[cfg(unix)]
+fn device_at(path: &Path) -> Option<PathBuf> {
+    let made = Command::new("mknod")
+        .arg(path)
+        .args(["c", "1", "3"])
+        .stderr(std::process::Stdio::null())
+        .status()
+        .unwrap();
+    if made.success() {
+        Some(path.to_path_buf())
+    } else {
+        eprintln!("skipped: mknod is not allowed here, the device case is not checked");
+        None
+    }
+}
+
+/// What kind of file `path` is now, without following a link.
+#[cfg(unix)]
+fn kind(path: &Path) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    let t = std::fs::symlink_metadata(path).unwrap().file_type();
+    if t.is_fifo() {
+        "fifo"
+    } else if t.is_char_device() {
+        "device"
+    } else if t.is_symlink() {
+        "link"
+    } else if t.is_file() {
+        "file"
+    } else {
+        "other"
+    }
+}
+
+/// `-o /dev/null` run as root used to replace the system's `/dev/null` with a picture: a
+/// FIFO, a device or a link to one is refused before anything is written, and stays what it
+/// was (tested on nodes made in a temporary folder, never on the real `/dev/null`).
+#[cfg(unix)]
+#[test]
+fn a_picture_never_replaces_a_fifo_or_a_device() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = played_database(dir.path());
+    let before = snapshot(&db);
+    let fifo = dir.path().join("pipe.png");
+    fifo_at(&fifo);
+    let link = dir.path().join("link.png");
+    std::os::unix::fs::symlink(&fifo, &link).unwrap();
+    let mut targets = vec![(fifo.clone(), "fifo"), (link.clone(), "link")];
+    if let Some(device) = device_at(&dir.path().join("null.png")) {
+        targets.push((device, "device"));
+    }
+    for (target, was) in &targets {
+        let run = jackal(&[
+            "render",
+            "--db",
+            text(&db),
+            "--game",
+            "1",
+            "-o",
+            text(target),
+        ]);
+        refused(&run, "is not a regular file");
+        assert_eq!(kind(target), *was, "{}", target.display());
+        let scn = dir.path().join("position.scn");
+        std::fs::write(&scn, "board 7\n").unwrap();
+        let run = jackal(&["render", "--scenario", text(&scn), "-o", text(target)]);
+        refused(&run, "is not a regular file");
+        assert_eq!(kind(target), *was, "{}", target.display());
+        let run = jackal(&[
+            "play",
+            "--db",
+            text(&db),
+            "--size",
+            "5",
+            "--bots",
+            "random,random",
+            "--seed",
+            "3",
+            "--quiet",
+            "--png",
+            text(target),
+        ]);
+        refused(&run, "is not a regular file");
+        assert_eq!(kind(target), *was, "{}", target.display());
+        // Resuming refuses it too.
+        let run = jackal(&[
+            "play",
+            "--db",
+            text(&db),
+            "--game",
+            "1",
+            "--png",
+            text(target),
+        ]);
+        refused(&run, "is not a regular file");
+        assert_eq!(kind(target), *was, "{}", target.display());
+    }
+    assert_eq!(kind(&fifo), "fifo");
+    // The refused `play` created no game.
+    assert_eq!(snapshot(&db), before);
+    // A link to an ordinary file is still a picture's place: the file is replaced.
+    let old = dir.path().join("old.png");
+    std::fs::write(&old, b"an older picture").unwrap();
+    let to_old = dir.path().join("to-old.png");
+    std::os::unix::fs::symlink(&old, &to_old).unwrap();
+    let run = jackal(&[
+        "render",
+        "--db",
+        text(&db),
+        "--game",
+        "1",
+        "-o",
+        text(&to_old),
+    ]);
+    assert!(run.status.success(), "{run:?}");
+}

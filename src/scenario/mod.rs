@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use crate::engine::event::Event;
 use crate::engine::game::Game;
 use expect::Verdict;
-pub use files::collect_files;
+pub use files::{collect_files, kind_of as special_file_kind};
 use lexer::{Line, Source};
 use setup::LineError;
 
