@@ -404,3 +404,37 @@ fn a_picture_never_replaces_a_fifo_or_a_device() {
     ]);
     assert!(run.status.success(), "{run:?}");
 }
+
+/// A scenario file written by an editor that puts a byte-order mark first used to be
+/// refused as "unknown statement `\u{feff}scenario`", with the culprit invisible: the mark is
+/// skipped, and invisible characters in a quoted piece of input are shown escaped.
+#[test]
+fn invisible_characters_in_a_scenario_are_shown_not_hidden() {
+    let dir = tempfile::tempdir().unwrap();
+    let bom = dir.path().join("bom.scn");
+    std::fs::write(&bom, "\u{feff}scenario marked\nboard 7\nexpect not over\n").unwrap();
+    let run = jackal(&["check", text(&bom)]);
+    let said = String::from_utf8_lossy(&run.stdout);
+    assert!(run.status.success(), "{said}");
+    assert!(said.contains("scenario \"marked\""), "{said}");
+
+    let nul = dir.path().join("nul.scn");
+    std::fs::write(&nul, "board 7\nset stall_rounds = 5\0\nexpect not over\n").unwrap();
+    let run = jackal(&["check", text(&nul)]);
+    let said = String::from_utf8_lossy(&run.stdout);
+    assert_eq!(run.status.code(), Some(2), "{said}");
+    assert!(!said.contains('\0'), "{said:?}");
+    assert!(said.contains("set stall_rounds = 5\\0"), "{said}");
+    assert!(said.contains("`5\\0` is not a valid value"), "{said}");
+
+    // A zero-width space and a Cyrillic word: the first escaped, the second as written.
+    let odd = dir.path().join("odd.scn");
+    std::fs::write(&odd, "board 7\nдоска\u{200b} 7\n").unwrap();
+    let run = jackal(&["check", text(&odd)]);
+    let said = String::from_utf8_lossy(&run.stdout);
+    assert!(
+        said.contains("unknown statement `доска\\u{200b}`"),
+        "{said}"
+    );
+    assert!(!said.contains('\u{200b}'), "{said:?}");
+}

@@ -12,6 +12,7 @@ use crate::engine::{Cell, Game};
 use crate::game::{GameService, ServiceError, SystemClock};
 use crate::render::{self, Lang, RenderOptions};
 use crate::store::{GameId, GameStatus, Store};
+use crate::visible::visible;
 
 /// Where the position comes from.
 #[derive(Clone, Debug)]
@@ -41,7 +42,7 @@ pub struct RenderRequest {
 /// Draws the picture and writes it; returns its size in bytes.
 pub fn run(request: &RenderRequest) -> Result<usize> {
     let lang = Lang::parse(&request.lang)
-        .with_context(|| format!("`{}` is not a language: en or ru", request.lang))?;
+        .with_context(|| format!("`{}` is not a language: en or ru", visible(&request.lang)))?;
     // The output is checked before anything is read or written: `-o jackal.db` is refused.
     let inputs = match &request.source {
         Source::Scenario { file, .. } => vec![file.clone()],
@@ -58,7 +59,7 @@ pub fn run(request: &RenderRequest) -> Result<usize> {
         .map(|h| {
             game.board()
                 .parse_cell(h)
-                .with_context(|| format!("`{h}` is not a cell of this board"))
+                .with_context(|| format!("`{}` is not a cell of this board", visible(h)))
         })
         .collect::<Result<Vec<_>>>()?;
     let options = RenderOptions {
