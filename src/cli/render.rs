@@ -99,11 +99,13 @@ fn from_scenario(
 /// Stored game `id` after `ply` actions (default: the latest), and the path of the move that
 /// ended there (all its choice steps: a fork or a horse is one move on the picture).
 pub fn stored_position(db: &Path, id: GameId, ply: Option<u32>) -> Result<(Game, Vec<Cell>)> {
-    // `Store::open` would create a missing file: a typo must not leave an empty database.
+    // Opening a missing file would create it: a typo must not leave an empty database.
     if !db.is_file() {
         bail!("there is no database file {}", db.display());
     }
-    let store = Store::open(db).with_context(|| format!("opening {}", db.display()))?;
+    // Drawing only reads: the file is neither made a database nor upgraded, and one the
+    // user may read but not write is drawn too.
+    let store = Store::open_read_only(db).with_context(|| format!("opening {}", db.display()))?;
     // The service loads from the latest snapshot at or before `ply`, as the bot does.
     let service = GameService::new(Arc::new(store), Arc::new(SystemClock));
     let row = match service.load(id) {
