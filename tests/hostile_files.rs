@@ -588,6 +588,23 @@ fn the_terminal_games_words_are_read_in_any_case() {
     assert!(said.contains("Saved. Resume with"), "{said}");
 }
 
+/// `jackal arena --threads 0` was accepted; it is refused with the range.
+#[test]
+fn an_arena_without_threads_is_refused() {
+    let run = jackal(&[
+        "arena",
+        "--games",
+        "1",
+        "--size",
+        "5",
+        "--bots",
+        "random,random",
+        "--threads",
+        "0",
+    ]);
+    refused(&run, "--threads is 1 to 256");
+}
+
 /// A scenario file written by an editor that puts a byte-order mark first used to be
 /// refused as "unknown statement `\u{feff}scenario`", with the culprit invisible: the mark is
 /// skipped, and invisible characters in a quoted piece of input are shown escaped.
