@@ -6,6 +6,7 @@
 //! instead of failing.
 
 pub mod digest;
+pub mod lock;
 mod rows;
 
 use std::path::{Path, PathBuf};
@@ -67,7 +68,6 @@ pub enum StoreError {
          another --db file (a new file is made into a jackal database)"
     )]
     Foreign { path: String, tables: String },
-    #[error("stored data is not valid: {0}")]
     #[error(
         "{path} is empty, not a jackal database: give the file the bot or `jackal play` \
          wrote (a new game makes a new one)"
@@ -78,6 +78,7 @@ pub enum StoreError {
         path: String,
         source: std::io::Error,
     },
+    #[error("stored data is not valid: {0}")]
     Corrupt(String),
     #[error("{0} already exists: a backup is written to a new file, it never replaces one")]
     BackupExists(String),
@@ -93,13 +94,13 @@ pub type Result<T> = std::result::Result<T, StoreError>;
 pub struct Store {
     path: PathBuf,
     durability: Durability,
-    idle: Mutex<Vec<Connection>>,
     /// Opened by [`Store::open_read_only`]: connections read the file, never write it.
     read_only: bool,
-}
+    idle: Mutex<Vec<Connection>>,
     /// The folder of an upgraded copy this store reads instead of an older file; removed
     /// with the store.
     _copy: Option<tempfile::TempDir>,
+}
 
 /// A connection borrowed from the store's pool; it goes back when dropped.
 pub struct Conn<'a> {
@@ -177,7 +178,6 @@ fn configure(conn: &Connection, durability: Durability) -> Result<()> {
     Ok(())
 }
 
-/// A file at schema version 0 is either new (empty) or someone else's SQLite database: the
 /// [`configure`] for a connection that only reads: no journal mode or durability to set
 /// (setting them would write to the file).
 fn configure_read_only(conn: &Connection) -> Result<()> {
@@ -223,6 +223,7 @@ fn uri_path(path: &str) -> String {
     out
 }
 
+/// A file at schema version 0 is either new (empty) or someone else's SQLite database: the
 /// migrations must not add the game's tables to the latter, nor fail on its own `games` table
 /// with pages of SQL.
 fn refuse_foreign(conn: &Connection, path: &Path) -> Result<()> {
@@ -252,7 +253,6 @@ fn refuse_foreign(conn: &Connection, path: &Path) -> Result<()> {
     })
 }
 
-impl Store {
 /// Whether opening a file may make it a new database.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Fresh {
@@ -263,6 +263,7 @@ enum Fresh {
     Refused,
 }
 
+impl Store {
     /// Opens (or creates) the database file and brings its schema up to date. A file from a
     /// newer version is refused with a clear message and left untouched.
     pub fn open(path: impl AsRef<Path>) -> Result<Store> {
@@ -271,7 +272,6 @@ enum Fresh {
 
     /// [`Store::open`] with a chosen [`Durability`].
     pub fn open_with(path: impl AsRef<Path>, durability: Durability) -> Result<Store> {
-        let path = path.as_ref().to_path_buf();
         Store::open_as(path.as_ref(), durability, Fresh::Made)
     }
 
@@ -286,7 +286,7 @@ enum Fresh {
     /// write works. An older schema is read through an upgraded copy in a temporary folder
     /// (upgrading the file itself is a write); an empty, foreign or newer file is refused.
     pub fn open_read_only(path: impl AsRef<Path>) -> Result<Store> {
-        let mut conn = Connection::open(&path)?;
+        let path = path.as_ref().to_path_buf();
         let conn = open_read_only(&path)?;
         conn.busy_timeout(BUSY_TIMEOUT)?;
         let found = schema_version(&conn)?;
@@ -328,6 +328,7 @@ enum Fresh {
 
     fn open_as(path: &Path, durability: Durability, fresh: Fresh) -> Result<Store> {
         let path = path.to_path_buf();
+        let mut conn = Connection::open(&path)?;
         // The file is only read until it is known to be ours: a refused file is left as it
         // was, journal mode included.
         conn.busy_timeout(BUSY_TIMEOUT)?;
@@ -342,21 +343,21 @@ enum Fresh {
         }
         if found == 0 {
             refuse_foreign(&conn, &path)?;
-        }
             if fresh == Fresh::Refused {
                 return Err(StoreError::Empty {
                     path: path.display().to_string(),
                 });
             }
+        }
         configure(&conn, durability)?;
         MIGRATIONS.to_latest(&mut conn)?;
         Ok(Store {
             path,
             durability,
-            idle: Mutex::new(vec![conn]),
             read_only: false,
-        })
+            idle: Mutex::new(vec![conn]),
             _copy: None,
+        })
     }
 
     pub fn durability(&self) -> Durability {
@@ -377,12 +378,12 @@ enum Fresh {
         let idle = self.idle.lock().ok().and_then(|mut v| v.pop());
         let conn = match idle {
             Some(c) => c,
-            None => {
             None if self.read_only => {
                 let c = open_read_only(&self.path)?;
                 configure_read_only(&c)?;
                 c
             }
+            None => {
                 let c = Connection::open(&self.path)?;
                 configure(&c, self.durability)?;
                 c
