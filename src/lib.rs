@@ -12,4 +12,5 @@ pub mod guide;
 pub mod render;
 pub mod scenario;
 pub mod store;
+pub mod visible;
 pub mod words;

@@ -201,6 +201,11 @@ impl ArenaOptions {
     }
 }
 
+/// The most games played side by side: far more than any machine has cores (each game's
+/// bots think on one), and few enough that a typo (`--threads 100000`) does not start a
+/// thread for each.
+pub const MAX_THREADS: usize = 256;
+
 /// Plays the arena; `progress` gets a line per finished game.
 pub fn run(
     options: &ArenaOptions,
@@ -217,6 +222,12 @@ pub fn run(
     }
     if options.first == 0 {
         return Err("--first counts games from 1".into());
+    }
+    if !(1..=MAX_THREADS).contains(&options.threads) {
+        return Err(format!(
+            "--threads is 1 to {MAX_THREADS} (games played side by side), not {}",
+            options.threads
+        ));
     }
     let settings = options.settings()?;
     if let Some(dir) = &options.record {

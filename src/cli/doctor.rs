@@ -13,7 +13,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use anyhow::{Context, Result, bail};
-use rusqlite::{Connection, OpenFlags};
+use rusqlite::Connection;
 
 use crate::game::audit;
 use crate::store::{self, MIGRATION_SQL, Store};
@@ -81,7 +81,8 @@ pub fn run(db: &Path) -> Result<Report> {
         path: db.display().to_string(),
         ..Report::default()
     };
-    let conn = open_read_only(db).with_context(|| format!("opening {} read-only", db.display()))?;
+    let conn =
+        store::open_read_only(db).with_context(|| format!("opening {} read-only", db.display()))?;
     conn.busy_timeout(std::time::Duration::from_secs(10))?;
     if let Err(e) = check(&conn, &mut report) {
         let not_sqlite = e
@@ -95,39 +96,6 @@ pub fn run(db: &Path) -> Result<Report> {
         });
     }
     Ok(report)
-}
-
-/// Opens `db` so that nothing on the disk changes. A read-only connection still makes the
-/// `-wal` and `-shm` files of a database in WAL mode when they are not there (and leaves them
-/// behind); when there is no `-wal`, no other connection has the file open and everything is
-/// in the file itself, so it is opened as immutable: read as it is, no side files, no locks.
-/// With a `-wal` (the bot running, or killed), the WAL's commits must be read too: a plain
-/// read-only connection, which uses the files that are already there.
-fn open_read_only(db: &Path) -> rusqlite::Result<Connection> {
-    let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
-    let mut wal = db.as_os_str().to_owned();
-    wal.push("-wal");
-    match db.to_str() {
-        Some(path) if !Path::new(&wal).exists() => Connection::open_with_flags(
-            format!("file:{}?immutable=1", uri_path(path)),
-            flags | OpenFlags::SQLITE_OPEN_URI,
-        ),
-        _ => Connection::open_with_flags(db, flags),
-    }
-}
-
-/// `path` as the path of a `file:` URI: everything but unreserved characters and `/`
-/// percent-encoded (a `?`, `#` or `%` in a file name must not end or change the path).
-fn uri_path(path: &str) -> String {
-    let mut out = String::new();
-    for b in path.bytes() {
-        if b.is_ascii_alphanumeric() || b"-._~/".contains(&b) {
-            out.push(char::from(b));
-        } else {
-            let _ = write!(out, "%{b:02X}");
-        }
-    }
-    out
 }
 
 /// Every check, in order; an error stops the rest (a file too damaged to read further).

@@ -16,6 +16,8 @@ pub enum OutputError {
     IsInput { output: String, input: String },
     #[error("{0} is a directory: give a file name")]
     IsDirectory(String),
+    #[error("{path} is not a regular file ({kind}): give the name of a new or ordinary file")]
+    NotRegular { path: String, kind: &'static str },
     #[error("{0} already exists: a backup is written to a new file, it never replaces one")]
     Exists(String),
     #[error("writing {path}: {source}")]
@@ -46,11 +48,23 @@ pub fn database_files(db: &Path) -> Vec<PathBuf> {
 
 impl Output {
     /// Accepts `path` as an output unless it is one of `inputs` (compared after resolving
-    /// symbolic links and `..`, and by file identity, which also catches hard links) or a
-    /// directory.
+    /// symbolic links and `..`, and by file identity, which also catches hard links), a
+    /// directory, or an existing file that is not a regular file.
     pub fn checked(path: &Path, inputs: &[PathBuf]) -> Result<Output, OutputError> {
         if path.is_dir() {
             return Err(OutputError::IsDirectory(path.display().to_string()));
+        }
+        // The new file is renamed over the old name: a FIFO or a device there would be
+        // replaced by a picture (as root, `-o /dev/null` replaced the system's /dev/null).
+        // Only a regular file, or a link to one, is an output's place. (`metadata` follows
+        // links: a link to a FIFO is refused too.)
+        if let Ok(meta) = std::fs::metadata(path)
+            && !meta.is_file()
+        {
+            return Err(OutputError::NotRegular {
+                path: path.display().to_string(),
+                kind: crate::scenario::special_file_kind(&meta),
+            });
         }
         let resolved = resolve(path);
         for input in inputs {

@@ -11,7 +11,7 @@ use crate::ai::BotLevel;
 use crate::engine::{Game, Players};
 use crate::game::{Actor, GameConfig, GameService, Location, Occupant, ServiceError, SystemClock};
 use crate::render::{self, RenderOptions};
-use crate::store::{GameId, GameStatus, Store};
+use crate::store::{Durability, GameId, GameStatus, Store};
 use crate::words::Lang;
 use crate::words::narrate::{self, Numbered};
 
@@ -97,7 +97,21 @@ fn players_for(seats: usize, team_play: bool) -> Result<Players, String> {
     }
 }
 
-fn create(service: &GameService, o: &PlayOptions) -> Result<GameId, String> {
+/// How the session begins.
+enum Start {
+    Resume(GameId),
+    New(NewGame),
+}
+
+/// A new game as asked for, every argument checked: made before the database is opened, so
+/// that a refused argument (`--size 6`) leaves no file behind.
+struct NewGame {
+    config: GameConfig,
+    seats: Vec<(u8, Occupant)>,
+    seed: u64,
+}
+
+fn new_game(o: &PlayOptions) -> Result<NewGame, String> {
     let seats = o.humans as usize + o.bots.len();
     let players = players_for(seats, o.team_play)?;
     let mut config = GameConfig::default();
@@ -108,7 +122,6 @@ fn create(service: &GameService, o: &PlayOptions) -> Result<GameId, String> {
     }
     config.rules.players = players;
     config.validate()?;
-    let owner = Actor::user(local_user(1));
     let humans = (1..=o.humans).map(|k| Occupant::Player(local_user(k)));
     let bots = o.bots.iter().map(|&level| Occupant::Bot(level));
     let seats: Vec<(u8, Occupant)> = (1..).zip(humans.chain(bots)).collect();
@@ -116,9 +129,46 @@ fn create(service: &GameService, o: &PlayOptions) -> Result<GameId, String> {
         Some(seed) => seed,
         None => getrandom::u64().map_err(|e| format!("no random seed: {e}"))?,
     };
+    Ok(NewGame {
+        config,
+        seats,
+        seed,
+    })
+}
+
+fn create(service: &GameService, new: NewGame) -> Result<GameId, String> {
+    let owner = Actor::user(local_user(1));
     service
-        .create_started(owner, Location::default(), "en", config, &seats, seed)
+        .create_started(
+            owner,
+            Location::default(),
+            "en",
+            new.config,
+            &new.seats,
+            new.seed,
+        )
         .map_err(|e| e.to_string())
+}
+
+/// What a line typed at the prompt is: one of the session's words (in any case: `QUIT` is
+/// not a piece's name), or a move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Typed {
+    Nothing,
+    Quit,
+    Moves,
+    Move,
+}
+
+impl Typed {
+    fn of(text: &str) -> Typed {
+        match text.to_lowercase().as_str() {
+            "" => Typed::Nothing,
+            "quit" | "exit" => Typed::Quit,
+            "moves" => Typed::Moves,
+            _ => Typed::Move,
+        }
+    }
 }
 
 /// Runs the game; returns the process exit code.
@@ -132,11 +182,22 @@ pub fn run(o: &PlayOptions, input: &mut dyn BufRead, out: &mut dyn Write) -> Res
     if let BoardPicture::At(path) = &o.picture {
         Output::checked(path, &database).map_err(|e| format!("--png: {e}"))?;
     }
-    let store = Store::open(&o.db).map_err(|e| e.to_string())?;
+    // Every argument of a new game is checked before a file is made.
+    let start = match o.game {
+        Some(id) => Start::Resume(id),
+        None => Start::New(new_game(o)?),
+    };
+    // Resuming needs a jackal database already there: an empty or foreign file is refused
+    // as it is, never given the game's tables.
+    let store = match start {
+        Start::Resume(_) => Store::open_existing(&o.db, Durability::default()),
+        Start::New(_) => Store::open(&o.db),
+    }
+    .map_err(|e| e.to_string())?;
     let service = GameService::new(Arc::new(store), Arc::new(SystemClock));
-    let id = match o.game {
-        Some(id) => id,
-        None => create(&service, o)?,
+    let id = match start {
+        Start::Resume(id) => id,
+        Start::New(new) => create(&service, new)?,
     };
     // An unknown --game is refused before anything is said about it.
     service.load(id).map_err(|e| e.to_string())?;
@@ -236,9 +297,9 @@ pub fn run(o: &PlayOptions, input: &mut dyn BufRead, out: &mut dyn Write) -> Res
             continue;
         };
         let text = line.trim();
-        match text {
-            "" => continue,
-            "quit" | "exit" => {
+        match Typed::of(text) {
+            Typed::Nothing => continue,
+            Typed::Quit => {
                 say(
                     out,
                     &format!(
@@ -248,7 +309,7 @@ pub fn run(o: &PlayOptions, input: &mut dyn BufRead, out: &mut dyn Write) -> Res
                 );
                 return Ok(0);
             }
-            "moves" => {
+            Typed::Moves => {
                 let moves = service.legal_moves(user, id).map_err(|e| e.to_string())?;
                 let list: Vec<String> = moves
                     .iter()
@@ -262,7 +323,7 @@ pub fn run(o: &PlayOptions, input: &mut dyn BufRead, out: &mut dyn Write) -> Res
                     .collect();
                 say(out, &list.join("; "));
             }
-            _ => match service.act(user, id, loaded.row.ply, text) {
+            Typed::Move => match service.act(user, id, loaded.row.ply, text) {
                 Ok(acc) => {
                     for line in narrate::events(Lang::En, &Numbered(Lang::En), &acc.events) {
                         say(out, &format!("    {line}"));

@@ -12,6 +12,7 @@ use crate::engine::{Cell, Game};
 use crate::game::{GameService, ServiceError, SystemClock};
 use crate::render::{self, Lang, RenderOptions};
 use crate::store::{GameId, GameStatus, Store};
+use crate::visible::visible;
 
 /// Where the position comes from.
 #[derive(Clone, Debug)]
@@ -41,7 +42,7 @@ pub struct RenderRequest {
 /// Draws the picture and writes it; returns its size in bytes.
 pub fn run(request: &RenderRequest) -> Result<usize> {
     let lang = Lang::parse(&request.lang)
-        .with_context(|| format!("`{}` is not a language: en or ru", request.lang))?;
+        .with_context(|| format!("`{}` is not a language: en or ru", visible(&request.lang)))?;
     // The output is checked before anything is read or written: `-o jackal.db` is refused.
     let inputs = match &request.source {
         Source::Scenario { file, .. } => vec![file.clone()],
@@ -58,7 +59,7 @@ pub fn run(request: &RenderRequest) -> Result<usize> {
         .map(|h| {
             game.board()
                 .parse_cell(h)
-                .with_context(|| format!("`{h}` is not a cell of this board"))
+                .with_context(|| format!("`{}` is not a cell of this board", visible(h)))
         })
         .collect::<Result<Vec<_>>>()?;
     let options = RenderOptions {
@@ -98,11 +99,13 @@ fn from_scenario(
 /// Stored game `id` after `ply` actions (default: the latest), and the path of the move that
 /// ended there (all its choice steps: a fork or a horse is one move on the picture).
 pub fn stored_position(db: &Path, id: GameId, ply: Option<u32>) -> Result<(Game, Vec<Cell>)> {
-    // `Store::open` would create a missing file: a typo must not leave an empty database.
+    // Opening a missing file would create it: a typo must not leave an empty database.
     if !db.is_file() {
         bail!("there is no database file {}", db.display());
     }
-    let store = Store::open(db).with_context(|| format!("opening {}", db.display()))?;
+    // Drawing only reads: the file is neither made a database nor upgraded, and one the
+    // user may read but not write is drawn too.
+    let store = Store::open_read_only(db).with_context(|| format!("opening {}", db.display()))?;
     // The service loads from the latest snapshot at or before `ply`, as the bot does.
     let service = GameService::new(Arc::new(store), Arc::new(SystemClock));
     let row = match service.load(id) {

@@ -37,6 +37,7 @@ use rest::Rest;
 use types::Data;
 
 use crate::game::{Clock, GameService};
+use crate::store::lock::{DatabaseLock, LockError};
 
 /// Everything the bot needs to start.
 pub struct Launch {
@@ -66,6 +67,8 @@ pub enum StartError {
     Unreachable { url: String, why: String },
     #[error("Discord refused to start the bot: {0}")]
     Discord(String),
+    #[error("{0}")]
+    Locked(crate::store::lock::LockError),
 }
 
 /// A started bot.
@@ -272,6 +275,16 @@ const BLOCKING_THREADS: usize = 16;
 
 /// Runs the bot until Ctrl-C or SIGTERM, then stops it cleanly.
 pub async fn run(launch: Launch) -> Result<(), StartError> {
+    // One bot per database, for this process's whole life: a second would fire the same
+    // timers and send the same posts. Taken before anything is opened or asked of Discord.
+    let database = launch.config.database.clone();
+    let _lock = DatabaseLock::acquire(&database).map_err(|e| match e {
+        LockError::Held { .. } => StartError::Locked(e),
+        LockError::Io { source, .. } => StartError::Database {
+            path: database.display().to_string(),
+            why: source.to_string(),
+        },
+    })?;
     let bot = start(launch).await?;
     println!("Invite the bot to a server with: {}", bot.invite_url);
     println!("Jackal is running; stop it with Ctrl-C.");

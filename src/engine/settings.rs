@@ -105,9 +105,16 @@ impl Default for Settings {
 /// Why a setting could not be applied.
 #[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
 pub enum SettingError {
-    #[error("unknown setting `{0}` (the settings are {list})", list = SETTING_IDS.join(", "))]
+    #[error(
+        "unknown setting `{id}` (the settings are {list})",
+        id = crate::visible::visible(.0),
+        list = SETTING_IDS.join(", ")
+    )]
     UnknownSetting(String),
-    #[error("`{value}` is not a valid value for `{id}` (expected {expected})")]
+    #[error(
+        "`{shown}` is not a valid value for `{id}` (expected {expected})",
+        shown = crate::visible::visible(.value)
+    )]
     BadValue {
         id: String,
         value: String,
@@ -115,7 +122,8 @@ pub enum SettingError {
     },
     /// A tile pack that names an unknown tile or too many special ones.
     #[error(
-        "`{value}` is not a valid tile_pack: {why} (expected full, classic or a list such as chest5*20,empty*97)"
+        "`{shown}` is not a valid tile_pack: {why} (expected full, classic or a list such as chest5*20,empty*97)",
+        shown = crate::visible::visible(.value)
     )]
     BadPack { value: String, why: String },
 }

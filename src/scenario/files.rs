@@ -117,8 +117,9 @@ fn not_regular(path: &Path, meta: &Metadata) -> String {
     )
 }
 
+/// What a file that is not a regular file is, in words (`a FIFO`).
 #[cfg(unix)]
-fn kind_of(meta: &Metadata) -> &'static str {
+pub fn kind_of(meta: &Metadata) -> &'static str {
     use std::os::unix::fs::FileTypeExt;
     let t = meta.file_type();
     if t.is_fifo() {
@@ -133,6 +134,6 @@ fn kind_of(meta: &Metadata) -> &'static str {
 }
 
 #[cfg(not(unix))]
-fn kind_of(_meta: &Metadata) -> &'static str {
+pub fn kind_of(_meta: &Metadata) -> &'static str {
     "a special file"
 }

@@ -52,6 +52,9 @@ fn tokenize(text: &str) -> Vec<String> {
 pub fn split(name: &str, content: &str) -> Vec<Source> {
     let mut scenarios: Vec<Source> = Vec::new();
     let mut loose: Vec<Line> = Vec::new();
+    // Editors on Windows often begin a UTF-8 file with a byte-order mark: it is not part of
+    // the first statement.
+    let content = content.strip_prefix('\u{feff}').unwrap_or(content);
     for (i, raw) in content.lines().enumerate() {
         let raw = raw.strip_suffix('\r').unwrap_or(raw);
         let no = i + 1;

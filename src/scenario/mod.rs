@@ -2,7 +2,8 @@
 //!
 //! A file is split into scenarios ([`lexer`]), each scenario's position is built and
 //! validated ([`setup`]), then its steps run in order ([`run_scenario`]); [`Report`] collects
-//! the lines of S-OUT-1 and the exit code of S-OUT-2.
+//! the lines of S-OUT-1 and the exit code of S-OUT-2. Whatever the report quotes from a file
+//! goes through [`visible`]: an invisible character in a statement is shown escaped.
 
 pub mod expect;
 mod files;
@@ -14,8 +15,9 @@ use std::path::{Path, PathBuf};
 
 use crate::engine::event::Event;
 use crate::engine::game::Game;
+use crate::visible::visible;
 use expect::Verdict;
-pub use files::collect_files;
+pub use files::{collect_files, kind_of as special_file_kind};
 use lexer::{Line, Source};
 use setup::LineError;
 
@@ -50,15 +52,27 @@ impl Report {
         if self.quiet && kind == "PASS" {
             return;
         }
-        let _ = writeln!(self.text, "{kind} {file}:{} {}", line.no, line.text);
+        let _ = writeln!(
+            self.text,
+            "{kind} {}:{} {}",
+            visible(file),
+            line.no,
+            visible(&line.text)
+        );
         if let Some(d) = detail {
-            let _ = writeln!(self.text, "     {d}");
+            let _ = writeln!(self.text, "     {}", visible(&d));
         }
     }
 
     fn error(&mut self, file: &str, e: &LineError) {
-        let _ = writeln!(self.text, "ERROR {file}:{} {}", e.line, e.text);
-        let _ = writeln!(self.text, "     {}", e.message);
+        let _ = writeln!(
+            self.text,
+            "ERROR {}:{} {}",
+            visible(file),
+            e.line,
+            visible(&e.text)
+        );
+        let _ = writeln!(self.text, "     {}", visible(&e.message));
     }
 
     /// S-OUT-2: 0 all passed, 1 failures or skips, 2 a scenario error.
@@ -91,8 +105,10 @@ impl Report {
             self.scenarios += 1;
             let _ = writeln!(
                 self.text,
-                "== {file}:{} scenario \"{}\"",
-                src.line, src.title
+                "== {}:{} scenario \"{}\"",
+                visible(file),
+                src.line,
+                visible(&src.title)
             );
             let counts = run_scenario(self, file, &src);
             self.totals.passed += counts.passed;
@@ -155,7 +171,7 @@ pub fn position_after(
         .next()
         .ok_or("no scenario in the file")?;
     let (mut game, first_step) =
-        setup::build(&src).map_err(|e| format!("line {}: {}", e.line, e.message))?;
+        setup::build(&src).map_err(|e| format!("line {}: {}", e.line, visible(&e.message)))?;
     game.start(&mut Vec::new());
     let mut played = Vec::new();
     for line in &src.lines[first_step..] {
@@ -172,7 +188,7 @@ pub fn position_after(
         }
         let events = game
             .play_text(&text)
-            .map_err(|e| format!("line {}: `{text}` rejected: {e}", line.no))?;
+            .map_err(|e| format!("line {}: `{}` rejected: {e}", line.no, visible(&text)))?;
         played.push(events);
     }
     match plays {

@@ -6,6 +6,7 @@
 //! instead of failing.
 
 pub mod digest;
+pub mod lock;
 mod rows;
 
 use std::path::{Path, PathBuf};
@@ -68,6 +69,16 @@ pub enum StoreError {
          another --db file (a new file is made into a jackal database)"
     )]
     Foreign { path: String, tables: String },
+    #[error(
+        "{path} is empty, not a jackal database: give the file the bot or `jackal play` \
+         wrote (a new game makes a new one)"
+    )]
+    Empty { path: String },
+    #[error("could not make a temporary copy of {path} to read: {source}")]
+    Copy {
+        path: String,
+        source: std::io::Error,
+    },
     #[error("stored data is not valid: {0}")]
     Corrupt(String),
     #[error("{0} already exists: a backup is written to a new file, it never replaces one")]
@@ -84,7 +95,12 @@ pub type Result<T> = std::result::Result<T, StoreError>;
 pub struct Store {
     path: PathBuf,
     durability: Durability,
+    /// Opened by [`Store::open_read_only`]: connections read the file, never write it.
+    read_only: bool,
     idle: Mutex<Vec<Connection>>,
+    /// The folder of an upgraded copy this store reads instead of an older file; removed
+    /// with the store.
+    _copy: Option<tempfile::TempDir>,
 }
 
 /// A connection borrowed from the store's pool; it goes back when dropped.
@@ -163,6 +179,51 @@ fn configure(conn: &Connection, durability: Durability) -> Result<()> {
     Ok(())
 }
 
+/// [`configure`] for a connection that only reads: no journal mode or durability to set
+/// (setting them would write to the file).
+fn configure_read_only(conn: &Connection) -> Result<()> {
+    conn.busy_timeout(BUSY_TIMEOUT)?;
+    conn.set_prepared_statement_cache_capacity(STATEMENT_CACHE);
+    Ok(())
+}
+
+/// Opens `db` so that nothing on the disk changes. A read-only connection still makes the
+/// `-wal` and `-shm` files of a database in WAL mode when they are not there (and leaves them
+/// behind), and where it cannot make them (a folder the user may not write) it fails with
+/// "attempt to write a readonly database". When there is no `-wal`, no other connection has
+/// the file open and everything is in the file itself, so it is opened as immutable: read as
+/// it is, no side files, no locks. With a `-wal` (the bot running, or killed), the WAL's
+/// commits must be read too: a plain read-only connection, which uses the files that are
+/// already there.
+pub fn open_read_only(db: &Path) -> rusqlite::Result<Connection> {
+    use rusqlite::OpenFlags;
+    let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+    let mut wal = db.as_os_str().to_owned();
+    wal.push("-wal");
+    match db.to_str() {
+        Some(path) if !Path::new(&wal).exists() => Connection::open_with_flags(
+            format!("file:{}?immutable=1", uri_path(path)),
+            flags | OpenFlags::SQLITE_OPEN_URI,
+        ),
+        _ => Connection::open_with_flags(db, flags),
+    }
+}
+
+/// `path` as the path of a `file:` URI: everything but unreserved characters and `/`
+/// percent-encoded (a `?`, `#` or `%` in a file name must not end or change the path).
+fn uri_path(path: &str) -> String {
+    use std::fmt::Write as _;
+    let mut out = String::new();
+    for b in path.bytes() {
+        if b.is_ascii_alphanumeric() || b"-._~/".contains(&b) {
+            out.push(char::from(b));
+        } else {
+            let _ = write!(out, "%{b:02X}");
+        }
+    }
+    out
+}
+
 /// A file at schema version 0 is either new (empty) or someone else's SQLite database: the
 /// migrations must not add the game's tables to the latter, nor fail on its own `games` table
 /// with pages of SQL.
@@ -193,6 +254,16 @@ fn refuse_foreign(conn: &Connection, path: &Path) -> Result<()> {
     })
 }
 
+/// Whether opening a file may make it a new database.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Fresh {
+    /// An empty file (or none) becomes a new jackal database: the bot, a new `jackal play`.
+    Made,
+    /// Only an existing jackal database is opened: resuming a game reads one, and an empty
+    /// file is refused as it is.
+    Refused,
+}
+
 impl Store {
     /// Opens (or creates) the database file and brings its schema up to date. A file from a
     /// newer version is refused with a clear message and left untouched.
@@ -202,7 +273,62 @@ impl Store {
 
     /// [`Store::open`] with a chosen [`Durability`].
     pub fn open_with(path: impl AsRef<Path>, durability: Durability) -> Result<Store> {
+        Store::open_as(path.as_ref(), durability, Fresh::Made)
+    }
+
+    /// Opens an existing jackal database to change it (`jackal play --game N`), upgrading
+    /// an older schema; an empty or foreign file is refused and left as it was.
+    pub fn open_existing(path: impl AsRef<Path>, durability: Durability) -> Result<Store> {
+        Store::open_as(path.as_ref(), durability, Fresh::Refused)
+    }
+
+    /// Opens an existing jackal database only to read it (`jackal render --db`): nothing on
+    /// the disk changes, not even the journal mode, and a file the user may read but not
+    /// write works. An older schema is read through an upgraded copy in a temporary folder
+    /// (upgrading the file itself is a write); an empty, foreign or newer file is refused.
+    pub fn open_read_only(path: impl AsRef<Path>) -> Result<Store> {
         let path = path.as_ref().to_path_buf();
+        let conn = open_read_only(&path)?;
+        conn.busy_timeout(BUSY_TIMEOUT)?;
+        let found = schema_version(&conn)?;
+        let known = MIGRATION_SQL.len();
+        if found > known {
+            return Err(StoreError::TooNew {
+                path: path.display().to_string(),
+                found,
+                known,
+            });
+        }
+        if found == 0 {
+            refuse_foreign(&conn, &path)?;
+            return Err(StoreError::Empty {
+                path: path.display().to_string(),
+            });
+        }
+        if found < known {
+            let copy_error = |source| StoreError::Copy {
+                path: path.display().to_string(),
+                source,
+            };
+            let folder = tempfile::tempdir().map_err(copy_error)?;
+            let copy = folder.path().join("copy.db");
+            vacuum_into(&conn, &copy)?;
+            let mut store = Store::open(&copy)?;
+            store._copy = Some(folder);
+            return Ok(store);
+        }
+        configure_read_only(&conn)?;
+        Ok(Store {
+            path,
+            durability: Durability::default(),
+            read_only: true,
+            idle: Mutex::new(vec![conn]),
+            _copy: None,
+        })
+    }
+
+    fn open_as(path: &Path, durability: Durability, fresh: Fresh) -> Result<Store> {
+        let path = path.to_path_buf();
         let mut conn = Connection::open(&path)?;
         // The file is only read until it is known to be ours: a refused file is left as it
         // was, journal mode included.
@@ -218,13 +344,20 @@ impl Store {
         }
         if found == 0 {
             refuse_foreign(&conn, &path)?;
+            if fresh == Fresh::Refused {
+                return Err(StoreError::Empty {
+                    path: path.display().to_string(),
+                });
+            }
         }
         configure(&conn, durability)?;
         MIGRATIONS.to_latest(&mut conn)?;
         Ok(Store {
             path,
             durability,
+            read_only: false,
             idle: Mutex::new(vec![conn]),
+            _copy: None,
         })
     }
 
@@ -246,6 +379,11 @@ impl Store {
         let idle = self.idle.lock().ok().and_then(|mut v| v.pop());
         let conn = match idle {
             Some(c) => c,
+            None if self.read_only => {
+                let c = open_read_only(&self.path)?;
+                configure_read_only(&c)?;
+                c
+            }
             None => {
                 let c = Connection::open(&self.path)?;
                 configure(&c, self.durability)?;
@@ -264,7 +402,7 @@ impl Store {
 /// migration, no journal-mode switch, so a newer `jackal` can back up an older running bot's
 /// file.
 pub fn back_up_file(src: &Path, dest: &Path) -> Result<()> {
-    let conn = Connection::open_with_flags(src, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)?;
+    let conn = open_read_only(src)?;
     conn.busy_timeout(BUSY_TIMEOUT)?;
     vacuum_into(&conn, dest)
 }

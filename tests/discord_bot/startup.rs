@@ -195,6 +195,7 @@ async fn it_starts_against_the_fake_answers_and_stops_on_sigterm() {
     // SIGTERM: it stops cleanly, within a few seconds.
     let pid = child.id().to_string();
     let status = tokio::task::spawn_blocking(move || {
+        let signalled = Instant::now();
         let sent = Command::new("kill")
             .args(["-TERM", &pid])
             .status()
@@ -203,6 +204,7 @@ async fn it_starts_against_the_fake_answers_and_stops_on_sigterm() {
         let deadline = Instant::now() + Duration::from_secs(10);
         loop {
             if let Some(status) = child.try_wait().expect("wait") {
+                eprintln!("stopped {:?} after SIGTERM", signalled.elapsed());
                 return (status, child);
             }
             if Instant::now() > deadline {
@@ -224,4 +226,135 @@ async fn it_starts_against_the_fake_answers_and_stops_on_sigterm() {
         (!f.gateway_connected()).then_some(())
     })
     .await;
+}
+
+/// A `jackal run` child whose standard output is read line by line as it comes.
+struct Bot {
+    child: std::process::Child,
+    lines: Arc<Mutex<Vec<String>>>,
+}
+
+impl Bot {
+    fn spawn(mut command: Command) -> Bot {
+        command
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null());
+        let mut child = command.spawn().expect("the binary starts");
+        let lines = Arc::new(Mutex::new(Vec::<String>::new()));
+        let (sink, stdout) = (Arc::clone(&lines), child.stdout.take().expect("stdout"));
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                sink.lock().unwrap().push(line);
+            }
+        });
+        Bot { child, lines }
+    }
+
+    fn printed(&self, needle: &str) -> Option<()> {
+        self.lines
+            .lock()
+            .unwrap()
+            .iter()
+            .any(|l| l.contains(needle))
+            .then_some(())
+    }
+
+    /// SIGTERM, then the exit status and how long it took to come.
+    async fn terminate(self) -> (std::process::ExitStatus, Duration) {
+        let mut child = self.child;
+        tokio::task::spawn_blocking(move || {
+            let pid = child.id().to_string();
+            let started = Instant::now();
+            let sent = Command::new("kill").args(["-TERM", &pid]).status();
+            assert!(sent.expect("kill runs").success());
+            loop {
+                if let Some(status) = child.try_wait().expect("wait") {
+                    return (status, started.elapsed());
+                }
+                if started.elapsed() > Duration::from_secs(15) {
+                    let _ = child.kill();
+                    panic!("still running 15 s after SIGTERM");
+                }
+                std::thread::sleep(Duration::from_millis(5));
+            }
+        })
+        .await
+        .expect("joined")
+    }
+}
+
+/// Two `jackal run` processes on one database both started, and shared its timers and
+/// outbox: the second is refused at its start, in one line, without a word to Discord. The
+/// lock dies with its process: after a SIGKILL, the next bot starts.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_second_bot_on_the_same_database_is_refused() {
+    let fake = FakeDiscord::start_with(fake_discord::Config {
+        wait_timeout: Duration::from_secs(20),
+        ..fake_discord::Config::default()
+    })
+    .await;
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("jackal.db");
+    let command = || {
+        let mut command = jackal_run(dir.path());
+        command
+            .env("DISCORD_TOKEN", fake_discord::BOT_TOKEN)
+            .env("DISCORD_API_URL", fake.base_url())
+            .env("DATABASE_PATH", &db);
+        command
+    };
+    let mut first = Bot::spawn(command());
+    fake.wait_for("the first bot's start", |_| first.printed("Invite the bot"))
+        .await;
+    // A bot's first request asks who it is: the second must not get that far.
+    let starts = || {
+        fake.rest_log()
+            .iter()
+            .filter(|e| e.path == "/oauth2/applications/@me")
+            .count()
+    };
+    let asked = starts();
+    // Before the lock, the second ran beside the first: given a few seconds, it must have
+    // ended by itself.
+    let mut second = command();
+    second.stdin(Stdio::null());
+    let second = tokio::task::spawn_blocking(move || {
+        let mut child = second
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the binary starts");
+        let started = Instant::now();
+        while child.try_wait().expect("wait").is_none() {
+            if started.elapsed() > Duration::from_secs(10) {
+                let _ = child.kill();
+                panic!("a second bot on the same database is still running after 10 s");
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        child.wait_with_output().expect("its output")
+    })
+    .await
+    .expect("joined");
+    let line = one_line_failure(&second);
+    assert!(
+        line.contains(&db.display().to_string()) && line.contains("another jackal bot process"),
+        "{line}"
+    );
+    assert_eq!(starts(), asked, "the second asked Discord nothing");
+
+    // Killed, the first leaves its lock file behind, and no lock.
+    first.child.kill().expect("SIGKILL");
+    first.child.wait().expect("reaped");
+    let third = Bot::spawn(command());
+    fake.wait_for("the next bot's start", |_| third.printed("Invite the bot"))
+        .await;
+    fake.wait_for("the next bot's gateway session", |f| {
+        (f.identify_count() >= 2).then_some(())
+    })
+    .await;
+    let (status, took) = third.terminate().await;
+    eprintln!("stopped {took:?} after SIGTERM");
+    assert!(status.success(), "exit {status:?}");
 }
