@@ -34,11 +34,12 @@ pub struct Output {
 }
 
 /// The files that make up a SQLite database: the file itself and the journal, WAL and
-/// shared-memory files SQLite keeps beside it (`jackal.db-wal`, …). Writing over any of them
-/// damages the database, even while no process has it open.
+/// shared-memory files SQLite keeps beside it (`jackal.db-wal`, …), and the running bot's
+/// lock file (`jackal.db.lock`). Writing over any of them damages the database (or lets a
+/// second bot start beside the first), even while no process has it open.
 pub fn database_files(db: &Path) -> Vec<PathBuf> {
     let mut files = vec![db.to_path_buf()];
-    for suffix in ["-wal", "-shm", "-journal"] {
+    for suffix in ["-wal", "-shm", "-journal", ".lock"] {
         let mut name = db.as_os_str().to_owned();
         name.push(suffix);
         files.push(PathBuf::from(name));
@@ -223,6 +224,7 @@ mod tests {
             "games.db-wal",
             "games.db-shm",
             "games.db-journal",
+            "games.db.lock",
         ] {
             let err = Output::checked(&dir.path().join(name), &inputs).unwrap_err();
             assert!(matches!(err, OutputError::IsInput { .. }), "{name}: {err}");
