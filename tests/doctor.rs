@@ -98,6 +98,10 @@ fn healthy(dir: &Path) -> (PathBuf, Games) {
 /// A copy of `from` named `name`, changed by `sql` (foreign keys off, as in any SQLite shell).
 /// What migrations 0008 and 0010 added, taken away again (to make a file of an older version).
 const UNDO_REAL_LIFE: &str = "\
+    DROP TABLE questions; \
+    ALTER TABLE user_prefs DROP COLUMN dms_refused_at; \
+    ALTER TABLE user_prefs DROP COLUMN dms_told; \
+    ALTER TABLE user_prefs DROP COLUMN locale; \
     DROP INDEX outbox_unsent; \
     ALTER TABLE seats DROP COLUMN away_user_id; \
     ALTER TABLE user_prefs DROP COLUMN reminders; \

@@ -124,7 +124,14 @@ impl RunningBot {
             tracing::warn!("background tasks did not finish in time");
         }
         self.data.wait_idle(Duration::from_secs(10)).await;
-        self.shards.shutdown_all().await;
+        // serenity waits up to 5 s a shard for the gateway to answer its close frame; one that
+        // does not answer (a session another process took over) must not hold the stop up.
+        if tokio::time::timeout(SHARDS_CLOSE, self.shards.shutdown_all())
+            .await
+            .is_err()
+        {
+            tracing::info!("the gateway did not answer the close in time; stopping anyway");
+        }
     }
 
     /// Stops at once, as a crash would (for tests of what survives one).
@@ -132,6 +139,9 @@ impl RunningBot {
         self.tasks.abort_all();
     }
 }
+
+/// How long a stop waits for the gateway to acknowledge the shards' close.
+const SHARDS_CLOSE: Duration = Duration::from_millis(800);
 
 /// Starts the bot; returns once it is connecting. See [`RunningBot::stop`].
 pub async fn start(launch: Launch) -> Result<RunningBot, StartError> {

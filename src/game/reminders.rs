@@ -466,7 +466,7 @@ mod tests {
         let early_deadline = ms("2026-12-02T04:00:00Z");
         assert_eq!(p.firing(due, early_deadline, late), Firing::Drop);
         // Planned inside the quiet hours (nothing better was left) and on time: sent.
-        assert_eq!(p.firing(late, early_deadline, late + M), Firing::Send);
+        assert_eq!(p.firing(late, early_deadline, late + M / 2), Firing::Send);
         let no_quiet = plan(&[180], None, "Europe/Moscow");
         assert_eq!(no_quiet.firing(due, deadline, late), Firing::Send);
     }

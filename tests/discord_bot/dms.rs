@@ -40,8 +40,12 @@ async fn a_player_with_closed_dms_plays_from_the_thread() {
     assert!(h.service.user_prefs(alice.get()).unwrap().dms);
     assert!(dms(&h, hermit).is_empty());
 
-    // The thread's latest post pings them and carries "My moves".
-    let latest = posts(fake, duel.thread).pop().expect("a post");
+    // The thread's latest board post pings them and carries "My moves" (the word that their
+    // DMs are closed may come after it).
+    let latest = posts(fake, duel.thread)
+        .into_iter()
+        .rfind(|m| !m.content.starts_with("📪"))
+        .expect("a post");
     assert_eq!(latest.pinged_users(), vec![hermit], "{}", latest.content);
     let my_moves = format!("jk1:moves:{game}");
     assert!(latest.custom_ids().contains(&my_moves));
@@ -110,6 +114,49 @@ async fn a_player_with_closed_dms_plays_from_the_thread() {
         "{}",
         told[0].content
     );
+}
+
+/// Closed DMs are tried again once a week, and afresh once the player chooses how to be
+/// reminded (then told again if they are still closed). A 13×13 island, so that the game
+/// outlasts the turns this takes.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn closed_dms_are_tried_again_weekly_or_after_choosing_via() {
+    let h = Harness::start().await;
+    let fake = &h.fake;
+    let alice = fake.add_member("alice");
+    let hermit = fake.add_user_with_closed_dms("hermit");
+    fake.join_guild(hermit);
+    let ix = h
+        .jackal(
+            alice,
+            fake.general(),
+            "new",
+            &[("players", crate::fake_discord::OptionValue::Int(0))],
+        )
+        .await;
+    let lobby = h.reply(&ix).await;
+    let game = crate::harness::game_of(&lobby);
+    let duel = deadlines::start(&h, game, &lobby, hermit).await;
+    while on_turn(&h, game) != hermit {
+        play_in_thread(&h, &duel).await;
+    }
+    let hermit_dm = fake
+        .wait_for("the DM channel", |f| f.dm_channel(hermit))
+        .await;
+    let tried = || {
+        fake.rest_log()
+            .into_iter()
+            .filter(|e| e.method == "POST" && e.path == format!("/channels/{hermit_dm}/messages"))
+            .count()
+    };
+    fake.wait_for("the first try", |_| (tried() == 1).then_some(()))
+        .await;
+    let now = deadlines::now(&h);
+    fake.wait_for("the first refusal remembered", |_| {
+        let prefs = h.service.user_prefs(hermit.get()).unwrap();
+        (prefs.dms_refused_at == Some(now)).then_some(())
+    })
+    .await;
 
     // A week later, one more try (refused again, and not told again): Alice lets her time
     // run out meanwhile, a bot moves for her, and the hermit's turn comes.
@@ -117,8 +164,24 @@ async fn a_player_with_closed_dms_plays_from_the_thread() {
         play_in_thread(&h, &duel).await;
     }
     h.advance(7 * 24 * HOUR);
+    // (The bot's move for her may have served rum: she may be on turn again.)
+    fake.wait_for("the bot's move for Alice", |_| {
+        let last = h.service.history(game).unwrap().pop()?;
+        last.user_id.is_none().then_some(())
+    })
+    .await;
+    while on_turn(&h, game) != hermit {
+        play_in_thread(&h, &duel).await;
+    }
     fake.wait_for("the weekly try", |_| (tried() == 2).then_some(()))
         .await;
+    // …refused, and that remembered, before the player changes anything.
+    let now = crate::deadlines::now(&h);
+    fake.wait_for("the refusal remembered", |_| {
+        let prefs = h.service.user_prefs(hermit.get()).unwrap();
+        (prefs.dms_refused_at == Some(now)).then_some(())
+    })
+    .await;
 
     // Choosing how to be reminded tries DMs afresh on the next turn.
     let ix = h
@@ -140,11 +203,15 @@ async fn a_player_with_closed_dms_plays_from_the_thread() {
         (tried() == 3).then_some(())
     })
     .await;
-    let told = posts(fake, duel.thread)
-        .into_iter()
-        .filter(|m| m.content.starts_with("📪"))
-        .count();
-    assert_eq!(told, 2, "told again once the slate was wiped");
+    // Told again, once, now that the slate was wiped.
+    let told = || {
+        posts(fake, duel.thread)
+            .into_iter()
+            .filter(|m| m.content.starts_with("📪"))
+            .count()
+    };
+    fake.wait_for("the second telling", |_| (told() == 2).then_some(()))
+        .await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -112,11 +112,14 @@ async fn a_dm_prompt_keeps_what_was_played() {
     let first = crate::deadlines::on_turn(&h, duel.game);
     let prompt = crate::play::prompt(&h, first, duel.game, 1).await;
     let done = crate::play::through_picker(&h, first, prompt.clone()).await;
+    // The picker's own answer ("✅ Played: X. The board…"), or already the prompt retired
+    // ("… is over. Played: X.").
     let played = done
         .content
-        .split("✅ Played: ")
+        .split("Played: ")
         .nth(1)
         .and_then(|rest| rest.split(". The board").next())
+        .map(|words| words.trim_end_matches('.'))
         .unwrap_or_else(|| panic!("what was played: {}", done.content))
         .to_string();
     let retired = h
@@ -260,8 +263,15 @@ async fn dms_speak_the_players_language_not_the_games() {
     while crate::deadlines::on_turn(&h, game) != ivan {
         crate::deadlines::play_in_thread(&h, &duel).await;
     }
-    let ply = h.load(game).row.ply;
-    let prompt = crate::play::prompt(&h, ivan, game, ply + 1).await;
+    let heading = format!(
+        "**Ваш ход** · Шакал #{game} · ход {} ",
+        h.load(game).move_number()
+    );
+    let prompt = fake
+        .wait_dm(ivan, |m| {
+            m.content.starts_with(&heading) && !m.components.is_empty()
+        })
+        .await;
     assert!(
         prompt
             .content
@@ -344,4 +354,128 @@ async fn a_vacation_says_what_changes_and_moving_ends_it_in_your_answer() {
         "{}",
         answer.content
     );
+}
+
+/// A whole game between two Russian-speaking players, from `/jackal new` to game over: every
+/// post in the channel and the thread, and every DM, is in Russian (dumped with
+/// `JACKAL_E2E_DUMP=<folder>` to be read by eye).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_whole_game_in_russian_reads_in_russian() {
+    use crate::fake_discord::OptionValue;
+    let h = Harness::start().await;
+    let fake = &h.fake;
+    let alice = fake.add_member("alisa");
+    let bob = fake.add_member("boris");
+    fake.set_locale(alice, "ru");
+    fake.set_locale(bob, "ru");
+    // Alisa opens the game from a Russian client: the game speaks Russian.
+    let (game, lobby) = crate::deadlines::lobby(&h, alice, &[]).await;
+    let ix = fake.click(bob, lobby.id, &format!("jk1:lobby:{game}:join"));
+    fake.response(&ix).await;
+    let lobby = fake
+        .wait_for("Boris seated", |f| {
+            f.message(lobby.id)
+                .filter(|m| m.content.contains(&format!("<@{bob}>")))
+        })
+        .await;
+    let ix = fake.click(alice, lobby.id, &format!("jk1:lobby:{game}:start"));
+    fake.response(&ix).await;
+    let thread = serenity::all::ChannelId::new(lobby.id.get());
+    fake.wait_message(thread, |m| m.content.contains("начинается"))
+        .await;
+    let duel = crate::deadlines::Duel { game, thread };
+    for _ in 0..300 {
+        let loaded = h.load(game);
+        if loaded.row.status != GameStatus::Active {
+            break;
+        }
+        let user = crate::deadlines::on_turn(&h, game);
+        let state = loaded.game.as_ref().expect("running");
+        let own_turn =
+            loaded.seat_of(alice.get()).map(|s| s.team) == Some(state.controller().number());
+        let done = if user == alice && own_turn && state.pending().is_none() {
+            // Alisa plays her own turns from her DMs; everything else is typed in the thread.
+            let heading = format!("Шакал #{game} · ход {} ", loaded.move_number());
+            let prompt = fake
+                .wait_dm(alice, |m| {
+                    m.content.contains(&heading) && !m.components.is_empty()
+                })
+                .await;
+            crate::play::through_picker(&h, alice, prompt).await
+        } else {
+            let offered = fake
+                .autocomplete(
+                    user,
+                    duel.thread,
+                    "jackal move",
+                    &[("action", OptionValue::Str(String::new()))],
+                    "action",
+                )
+                .await;
+            let value = offered[0]["value"].as_str().expect("a value").to_string();
+            let ix = h
+                .jackal(
+                    user,
+                    duel.thread,
+                    "move",
+                    &[("action", OptionValue::Str(value))],
+                )
+                .await;
+            let reply = h.reply(&ix).await;
+            if reply.content.contains('✅') {
+                reply
+            } else {
+                crate::play::through_picker(&h, user, reply).await
+            }
+        };
+        assert!(done.content.contains("✅"), "{}", done.content);
+        // The move's post in the thread, in Russian.
+        let ply = h.load(game).row.ply;
+        let number = h.move_number(game, ply);
+        fake.wait_message(duel.thread, |m| {
+            m.content
+                .contains(&format!("**Шакал #{game} · ход {number}**"))
+        })
+        .await;
+    }
+    assert_eq!(h.load(game).row.status, GameStatus::Finished);
+    let over = fake
+        .wait_message(duel.thread, |m| m.content.starts_with("🏁"))
+        .await;
+    // The lobby message ends with the result and its link.
+    let lobby = serenity::all::MessageId::new(duel.thread.get());
+    fake.wait_for("the lobby to tell the end", |f| {
+        f.message(lobby)
+            .filter(|m| m.content.contains(&over.id.to_string()))
+    })
+    .await;
+    crate::harness::dump(fake, duel.thread, "ru-thread").await;
+    crate::harness::dump(fake, fake.dm_channel(alice).expect("DMs"), "ru-alice-dm").await;
+    crate::harness::dump(fake, fake.general(), "ru-general").await;
+
+    let mut read = crate::harness::posts(fake, duel.thread);
+    read.extend(crate::harness::posts(fake, fake.general()));
+    read.extend(crate::deadlines::dms(&h, alice));
+    assert!(read.len() > 5);
+    for m in &read {
+        for english in [
+            "Jackal #",
+            " move ",
+            "Played",
+            "Your turn",
+            "Gold:",
+            "begins",
+            "Pirate",
+            " is over",
+            "bot",
+            "wins",
+            "Score",
+        ] {
+            assert!(
+                !m.content.contains(english),
+                "`{english}` in a Russian game: {}",
+                m.content
+            );
+        }
+    }
 }
