@@ -132,6 +132,18 @@ impl Press<'_> {
         }
     }
 
+    /// Whether the press came from a message only its reader sees: a DM, or an ephemeral
+    /// answer.
+    fn on_private_message(&self) -> bool {
+        use serenity::all::MessageFlags;
+        let ephemeral = self
+            .c
+            .message
+            .flags
+            .is_some_and(|f| f.contains(MessageFlags::EPHEMERAL));
+        self.c.guild_id.is_none() || ephemeral
+    }
+
     /// Whether the press came from a private (ephemeral) message that carries the pressed
     /// component itself, as a question the bot asked in private does.
     fn on_private_message_with_this_component(&self) -> bool {
@@ -165,6 +177,21 @@ impl Press<'_> {
 }
 
 async fn route(p: &mut Press<'_>, id: CustomId) -> Result<()> {
+    // The picker and the lobby's private menus are only ever sent in private (a DM or an
+    // ephemeral answer), and answered by editing the message they are on: pressed on a public
+    // post (a forged id) they would turn it into a private answer everyone sees.
+    let private_only = matches!(
+        id,
+        CustomId::Pick { .. }
+            | CustomId::PickRoot { .. }
+            | CustomId::Play { .. }
+            | CustomId::BotLevel { .. }
+            | CustomId::SettingPick { .. }
+            | CustomId::SettingValue { .. }
+    );
+    if private_only && !p.on_private_message() {
+        return Err(BotError::UnknownComponent);
+    }
     match id {
         CustomId::Lobby { game, button } => lobby_button(p, game, button).await,
         CustomId::BotLevel { game } => {

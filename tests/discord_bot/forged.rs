@@ -51,3 +51,44 @@ async fn a_forged_game_number_is_said_as_given() {
         assert_eq!(answer.content, format!("There is no game #{number}."));
     }
 }
+
+/// The picker's components forged under the public board by the player on turn: refused
+/// privately, the board post and the game exactly as they were (a private answer never edits
+/// a public message).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_picker_forged_under_the_public_board_edits_nothing() {
+    let h = Harness::start().await;
+    let fake = &h.fake;
+    let alice = fake.add_member("alice");
+    let bob = fake.add_member("bob");
+    let duel = deadlines::duel(&h, alice, bob, &[]).await;
+    let game = duel.game;
+    let board = posts(fake, duel.thread)
+        .into_iter()
+        .find(|m| m.content.contains("begins"))
+        .expect("the first board post");
+    let on_turn = deadlines::on_turn(&h, game);
+    let legal = h
+        .service
+        .legal_moves(on_turn.get(), game)
+        .expect("legal moves")[0]
+        .notation
+        .clone();
+    for forged in [
+        format!("jk1:root:{game}:0"),
+        format!("jk1:play:{game}:0:{legal}"),
+        format!("jk1:sure:{game}:0:{legal}"),
+    ] {
+        let ix = fake.click_forged(on_turn, board.id, &forged);
+        let answer = private_answer(&h, &ix).await;
+        assert!(
+            answer.content.contains("no longer in use"),
+            "{forged}: {}",
+            answer.content
+        );
+        let now = fake.message(board.id).expect("the post is there");
+        assert_eq!(now.content, board.content, "{forged}");
+        assert_eq!(now.components, board.components, "{forged}");
+        assert_eq!(h.load(game).row.ply, 0, "{forged}: nothing was played");
+    }
+}
