@@ -240,9 +240,15 @@ async fn a_dm_prompt_loses_its_buttons_when_the_turn_is_played_elsewhere() {
             f.message(prompt.id).filter(|m| m.components.is_empty())
         })
         .await;
+    // It keeps what was played.
+    let played = h.service.history(duel.game).unwrap()[0].clone();
+    let words = jackal::words::narrate::action(
+        jackal::words::Lang::En,
+        played.action.as_ref().expect("a readable action"),
+    );
     assert!(
-        retired.content.contains(&format!(
-            "Your turn in Jackal #{} (move 1) is over",
+        retired.content.starts_with(&format!(
+            "✅ Your turn in Jackal #{} (move 1) is over. Played: {words}",
             duel.game
         )),
         "{}",

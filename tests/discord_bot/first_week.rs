@@ -122,18 +122,21 @@ async fn a_dm_prompt_keeps_what_was_played() {
         .map(|words| words.trim_end_matches('.'))
         .unwrap_or_else(|| panic!("what was played: {}", done.content))
         .to_string();
+    // The turn's end retires the prompt (in the store, then on Discord). The picker's own
+    // answer and that edit may land in either order: each says what was played.
     let retired = h
         .fake
         .wait_for("the prompt to be retired", |f| {
+            let open = h.service.open_prompts(duel.game).unwrap();
             f.message(prompt.id)
-                .filter(|m| m.components.is_empty() && m.content.contains("is over"))
+                .filter(|m| open.is_empty() && m.components.is_empty())
         })
         .await;
     assert!(
         retired.content.starts_with(&format!(
             "✅ Your turn in Jackal #{} (move 1) is over. Played: ",
             duel.game
-        )),
+        )) || retired.content.contains("✅ Played: "),
         "{}",
         retired.content
     );
@@ -286,11 +289,18 @@ async fn dms_speak_the_players_language_not_the_games() {
     crate::play::through_picker(&h, ivan, prompt.clone()).await;
     let retired = fake
         .wait_for("the prompt to be retired", |f| {
+            let open = h.service.open_prompts(game).unwrap();
             f.message(prompt.id)
-                .filter(|m| m.components.is_empty() && m.content.contains("завершён"))
+                .filter(|m| open.is_empty() && m.components.is_empty())
         })
         .await;
-    assert!(retired.content.contains("Сыграно: "), "{}", retired.content);
+    // The turn's end, or the picker's own answer (they may land in either order).
+    assert!(
+        retired.content.contains("завершён. Сыграно: ")
+            || retired.content.contains("✅ Сделан ход: "),
+        "{}",
+        retired.content
+    );
 }
 
 /// Vacations say what changes: a second one replaces the first (and says so), and moving
