@@ -57,6 +57,38 @@ fn a_score_beyond_any_game_is_a_scenario_error() {
     );
 }
 
+/// SCENARIOS §3.4 (2) and §6: hits on a ship while `destroying_ships` is off, and an
+/// `expect reject` with no action text (none at all, or only an error kind), are scenario
+/// errors at their line; hits with the setting on are a position.
+#[test]
+fn hits_without_destroying_ships_and_a_reject_without_an_action_are_errors() {
+    for (content, line) in [
+        (
+            "scenario hits\nship 1 g1 hits 1\nexpect not over\n",
+            "ERROR a.scn:2 ship 1 g1 hits 1",
+        ),
+        (
+            "scenario reject\nexpect reject\n",
+            "ERROR a.scn:2 expect reject",
+        ),
+        (
+            "scenario reject\nexpect reject syntax\n",
+            "ERROR a.scn:2 expect reject syntax",
+        ),
+    ] {
+        let mut report = jackal::scenario::Report::new(false);
+        report.check_content("a.scn", content);
+        assert_eq!(report.exit_code(), 2, "{}", report.text);
+        assert!(report.text.contains(line), "{}", report.text);
+    }
+    let mut report = jackal::scenario::Report::new(false);
+    report.check_content(
+        "a.scn",
+        "scenario hit ship\nset destroying_ships = on\nship 1 g1 hits 1\nexpect ship 1 hits 1\n",
+    );
+    assert_eq!(report.exit_code(), 0, "{}", report.text);
+}
+
 // ----- `jackal check` on hostile trees and pipes ----------------------------------------------
 
 fn jackal() -> std::process::Command {

@@ -166,7 +166,12 @@ pub async fn after_move(
         }
         return Ok(menu);
     }
-    let words = narrate::action(lang, &accepted.action);
+    let words: Vec<String> = accepted
+        .move_actions
+        .iter()
+        .map(|a| narrate::action(lang, a))
+        .collect();
+    let words = words.join(", ");
     let at = At {
         game: accepted.game_id,
         ply: accepted.ply - 1,

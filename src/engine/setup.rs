@@ -229,6 +229,13 @@ impl Game {
                             format!("{cell} is not a ship slot of team {}'s side", s.team),
                         ));
                     }
+                    // Vessels are never hit while `destroying_ships` is off (R-SINK-1).
+                    if s.hits > 0 && !self.settings.destroying_ships {
+                        return Err(wrong(
+                            part,
+                            "a ship takes no hits while destroying_ships is off".to_string(),
+                        ));
+                    }
                     let sinks = hits_to_sink(self.settings.board_size);
                     if s.hits >= sinks {
                         return Err(wrong(
@@ -540,10 +547,8 @@ impl Game {
         if !tile.open {
             return Err(format!("items cannot lie on a fog tile ({cell})"));
         }
-        let kind = tile.effective();
-        if kind.is_fortress() || kind == TileKind::Jungle {
-            return Err(format!("items cannot lie on the {} tile", tile.kind));
-        }
+        // A fortress or a jungle tile may hold items (SCENARIOS §3.4 (5)): play can put them
+        // there (D-43), so a position may show them.
         let k = self.maze_steps(cell);
         match (k, it.at.step) {
             (0, Some(_)) => return Err("`step` is only for maze cells".into()),

@@ -49,6 +49,9 @@ pub struct Accepted {
     pub move_number: u32,
     /// The mover was on vacation: moving ended it (what was given back, what is left).
     pub came_back: Option<CameBack>,
+    /// The actions of the whole move once it is complete (its first action and the answers to
+    /// the choices it stopped for); this action alone while a choice is pending.
+    pub move_actions: Vec<Action>,
     pub team: Team,
     pub action: Action,
     pub notation: String,
@@ -500,11 +503,22 @@ impl GameService {
         } else {
             loaded.moves + 1
         };
+        // A move that went through choices is told whole: its first action and each answer.
+        let move_actions = if pending.is_none() && answered_choice {
+            record::move_steps(tx, id, ply)?
+                .iter()
+                .map(|s| serde_json::from_str(&s.row.action).ok())
+                .collect::<Option<Vec<Action>>>()
+                .unwrap_or_else(|| vec![action])
+        } else {
+            vec![action]
+        };
         loaded.game = Some(game);
         Ok(Accepted {
             game_id: id,
             ply,
             move_number,
+            move_actions,
             came_back,
             team,
             action,

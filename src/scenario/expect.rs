@@ -352,6 +352,11 @@ pub fn parse(line: &Line, board: Board, teams: u8) -> Result<Expectation, LineEr
                 }
                 None => None,
             };
+            if rest.is_empty() {
+                // SCENARIOS §6: a rejection needs the action it rejects (an empty text is not
+                // a rejection of nothing).
+                return Err(w.err("`expect reject` needs an action"));
+            }
             w.pos = line.words.len();
             Expectation::Reject(rest.join(" "), error)
         }
