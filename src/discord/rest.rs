@@ -231,20 +231,22 @@ impl Rest {
             "components": components,
             "allowed_mentions": {"parse": []},
         });
-        let route = Route::ChannelMessage {
-            channel_id: ChannelId::new(channel),
-            message_id: MessageId::new(message),
-        };
-        let request =
-            Request::new(route, LightMethod::Patch).body(Some(body.to_string().into_bytes()));
-        self.send(format!("PATCH /channels/{channel}/messages"), request)
-            .await?;
-        Ok(())
+        self.patch_message(channel, message, body).await
     }
 
     /// Takes the components off a message, leaving its text and pictures as they are.
     pub async fn remove_components(&self, channel: u64, message: u64) -> RestResult<()> {
-        let body = json!({"components": []});
+        self.patch_message(channel, message, json!({"components": []}))
+            .await
+    }
+
+    /// Edits a message with the fields `body` names.
+    async fn patch_message(
+        &self,
+        channel: u64,
+        message: u64,
+        body: serde_json::Value,
+    ) -> RestResult<()> {
         let route = Route::ChannelMessage {
             channel_id: ChannelId::new(channel),
             message_id: MessageId::new(message),

@@ -345,15 +345,6 @@ impl GameService {
         self.change_prefs(user, |p| p.language = language.map(str::to_string))
     }
 
-    /// Remembers whether the bot can DM a user (a DM refused with 50007 sets it to false; a
-    /// DM that went through sets it back).
-    pub fn set_dms_open(&self, user: UserId, open: bool) -> Result<()> {
-        if open {
-            return self.dms_delivered(user);
-        }
-        self.dms_refused(user).map(|_| ())
-    }
-
     /// A DM to `user` went through: their DMs are open (and, should they close again, they
     /// will be told again).
     pub fn dms_delivered(&self, user: UserId) -> Result<()> {
