@@ -107,6 +107,7 @@ fn probes_tint_unit_colour_highlight_and_path() {
         highlights: vec![cell("c3")],
         path: vec![cell("f3"), cell("f4")],
         lang: Lang::En,
+        move_number: None,
     };
     let img = picture("probes", &game, &options);
 
@@ -389,4 +390,27 @@ fn every_icon_is_licensed_and_its_author_credited() {
             );
         }
     }
+}
+
+/// The header counts moves as players do when told (a move through choices is one number):
+/// the given number changes the header and nothing below it; without one it counts plies.
+#[test]
+fn the_header_shows_the_move_number_it_is_given() {
+    let (game, _) = midgame(9, Players::Two, 5, 12);
+    let plies = picture("header-plies", &game, &RenderOptions::default());
+    let told = picture(
+        "header-told",
+        &game,
+        &RenderOptions {
+            move_number: Some(game.ply() + 40),
+            ..RenderOptions::default()
+        },
+    );
+    let header_rows = 56;
+    // (The palette is chosen per picture: colours below the header may shift by a shade.)
+    let differs = |from: u32, to: u32| {
+        (from..to).any(|y| (0..SIZE).any(|x| !close(*plies.get_pixel(x, y), *told.get_pixel(x, y))))
+    };
+    assert!(differs(0, header_rows), "the header did not change");
+    assert!(!differs(header_rows, SIZE), "the board changed");
 }

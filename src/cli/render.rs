@@ -66,6 +66,8 @@ pub fn run(request: &RenderRequest) -> Result<usize> {
         highlights,
         path,
         lang,
+        // A scenario's position has no log of moves: the header counts plies.
+        move_number: None,
     };
     let png = render::render(&game, &options);
     output.write(&png)?;

@@ -299,6 +299,8 @@ async fn deliver(data: &Data, row: &Queued) -> Delivery {
             let options = RenderOptions {
                 path: render::path_of(&events),
                 lang,
+                // The next move's, as the post's own header counts them.
+                move_number: Some(material.number + 1),
                 ..RenderOptions::default()
             };
             let png = turn::draw(data, material.position.clone(), options).await?;
@@ -779,20 +781,31 @@ async fn turn_over(data: &Data, row: &Queued, game: GameId, ply: u32) -> Deliver
         })
         .collect();
     let text = picker_view::turn_over(lang, game, played.number, &words.join(", "));
+    retire_prompt(data, prompt, &text).await?;
+    Ok(Outcome::Delivered)
+}
+
+/// Replaces a prompt's text with `text` and takes its buttons off, then forgets it. A DM that
+/// was deleted or cannot be reached has nothing left to retire: that is logged, not retried.
+async fn retire_prompt(
+    data: &Data,
+    prompt: crate::game::PromptRow,
+    text: &str,
+) -> std::result::Result<(), Failure> {
     match data
         .rest
-        .edit(prompt.channel_id, prompt.message_id, &text, &[])
+        .edit(prompt.channel_id, prompt.message_id, text, &[])
         .await
     {
         Ok(()) => {}
-        // The DM was deleted or cannot be reached: nothing is left to retire.
         Err(e) if !e.is_transient() => {
+            let (game, user) = (prompt.game_id, prompt.user_id);
             tracing::info!(game, user, error = %e, "a prompt could not be retired");
         }
         Err(e) => return Err(failure(e)),
     }
     data.call(move |s| s.prompt_retired(&prompt)).await?;
-    Ok(Outcome::Delivered)
+    Ok(())
 }
 
 /// The end: the result and the final board in the thread (a lobby that never started only
@@ -850,18 +863,7 @@ async fn close_prompts(
         let user = prompt.user_id;
         let lang = reader_lang_of(data, user, loaded).await?;
         let text = post::prompt_closed(loaded, end, lang);
-        match data
-            .rest
-            .edit(prompt.channel_id, prompt.message_id, &text, &[])
-            .await
-        {
-            Ok(()) => {}
-            Err(e) if !e.is_transient() => {
-                tracing::info!(game, user, error = %e, "a prompt could not be closed");
-            }
-            Err(e) => return Err(failure(e)),
-        }
-        data.call(move |s| s.prompt_retired(&prompt)).await?;
+        retire_prompt(data, prompt, &text).await?;
     }
     Ok(())
 }

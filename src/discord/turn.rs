@@ -87,6 +87,7 @@ pub async fn first_menu(
         highlights: picker::targets(game),
         path: render::path_of(&events),
         lang,
+        move_number: Some(loaded.move_number()),
     };
     let png = draw(data, game.clone(), options).await?;
     let menu = picker::menu(game, lang, &[]).ok_or(BotError::UnknownComponent)?;

@@ -16,7 +16,8 @@ use crate::engine::{Game, Place, Team};
 const PX: f32 = 25.0;
 const PAD: f32 = 10.0;
 
-pub fn draw(canvas: &mut Canvas, kit: &Kit, game: &Game) {
+pub fn draw(canvas: &mut Canvas, kit: &Kit, game: &Game, move_number: Option<u32>) {
+    let number = move_number.unwrap_or(game.ply() + 1);
     let band = Rect::new(0.0, 0.0, SIZE as f32, HEADER_H as f32);
     canvas.fill_rect(band, HEADER, 1.0);
     let cy = band.h / 2.0;
@@ -43,7 +44,7 @@ pub fn draw(canvas: &mut Canvas, kit: &Kit, game: &Game) {
     }
 
     let status = match outcome {
-        None => format!("{} {}", word(kit.lang, Key::Move), game.ply() + 1),
+        None => format!("{} {}", word(kit.lang, Key::Move), number),
         Some(o) if o.draw => format!(
             "{}: {}",
             word(kit.lang, Key::GameOver),
@@ -54,7 +55,7 @@ pub fn draw(canvas: &mut Canvas, kit: &Kit, game: &Game) {
     // Where the teams' blocks leave too little room, the move number goes without its word,
     // and a result without its detail.
     let short = match outcome {
-        None => format!("{}", game.ply() + 1),
+        None => format!("{number}"),
         Some(_) => word(kit.lang, Key::GameOver).to_string(),
     };
     let room = SIZE as f32 - 14.0 - (x + 8.0);

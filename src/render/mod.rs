@@ -45,6 +45,9 @@ pub struct RenderOptions {
     pub path: Vec<Cell>,
     /// Language of the text on the picture.
     pub lang: Lang,
+    /// The number of the move to be played, as players count moves (a move through choices is
+    /// several plies and one number); `None`: the next ply's.
+    pub move_number: Option<u32>,
 }
 
 /// The PNG of `game` as seen with `options`: 1024×1024, opaque.
@@ -58,7 +61,7 @@ pub fn render(game: &Game, options: &RenderOptions) -> Vec<u8> {
 pub fn draw(game: &Game, options: &RenderOptions) -> RgbImage {
     let kit = Kit::new(game.board(), options.lang);
     let mut canvas = Canvas::new(SIZE, SIZE, BACKGROUND);
-    header::draw(&mut canvas, &kit, game);
+    header::draw(&mut canvas, &kit, game, options.move_number);
     draw_coordinates(&mut canvas, &kit);
     draw_sea(&mut canvas, &kit);
     let board = game.board();
