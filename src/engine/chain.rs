@@ -440,7 +440,10 @@ impl Game {
         {
             return self.die_in_chain(ch, DeathCause::Forbidden, ev);
         }
-        if ch.cargo.count(super::item::Item::Boat) > 0 {
+        // Friday let in among enemies meets missionaries, all of them (R-FRIDAY-4): he dies
+        // with them before any boat is launched, and never attacks them (R-FIGHT-2).
+        let friday_meets = self.units[u].is_friday() && enemies.any;
+        if ch.cargo.count(super::item::Item::Boat) > 0 && !friday_meets {
             let cargo = std::mem::take(&mut ch.cargo);
             self.launch(u, x, cargo, ev);
             return Flow::Done;
@@ -448,12 +451,14 @@ impl Game {
         let cargo = std::mem::take(&mut ch.cargo);
         self.lose(x, cargo, ev);
         self.units[u].place = place;
-        let swimmers: Vec<UnitId> = self
-            .swimmers_at(x)
-            .filter(|&i| i != u && self.enemies(self.units[i].team, team))
-            .collect();
-        if !swimmers.is_empty() {
-            self.attack(team, x, &swimmers, ev);
+        if self.units[u].fights() {
+            let swimmers: Vec<UnitId> = self
+                .swimmers_at(x)
+                .filter(|&i| i != u && self.enemies(self.units[i].team, team))
+                .collect();
+            if !swimmers.is_empty() {
+                self.attack(team, x, &swimmers, ev);
+            }
         }
         self.friday_meets_missionary(place, x, ev);
         Flow::Done
