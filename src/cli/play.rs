@@ -236,7 +236,7 @@ pub fn run(o: &PlayOptions, input: &mut dyn BufRead, out: &mut dyn Write) -> Res
             } else {
                 let ending = loaded
                     .end()
-                    .map(|end| narrate::ending(Lang::En, &Numbered(Lang::En), &end));
+                    .map(|end| crate::game::narrate::ending(Lang::En, &Numbered(Lang::En), &end));
                 let status = format!("Game #{id} is {}.", loaded.row.status.as_str());
                 say(out, &ending.unwrap_or(status));
             }

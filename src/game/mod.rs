@@ -13,6 +13,7 @@ pub mod damage;
 mod delivery;
 pub mod end;
 mod lobby;
+pub mod narrate;
 pub mod outbox;
 mod pause;
 mod reclaim;

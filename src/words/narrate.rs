@@ -1,5 +1,6 @@
 //! Engine values in words: events of a move ("Pirate 2 (🟠 alice) jumped to e7"), units,
-//! items, tiles, endings and notices, in either language.
+//! items, tiles, outcomes and actions, in either language (a game's endings and notices are
+//! told by `game::narrate`, beside their types).
 //!
 //! Teams are named by the caller ([`Teams`]): the terminal game says "team 2", the bot names
 //! the player and the team's colour.
@@ -9,7 +10,6 @@ use crate::engine::{
     Action, ChoiceKind, DeathCause, EndReason, Event, Item, Items, Motion, OpenedBy, Outcome, Team,
     TileKind, UnitKind, UnitRef,
 };
-use crate::game::{GameEnd, Notice};
 use crate::tr;
 
 /// How a team is named in a sentence.
@@ -374,97 +374,6 @@ pub fn outcome(lang: Lang, teams: &dyn Teams, o: &Outcome) -> String {
     }
 }
 
-/// How a game ended, in one sentence.
-pub fn ending(lang: Lang, teams: &dyn Teams, end: &GameEnd) -> String {
-    match end {
-        GameEnd::Played(o) => outcome(lang, teams, o),
-        GameEnd::Resigned {
-            team,
-            winners,
-            timed_out: false,
-        } => tr!(
-            lang,
-            "end-resigned",
-            team = teams.name(*team),
-            winners = team_list(lang, teams, winners),
-            // The verb follows the winners' number (one wins, two win).
-            count = winners.len()
-        ),
-        GameEnd::Resigned {
-            team,
-            winners,
-            timed_out: true,
-        } => tr!(
-            lang,
-            "end-timed-out",
-            team = teams.person(*team),
-            winners = team_list(lang, teams, winners),
-            count = winners.len()
-        ),
-        GameEnd::Cancelled => tr!(lang, "end-cancelled"),
-        GameEnd::ThreadDeleted => tr!(lang, "end-thread-deleted"),
-    }
-}
-
-/// A notice about a seat.
-pub fn notice(lang: Lang, teams: &dyn Teams, notice: &Notice) -> String {
-    // Notices come from seat rows: a number that names no team (a damaged row) is still told.
-    let team =
-        Team::new(notice.team()).map_or_else(|| notice.team().to_string(), |t| teams.name(t));
-    match *notice {
-        Notice::Kicked { .. } => tr!(lang, "notice-kicked", team = team),
-        Notice::Resigned { .. } => tr!(lang, "notice-resigned", team = team),
-        Notice::ResignedLate { .. } => {
-            let person = Team::new(notice.team()).map_or(team, |t| teams.person(t));
-            tr!(lang, "notice-resigned-late", team = person)
-        }
-        Notice::TimedOut { .. } => tr!(lang, "notice-timed-out", team = team),
-        Notice::Passed { .. } => tr!(lang, "notice-passed", team = team),
-        Notice::TakenOver { missed, .. } => {
-            let person = Team::new(notice.team()).map_or(team, |t| teams.person(t));
-            tr!(lang, "notice-taken-over", team = person, missed = missed)
-        }
-        Notice::Reclaimed { .. } => tr!(lang, "notice-reclaimed", team = team),
-        Notice::Away { until_ms, .. } => {
-            tr!(lang, "notice-away", team = team, until = moment(until_ms))
-        }
-        Notice::Held { deadline_ms, .. } => {
-            tr!(
-                lang,
-                "notice-held",
-                team = team,
-                deadline = moment(deadline_ms)
-            )
-        }
-        Notice::Back { .. } => tr!(lang, "notice-back", team = team),
-        Notice::PauseProposed { length_ms, .. } => tr!(
-            lang,
-            "notice-pause-proposed",
-            team = team,
-            length = days_and_hours(lang, length_ms)
-        ),
-        Notice::PauseStarted { until_ms, .. } => {
-            tr!(
-                lang,
-                "notice-pause-started",
-                team = team,
-                until = moment(until_ms)
-            )
-        }
-        Notice::PauseRefused { .. } => tr!(lang, "notice-pause-refused", team = team),
-        Notice::PauseLapsed { .. } => tr!(lang, "notice-pause-lapsed", team = team),
-        Notice::PauseOver { .. } => tr!(lang, "notice-pause-over"),
-        Notice::Extended { deadline_ms, .. } => {
-            tr!(
-                lang,
-                "notice-extended",
-                team = team,
-                deadline = moment(deadline_ms)
-            )
-        }
-    }
-}
-
 /// A length in days and hours, rounded to the nearest hour: "2 days 6 hours" (an allowance
 /// a few seconds short of 14 days is 14 days, not "13 days 23 hours").
 pub fn days_and_hours(lang: Lang, ms: i64) -> String {
@@ -482,7 +391,7 @@ pub fn days_and_hours(lang: Lang, ms: i64) -> String {
 
 /// A moment in a notice, as Discord shows it to each reader in their own time zone (notices
 /// are posted in Discord only).
-fn moment(ms: i64) -> String {
+pub fn moment(ms: i64) -> String {
     format!("<t:{}:f>", ms.div_euclid(1000))
 }
 
@@ -604,17 +513,6 @@ mod tests {
         };
         let text = outcome(Lang::En, &Numbered(Lang::En), &o);
         assert!(text.contains("Team 1 and Team 3"), "{text}");
-        let named = |t: Team| format!("player {t}");
-        let ru = ending(
-            Lang::Ru,
-            &named,
-            &GameEnd::Resigned {
-                team: Team::of(1),
-                winners: vec![Team::of(2)],
-                timed_out: false,
-            },
-        );
-        assert!(ru.contains("player 1") && ru.contains("player 2"), "{ru}");
     }
 
     #[test]

@@ -294,13 +294,13 @@ fn verbs_agree_with_one_player_or_several() {
         winners: vec![team(2), team(4)],
         timed_out: false,
     };
-    let said = narrate::ending(Lang::Ru, &ru, &alone);
+    let said = jackal::game::narrate::ending(Lang::Ru, &ru, &alone);
     assert!(said.contains("побеждает команда 2"), "{said}");
-    let said = narrate::ending(Lang::Ru, &ru, &together);
+    let said = jackal::game::narrate::ending(Lang::Ru, &ru, &together);
     assert!(said.contains("побеждают команда 2 и команда 4"), "{said}");
-    let said = narrate::ending(Lang::En, &en, &alone);
+    let said = jackal::game::narrate::ending(Lang::En, &en, &alone);
     assert!(said.ends_with("Team 2 wins."), "{said}");
-    let said = narrate::ending(Lang::En, &en, &together);
+    let said = jackal::game::narrate::ending(Lang::En, &en, &together);
     assert!(said.ends_with("Team 2 and Team 4 win."), "{said}");
     // Notices about one player's seat use the singular, and no past tense that would need
     // the player's gender.

@@ -12,7 +12,7 @@ use crate::game::GameStatus;
 use crate::game::{GameEnd, Loaded};
 use crate::tr;
 use crate::words::narrate::Teams;
-use crate::words::{Lang, narrate};
+use crate::words::Lang;
 
 /// The lobby message of a game that ended, with a link to the post that tells its end.
 pub fn view_over(loaded: &Loaded, lang: Lang, final_post: &str) -> (String, Vec<CreateActionRow>) {
@@ -89,7 +89,7 @@ pub fn view(loaded: &Loaded, lang: Lang) -> (String, Vec<CreateActionRow>) {
             let ending = if end.is_result() {
                 super::post::over(loaded, loaded.game.as_ref(), &end, lang).content
             } else {
-                narrate::ending(lang, &teams, &end)
+                crate::game::narrate::ending(lang, &teams, &end)
             };
             text.push_str(&ending);
             (text, Vec::new())

@@ -139,7 +139,7 @@ pub fn start(material: &PostMaterial, lang: Lang, deadline: Option<i64>) -> Post
 /// The end: the result, and a line per team.
 pub fn over(loaded: &Loaded, game: Option<&Game>, end: &GameEnd, lang: Lang) -> Post {
     let teams = GameTeams { loaded, lang };
-    let mut content = format!("🏁 {}", narrate::ending(lang, &teams, end));
+    let mut content = format!("🏁 {}", crate::game::narrate::ending(lang, &teams, end));
     if let Some(game) = game.filter(|_| end.is_result()) {
         for team in game.teams() {
             let won = end.winners().contains(&team);
@@ -175,7 +175,7 @@ pub fn prompt_closed(loaded: &Loaded, end: &GameEnd, lang: Lang) -> String {
         lang,
         "picker-game-over",
         game = loaded.row.id,
-        ending = narrate::ending(lang, &teams, end)
+        ending = crate::game::narrate::ending(lang, &teams, end)
     )
 }
 
@@ -198,7 +198,7 @@ pub fn notice(loaded: &Loaded, notice: &Notice, lang: Lang) -> Post {
     };
     Post {
         // Each notice carries its own sign (ℹ️, or 🏖️ ⏸️ ⏳ … where one says more).
-        content: narrate::notice(lang, &teams, notice),
+        content: crate::game::narrate::notice(lang, &teams, notice),
         components,
         ping,
     }
