@@ -110,6 +110,7 @@ fn new_bench_db(path: &Path, durability: Durability) -> GameService {
         .store()
         .conn()
         .expect("a connection")
+        .raw()
         .execute(SCRATCH_TABLE, [])
         .expect("the scratch table");
     service
@@ -119,6 +120,7 @@ fn new_bench_db(path: &Path, durability: Durability) -> GameService {
 fn bare_commit(service: &GameService) {
     let mut conn = service.store().conn().expect("a connection");
     let tx = conn
+        .raw_mut()
         .transaction_with_behavior(TransactionBehavior::Immediate)
         .expect("begin");
     tx.prepare_cached(SCRATCH_INSERT)
@@ -142,12 +144,13 @@ fn next_move(service: &GameService, id: GameId, dice: &mut SplitMix64) -> (UserI
 /// Copies the database file, with everything checkpointed into it, to `to`.
 fn save(service: &GameService, from: &Path, to: &Path) {
     let conn = service.store().conn().expect("a connection");
-    conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |r| {
-        let busy: i64 = r.get(0)?;
-        assert_eq!(busy, 0, "the checkpoint must not be blocked");
-        Ok(())
-    })
-    .expect("checkpoint");
+    conn.raw()
+        .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |r| {
+            let busy: i64 = r.get(0)?;
+            assert_eq!(busy, 0, "the checkpoint must not be blocked");
+            Ok(())
+        })
+        .expect("checkpoint");
     std::fs::copy(from, to).expect("copy the database");
 }
 

@@ -127,7 +127,8 @@ enum Command {
         #[arg(short, long, value_name = "FILE")]
         output: PathBuf,
     },
-    /// The crash-safety test's child process (see tests/crash_safety.rs).
+    /// The crash-safety test's child process (see tests/crash_safety.rs); built for tests only.
+    #[cfg(feature = "test-support")]
     #[command(hide = true)]
     ChaosChild {
         #[arg(long)]
@@ -308,6 +309,7 @@ fn main() -> ExitCode {
                 ExitCode::from(1)
             }
         },
+        #[cfg(feature = "test-support")]
         Command::ChaosChild {
             db,
             operation,

@@ -241,7 +241,10 @@ fn killed_while_moving_with_choices_no_move_is_lost_or_half_made() {
             .into_iter()
             .map(|id| store::get_game(&conn, id).unwrap().unwrap().ply)
             .sum();
-        assert!(total == 150 || no_game_runs(&conn), "only {total} actions");
+        assert!(
+            total == 150 || no_game_runs(conn.raw()),
+            "only {total} actions"
+        );
         assert!(acks.len() <= 150);
         // Choices were among the moves made: some acknowledged step answered one.
         let answered = store::all_game_ids(&conn).unwrap().into_iter().any(|id| {
@@ -324,7 +327,10 @@ fn killed_while_timers_fire_each_fires_once() {
             .into_iter()
             .map(|id| store::get_game(&conn, id).unwrap().unwrap().ply)
             .sum();
-        assert!(total >= 120 || no_game_runs(&conn), "only {total} actions");
+        assert!(
+            total >= 120 || no_game_runs(conn.raw()),
+            "only {total} actions"
+        );
     };
     let child = Child {
         operation: "timers",

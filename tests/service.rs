@@ -321,6 +321,7 @@ fn a_channels_games_are_found_by_index() {
     let f = fixture();
     let conn = f.service.store().conn().unwrap();
     let plan: Vec<String> = conn
+        .raw()
         .prepare(
             "EXPLAIN QUERY PLAN SELECT g.id FROM games g WHERE (g.channel_id = ?1 OR \
              g.thread_id = ?1) AND g.status IN ('lobby', 'active')",
@@ -1014,6 +1015,7 @@ fn a_broken_game_does_not_stop_other_timers() {
     s.store()
         .conn()
         .unwrap()
+        .raw()
         .execute(
             "UPDATE games SET settings = 'not json' WHERE id = ?1",
             [broken],
@@ -1078,6 +1080,7 @@ fn a_corrupt_snapshot_falls_back_to_replay() {
     let good = s.load(id).unwrap().game;
     let conn = s.store().conn().unwrap();
     let corrupted = conn
+        .raw()
         .execute("UPDATE snapshots SET state = '{not json'", [])
         .unwrap();
     assert_eq!(corrupted, 1, "a snapshot was written at ply 25");
@@ -1287,9 +1290,12 @@ fn every_connection_is_configured() {
             .iter()
             .map(|c| {
                 let get = |pragma: &str| -> i64 {
-                    c.pragma_query_value(None, pragma, |r| r.get(0)).unwrap()
+                    c.raw()
+                        .pragma_query_value(None, pragma, |r| r.get(0))
+                        .unwrap()
                 };
                 let journal: String = c
+                    .raw()
                     .pragma_query_value(None, "journal_mode", |r| r.get(0))
                     .unwrap();
                 (
@@ -1316,7 +1322,7 @@ fn every_connection_is_configured() {
     assert_eq!(store::Durability::parse("off"), None);
     // Foreign keys at work: a seat of a game that does not exist is refused.
     let conn = full.conn().unwrap();
-    let orphan = conn.execute(
+    let orphan = conn.raw().execute(
         "INSERT INTO seats (game_id, team, user_id, joined_at) VALUES (404, 1, 1, 0)",
         [],
     );
@@ -1332,20 +1338,26 @@ fn the_action_log_is_append_only() {
     let mv = first_move(&f, id, ALICE);
     f.service.act(ALICE, id, 0, &mv).unwrap();
     let conn = f.service.store().conn().unwrap();
-    let changed = conn.execute("UPDATE actions SET notation = 'x' WHERE game_id = ?1", [id]);
+    let changed = conn
+        .raw()
+        .execute("UPDATE actions SET notation = 'x' WHERE game_id = ?1", [id]);
     assert!(
         changed.unwrap_err().to_string().contains("append-only"),
         "an action was changed"
     );
-    let removed = conn.execute("DELETE FROM actions WHERE game_id = ?1", [id]);
+    let removed = conn
+        .raw()
+        .execute("DELETE FROM actions WHERE game_id = ?1", [id]);
     assert!(
         removed.unwrap_err().to_string().contains("append-only"),
         "an action was removed"
     );
     assert_eq!(f.service.load(id).unwrap().row.ply, 1);
-    conn.execute("DELETE FROM games WHERE id = ?1", [id])
+    conn.raw()
+        .execute("DELETE FROM games WHERE id = ?1", [id])
         .unwrap();
     let left: i64 = conn
+        .raw()
         .query_row(
             "SELECT COUNT(*) FROM actions WHERE game_id = ?1",
             [id],
@@ -1600,14 +1612,16 @@ fn a_damaged_game_is_named_and_the_others_play_on() {
     let no_seed = duel(&f);
     let conn = f.service.store().conn().unwrap();
     for (id, size) in [(size8, 8), (size200, 200)] {
-        conn.execute(
-            "UPDATE games SET settings = json_set(settings, '$.rules.board_size', ?2) \
+        conn.raw()
+            .execute(
+                "UPDATE games SET settings = json_set(settings, '$.rules.board_size', ?2) \
              WHERE id = ?1",
-            [id, size],
-        )
-        .unwrap();
+                [id, size],
+            )
+            .unwrap();
     }
-    conn.execute("UPDATE games SET seed = NULL WHERE id = ?1", [no_seed])
+    conn.raw()
+        .execute("UPDATE games SET seed = NULL WHERE id = ?1", [no_seed])
         .unwrap();
     drop(conn);
     let s = restarted(&f);
@@ -1673,13 +1687,14 @@ fn a_snapshot_that_is_not_its_games_is_not_used() {
     for sql in copies {
         let conn = f.service.store().conn().unwrap();
         let saved: (String, Option<Vec<u8>>) = conn
+            .raw()
             .query_row(
                 "SELECT state, checksum FROM snapshots WHERE game_id = ?1 AND ply = 25",
                 [mine],
                 |r| Ok((r.get(0)?, r.get(1)?)),
             )
             .unwrap();
-        assert_eq!(conn.execute(sql, [mine, other]).unwrap(), 1, "{sql}");
+        assert_eq!(conn.raw().execute(sql, [mine, other]).unwrap(), 1, "{sql}");
         assert_eq!(
             restarted(&f).load(mine).unwrap().game.as_ref(),
             Some(&good),
@@ -1689,11 +1704,12 @@ fn a_snapshot_that_is_not_its_games_is_not_used() {
             restarted(&f).position_at(mine, 25).unwrap(),
             f.service.position_at(mine, 25).unwrap()
         );
-        conn.execute(
-            "UPDATE snapshots SET state = ?2, checksum = ?3 WHERE game_id = ?1 AND ply = 25",
-            rusqlite::params![mine, saved.0, saved.1],
-        )
-        .unwrap();
+        conn.raw()
+            .execute(
+                "UPDATE snapshots SET state = ?2, checksum = ?3 WHERE game_id = ?1 AND ply = 25",
+                rusqlite::params![mine, saved.0, saved.1],
+            )
+            .unwrap();
     }
     // The snapshot as written is used, and plays on.
     let s = restarted(&f);
@@ -1704,7 +1720,8 @@ fn a_snapshot_that_is_not_its_games_is_not_used() {
 /// edit of the file would (dropping the log's append-only trigger first, migration 0003).
 fn change_action(f: &Fixture, id: i64, ply: u32) {
     let conn = f.service.store().conn().unwrap();
-    conn.execute_batch("DROP TRIGGER IF EXISTS actions_no_update")
+    conn.raw()
+        .execute_batch("DROP TRIGGER IF EXISTS actions_no_update")
         .unwrap();
     let recorded = store::action_at(&conn, id, ply).unwrap().unwrap().action;
     let other = f
@@ -1716,11 +1733,12 @@ fn change_action(f: &Fixture, id: i64, ply: u32) {
         .map(|l| serde_json::to_string(&l.action).unwrap())
         .find(|a| *a != recorded)
         .expect("another legal move");
-    conn.execute(
-        "UPDATE actions SET action = ?3 WHERE game_id = ?1 AND ply = ?2",
-        rusqlite::params![id, ply, other],
-    )
-    .unwrap();
+    conn.raw()
+        .execute(
+            "UPDATE actions SET action = ?3 WHERE game_id = ?1 AND ply = ?2",
+            rusqlite::params![id, ply, other],
+        )
+        .unwrap();
 }
 
 /// An action changed in the file after it was recorded breaks the digest chained over the

@@ -2,11 +2,9 @@
 
 use std::path::Path;
 
-use anyhow::{Context, Result, bail};
-use rusqlite::{Connection, OpenFlags};
-
 use super::output::{self, Output};
 use crate::store;
+use anyhow::{Context, Result, bail};
 
 /// Copies `db` to `output` (a new file); returns what was copied, in words. The database is
 /// only read: whatever version of jackal wrote it, it is left as it was. The copy is made and
@@ -21,9 +19,7 @@ pub fn run(db: &Path, output: &Path) -> Result<String> {
     let mut games = 0;
     target.create_new(|staged| -> Result<()> {
         store::back_up_file(db, staged).with_context(|| format!("backing up {}", db.display()))?;
-        let copy = Connection::open_with_flags(staged, OpenFlags::SQLITE_OPEN_READ_ONLY)?;
-        games = copy
-            .query_row("SELECT COUNT(*) FROM games", [], |r| r.get::<_, i64>(0))
+        games = store::health::games_in_file(staged)?
             .with_context(|| format!("{} holds no jackal games table", db.display()))?;
         Ok(())
     })??;

@@ -187,14 +187,7 @@ struct LeapingClock(std::sync::atomic::AtomicI64);
 impl LeapingClock {
     fn from_store(store: &Store) -> Result<LeapingClock, String> {
         let conn = store.conn().map_err(text)?;
-        let latest: Option<i64> = conn
-            .query_row(
-                "SELECT MAX(t) FROM (SELECT MAX(due_at) AS t FROM timers \
-                 UNION ALL SELECT MAX(created_at) FROM games)",
-                [],
-                |r| r.get(0),
-            )
-            .map_err(text)?;
+        let latest = store::health::latest_moment(&conn).map_err(text)?;
         let now = SystemClock.now_ms().max(latest.unwrap_or(0));
         Ok(LeapingClock(now.into()))
     }

@@ -13,22 +13,24 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use anyhow::{Context, Result, bail};
-use rusqlite::Connection;
 
 use crate::game::audit;
-use crate::store::{self, MIGRATION_SQL, Store};
+use crate::store::health::{self, Examined};
+use crate::store::{self, Db, MIGRATION_SQL, StoreError};
 
 /// The tables every jackal database has had since the first schema.
 const JACKAL_TABLES: [&str; 6] = ["games", "seats", "actions", "snapshots", "timers", "outbox"];
-/// Tables whose rows belong to a game (`game_id`), and what their rows are called.
-const GAME_ROWS: [(&str, &str); 6] = [
-    ("seats", "seat"),
-    ("actions", "action"),
-    ("snapshots", "snapshot"),
-    ("timers", "timer"),
-    ("outbox", "outbox"),
-    ("dm_prompts", "prompt"),
-];
+/// What the rows of a game's table are called.
+fn row_name(table: &str) -> &str {
+    match table {
+        "seats" => "seat",
+        "actions" => "action",
+        "snapshots" => "snapshot",
+        "timers" => "timer",
+        "dm_prompts" => "prompt",
+        other => other,
+    }
+}
 /// Lines of `integrity_check` shown (a badly damaged file can have thousands).
 const INTEGRITY_LINES: usize = 20;
 
@@ -81,14 +83,12 @@ pub fn run(db: &Path) -> Result<Report> {
         path: db.display().to_string(),
         ..Report::default()
     };
-    let conn =
-        store::open_read_only(db).with_context(|| format!("opening {} read-only", db.display()))?;
-    conn.busy_timeout(std::time::Duration::from_secs(10))?;
-    if let Err(e) = check(&conn, &mut report) {
+    let examined =
+        Examined::open(db).with_context(|| format!("opening {} read-only", db.display()))?;
+    if let Err(e) = check(&examined, &mut report) {
         let not_sqlite = e
-            .downcast_ref::<rusqlite::Error>()
-            .and_then(rusqlite::Error::sqlite_error_code)
-            == Some(rusqlite::ErrorCode::NotADatabase);
+            .downcast_ref::<StoreError>()
+            .is_some_and(StoreError::not_a_database);
         report.problems.push(if not_sqlite {
             "it is not an SQLite database".into()
         } else {
@@ -99,11 +99,11 @@ pub fn run(db: &Path) -> Result<Report> {
 }
 
 /// Every check, in order; an error stops the rest (a file too damaged to read further).
-fn check(conn: &Connection, report: &mut Report) -> Result<()> {
-    let integrity = integrity(conn)?;
+fn check(file: &Examined, report: &mut Report) -> Result<()> {
+    let integrity = integrity(file)?;
     let damaged_pages = !integrity.is_empty();
     report.problems.extend(integrity);
-    let version = store::schema_version(conn)?;
+    let version = store::schema_version(file)?;
     let known = MIGRATION_SQL.len();
     if version > known {
         report.problems.push(format!(
@@ -112,7 +112,7 @@ fn check(conn: &Connection, report: &mut Report) -> Result<()> {
         ));
         return Ok(());
     }
-    if let Some(why) = not_ours(conn, version)? {
+    if let Some(why) = not_ours(file, version)? {
         report.problems.push(why);
         return Ok(());
     }
@@ -128,21 +128,18 @@ fn check(conn: &Connection, report: &mut Report) -> Result<()> {
         ));
         let copy = tempfile::tempdir().context("a temporary folder for the upgraded copy")?;
         let path = copy.path().join("copy.db");
-        let path_text = path.to_str().context("a temporary path that is UTF-8")?;
-        conn.execute("VACUUM INTO ?1", [path_text])?;
-        let store = Store::open(&path).context("upgrading a copy of the file")?;
-        return check_rows(&*store.conn()?, report);
+        let store = file
+            .upgraded_copy(&path)
+            .context("upgrading a copy of the file")?;
+        return check_rows(&store.conn()?, report);
     }
-    check_rows(conn, report)
+    check_rows(file, report)
 }
 
 /// SQLite's own check of the file's pages and indexes: nothing when it is sound.
-fn integrity(conn: &Connection) -> Result<Vec<String>> {
-    let mut stmt = conn.prepare("PRAGMA integrity_check")?;
-    let lines = stmt
-        .query_map([], |r| r.get::<_, String>(0))?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
-    if lines == ["ok"] {
+fn integrity(file: &Examined) -> Result<Vec<String>> {
+    let lines = file.integrity()?;
+    if lines.is_empty() {
         return Ok(Vec::new());
     }
     let mut out: Vec<String> = lines
@@ -160,14 +157,8 @@ fn integrity(conn: &Connection) -> Result<Vec<String>> {
 }
 
 /// Why the file is not a jackal database, if it is not.
-fn not_ours(conn: &Connection, version: usize) -> Result<Option<String>> {
-    let mut stmt = conn.prepare(
-        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' \
-         ORDER BY name",
-    )?;
-    let tables = stmt
-        .query_map([], |r| r.get::<_, String>(0))?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
+fn not_ours(file: &Examined, version: usize) -> Result<Option<String>> {
+    let tables = file.tables()?;
     if version == 0 && tables.is_empty() {
         return Ok(Some(
             "an empty database, not a jackal one (the bot or jackal play make a new file \
@@ -195,10 +186,10 @@ fn not_ours(conn: &Connection, version: usize) -> Result<Option<String>> {
 }
 
 /// The games, then the rows that point at them: on a database at this version's schema.
-fn check_rows(conn: &Connection, report: &mut Report) -> Result<()> {
-    for id in store::all_game_ids(conn)? {
+fn check_rows(db: &impl Db, report: &mut Report) -> Result<()> {
+    for id in store::all_game_ids(db)? {
         report.games += 1;
-        match audit::audit(conn, id) {
+        match audit::audit(db, id) {
             Ok(found) => report
                 .problems
                 .extend(found.iter().map(|f| format!("game #{id}: {f}"))),
@@ -207,51 +198,29 @@ fn check_rows(conn: &Connection, report: &mut Report) -> Result<()> {
                 .push(format!("game #{id}: could not be read: {e}")),
         }
     }
-    for (table, what) in GAME_ROWS {
-        let sql = format!(
-            "SELECT game_id, COUNT(*) FROM {table} WHERE game_id IS NOT NULL \
-             AND game_id NOT IN (SELECT id FROM games) GROUP BY game_id ORDER BY game_id"
-        );
-        let mut stmt = conn.prepare(&sql)?;
-        let orphans = stmt
-            .query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?)))?
-            .collect::<rusqlite::Result<Vec<_>>>()?;
-        for (game, count) in orphans {
-            let rows = if count == 1 {
-                "row belongs"
-            } else {
-                "rows belong"
-            };
-            report.problems.push(format!(
-                "game #{game}: there is no such game, but {count} {what} {rows} to it"
-            ));
-        }
+    for o in health::orphans(db)? {
+        let rows = if o.count == 1 {
+            "row belongs"
+        } else {
+            "rows belong"
+        };
+        report.problems.push(format!(
+            "game #{}: there is no such game, but {} {} {rows} to it",
+            o.game,
+            o.count,
+            row_name(o.table)
+        ));
     }
-    let mut stmt = conn.prepare(
-        "SELECT t.game_id, t.kind, g.status, t.ply, \
-         (SELECT COALESCE(MAX(a.ply), 0) FROM actions a WHERE a.game_id = t.game_id) \
-         FROM timers t JOIN games g ON g.id = t.game_id WHERE t.fired_at IS NULL \
-         ORDER BY t.game_id, t.kind",
-    )?;
-    let timers = stmt
-        .query_map([], |r| {
-            Ok((
-                r.get::<_, i64>(0)?,
-                r.get::<_, String>(1)?,
-                r.get::<_, String>(2)?,
-                r.get::<_, i64>(3)?,
-                r.get::<_, i64>(4)?,
-            ))
-        })?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
-    for (game, kind, status, ply, last) in timers {
+    for t in health::pending_timers(db)? {
+        let (game, kind, status) = (t.game, &t.kind, &t.status);
         if status != "active" {
             report.problems.push(format!(
                 "game #{game}: a {kind} timer is pending, but the game is {status}"
             ));
-        } else if ply > last {
+        } else if t.ply > t.last_ply {
             report.problems.push(format!(
-                "game #{game}: a {kind} timer for ply {ply}, past the end of its log (ply {last})"
+                "game #{game}: a {kind} timer for ply {}, past the end of its log (ply {})",
+                t.ply, t.last_ply
             ));
         }
     }

@@ -3,6 +3,8 @@
 pub mod arena;
 mod arena_record;
 pub mod backup;
+// The crash tests' child process: built for tests only, never shipped in the bot.
+#[cfg(feature = "test-support")]
 pub mod chaos;
 pub mod doctor;
 pub mod output;

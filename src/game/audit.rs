@@ -4,11 +4,10 @@
 //! status and result against how the replay ends. Where the service loads a game in O(1) and
 //! trusts what it cannot check cheaply, this reads everything.
 
-use rusqlite::Connection;
-
 use super::{Damage, GameConfig, GameEnd, Result, ServiceError, parse_config};
 use crate::ai::{BotLevel, UnknownLevel};
 use crate::engine::Game;
+use crate::store::Db;
 use crate::store::digest::{self, ChainWalk, SnapshotCheck};
 use crate::store::{self, GameId, GameRow, GameStatus, LoggedAction, StoredSnapshot};
 
@@ -50,7 +49,7 @@ pub enum Finding {
 
 /// Checks game `id` (which must exist) on `conn`, changing nothing; `Err` only when the
 /// database itself cannot be read.
-pub fn audit(conn: &Connection, id: GameId) -> Result<Vec<Finding>> {
+pub fn audit(conn: &impl Db, id: GameId) -> Result<Vec<Finding>> {
     let row = store::get_game(conn, id)?.ok_or(ServiceError::UnknownGame(id))?;
     let mut found = Vec::new();
     let config = match parse_config(&row) {
@@ -85,7 +84,7 @@ pub fn audit(conn: &Connection, id: GameId) -> Result<Vec<Finding>> {
 }
 
 fn check_seats(
-    conn: &Connection,
+    conn: &impl Db,
     row: &GameRow,
     config: &GameConfig,
     started: bool,

@@ -3,8 +3,6 @@
 //! and thread), the private prompts whose buttons must go, the material of a board post, and
 //! the languages and DM preferences of users and servers.
 
-use rusqlite::TransactionBehavior;
-
 use super::end::GameEnd;
 use super::lobby::end_in;
 use super::outbox::Queued;
@@ -166,7 +164,7 @@ impl GameService {
     pub fn thread_deleted(&self, id: GameId) -> Result<bool> {
         let now = self.now();
         let mut conn = self.store.conn()?;
-        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let tx = conn.write()?;
         let Some(mut row) = store::get_game(&tx, id)? else {
             return Ok(false);
         };
@@ -384,7 +382,7 @@ impl GameService {
 
     fn change_prefs(&self, user: UserId, change: impl FnOnce(&mut UserPrefs)) -> Result<()> {
         let mut conn = self.store.conn()?;
-        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let tx = conn.write()?;
         let mut prefs = store::get_prefs(&tx, user)?;
         let before = prefs.clone();
         change(&mut prefs);

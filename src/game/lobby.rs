@@ -1,7 +1,5 @@
 //! Lobby use cases: create, join, leave, configure, bots, start, kick, cancel, my games.
 
-use rusqlite::TransactionBehavior;
-
 use super::end::GameEnd;
 use super::outbox::{self, Notice, OutboxMessage, Target};
 use super::turns::turn_deadline;
@@ -9,6 +7,7 @@ use super::{Actor, GameConfig, GameService, Loaded, Location, Result, ServiceErr
 use crate::ai::BotLevel;
 use crate::engine::Game;
 use crate::store::{self, GameId, GameRow, GameStatus, NewGame, SeatRow, UserId};
+use crate::store::{Db, Tx};
 
 fn require_owner(row: &GameRow, actor: Actor) -> Result<()> {
     if actor.admin || actor.user == row.owner_id {
@@ -33,12 +32,7 @@ pub(super) fn public_target(row: &GameRow) -> Option<Target> {
 
 /// Posts a notice in the game's public place, if it has one (inside the caller's
 /// transaction).
-pub(super) fn notice(
-    tx: &rusqlite::Connection,
-    row: &GameRow,
-    notice: Notice,
-    now: i64,
-) -> Result<()> {
+pub(super) fn notice(tx: &impl Db, row: &GameRow, notice: Notice, now: i64) -> Result<()> {
     if let Some(target) = public_target(row) {
         let message = OutboxMessage::Notice {
             game_id: row.id,
@@ -52,7 +46,7 @@ pub(super) fn notice(
 /// Ends the game of `row` as `end` inside the caller's transaction: the result, no more
 /// timers, and the game-over post.
 pub(super) fn end_in(
-    tx: &rusqlite::Connection,
+    tx: &impl Db,
     row: &GameRow,
     status: GameStatus,
     end: GameEnd,
@@ -72,7 +66,7 @@ pub(super) fn end_in(
 
 /// Writes a new game row (a lobby) for `owner` at `location`.
 pub(super) fn insert_game_row(
-    tx: &rusqlite::Connection,
+    tx: &impl Db,
     location: Location,
     config: &GameConfig,
     owner: UserId,
@@ -95,7 +89,7 @@ pub(super) fn insert_game_row(
 }
 
 /// Cancels the game of `row` inside the caller's transaction.
-fn cancel_in(tx: &rusqlite::Connection, row: &GameRow, now: i64) -> Result<()> {
+fn cancel_in(tx: &impl Db, row: &GameRow, now: i64) -> Result<()> {
     end_in(tx, row, GameStatus::Cancelled, GameEnd::Cancelled, now)
 }
 
@@ -138,7 +132,7 @@ impl GameService {
     ) -> Result<GameId> {
         config.validate().map_err(ServiceError::BadSetting)?;
         let mut conn = self.store.conn()?;
-        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let tx = conn.write()?;
         let id = insert_game_row(&tx, location, &config, actor.user, language, self.now())?;
         let team = match seat {
             Some(t) if config.has_seat(t) => t,
@@ -166,10 +160,10 @@ impl GameService {
     fn lobby_change<T>(
         &self,
         id: GameId,
-        change: impl FnOnce(&rusqlite::Transaction, &Loaded) -> Result<T>,
+        change: impl FnOnce(&Tx<'_>, &Loaded) -> Result<T>,
     ) -> Result<T> {
         let mut conn = self.store.conn()?;
-        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let tx = conn.write()?;
         let loaded = load_with(&tx, id)?;
         let out = change(&tx, &loaded)?;
         tx.commit()?;
@@ -284,7 +278,7 @@ impl GameService {
         config.validate().map_err(ServiceError::BadSetting)?;
         let now = self.now();
         let mut conn = self.store.conn()?;
-        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let tx = conn.write()?;
         let id = insert_game_row(&tx, location, &config, owner.user, language, now)?;
         for &(team, occupant) in seats {
             if !config.has_seat(team) {
@@ -307,13 +301,7 @@ impl GameService {
     }
 
     /// Starts the full lobby `g` inside the caller's transaction.
-    fn start_in(
-        &self,
-        tx: &rusqlite::Transaction,
-        g: &Loaded,
-        seed: u64,
-        now: i64,
-    ) -> Result<Loaded> {
+    fn start_in(&self, tx: &Tx<'_>, g: &Loaded, seed: u64, now: i64) -> Result<Loaded> {
         let id = g.row.id;
         let empty = g.free_seats();
         if !empty.is_empty() {
@@ -369,7 +357,7 @@ impl GameService {
     /// is on turn keeps theirs as it was.
     pub(super) fn seat_to_bot(
         &self,
-        tx: &rusqlite::Connection,
+        tx: &impl Db,
         loaded: &Loaded,
         seat: &SeatRow,
         resigned: bool,

@@ -26,6 +26,7 @@ mod turns;
 mod vacation;
 pub mod zones;
 
+use crate::store::Db;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
@@ -141,12 +142,6 @@ fn empty_seats(seats: &[u8]) -> String {
     match list.as_slice() {
         [one] => format!("seat {one} is still empty"),
         _ => format!("seats {} are still empty", list.join(", ")),
-    }
-}
-
-impl From<rusqlite::Error> for ServiceError {
-    fn from(e: rusqlite::Error) -> ServiceError {
-        ServiceError::Store(StoreError::Sqlite(e))
     }
 }
 
@@ -277,7 +272,7 @@ impl GameService {
     }
 
     /// [`load_with`] through the state cache.
-    pub(crate) fn load_on(&self, conn: &rusqlite::Connection, id: GameId) -> Result<Loaded> {
+    pub(crate) fn load_on(&self, conn: &impl Db, id: GameId) -> Result<Loaded> {
         let row = store::get_game(conn, id)?.ok_or(ServiceError::UnknownGame(id))?;
         let known = self.states.lock().ok().and_then(|states| {
             states
@@ -353,7 +348,7 @@ fn parse_config(row: &GameRow) -> Result<GameConfig> {
     Ok(config)
 }
 
-pub(crate) fn load_with(conn: &rusqlite::Connection, id: GameId) -> Result<Loaded> {
+pub(crate) fn load_with(conn: &impl Db, id: GameId) -> Result<Loaded> {
     let row = store::get_game(conn, id)?.ok_or(ServiceError::UnknownGame(id))?;
     load_row(conn, row, None)
 }
@@ -367,7 +362,7 @@ struct Known {
 
 /// Completes a loaded row with its seats, configuration and state (`known`: the state, the
 /// configuration and the count of moves at the row's ply, when the cache has them).
-fn load_row(conn: &rusqlite::Connection, row: GameRow, known: Option<Known>) -> Result<Loaded> {
+fn load_row(conn: &impl Db, row: GameRow, known: Option<Known>) -> Result<Loaded> {
     let id = row.id;
     let seats = store::seats(conn, id)?;
     let (known, known_config, moves) = match known {
@@ -411,13 +406,7 @@ fn load_row(conn: &rusqlite::Connection, row: GameRow, known: Option<Known>) -> 
 /// check (store/digest.rs), else from the seed. Every action replayed is checked against the
 /// log's digest chain first: a row changed after it was written names the game as damaged
 /// instead of being played.
-fn replay(
-    conn: &rusqlite::Connection,
-    row: &GameRow,
-    config: &GameConfig,
-    seed: u64,
-    ply: u32,
-) -> Result<Game> {
+fn replay(conn: &impl Db, row: &GameRow, config: &GameConfig, seed: u64, ply: u32) -> Result<Game> {
     let id = row.id;
     let damaged = |damage| ServiceError::Damaged { game: id, damage };
     let snapshot = store::snapshot_before(conn, id, ply)?.and_then(|s| trusted(row, s));

@@ -7,6 +7,7 @@
 //! reader's language when it sends them, so one stored game can be told in English and in
 //! Russian.
 
+use crate::store::Db;
 use serde::{Deserialize, Serialize};
 
 use super::end::GameEnd;
@@ -202,7 +203,7 @@ impl Queued {
 
 /// Adds a message to the outbox (inside the caller's transaction).
 pub fn enqueue(
-    conn: &rusqlite::Connection,
+    conn: &impl Db,
     target: Target,
     message: &OutboxMessage,
     now: i64,

@@ -10,8 +10,6 @@
 //! The owner of a game or a member who manages the server can also give the player on turn
 //! more time (`/jackal extend`).
 
-use rusqlite::{Connection, TransactionBehavior};
-
 use super::lobby::notice;
 use super::outbox::Notice;
 use super::reminder_settings::set_turn;
@@ -19,6 +17,7 @@ use super::turns::require_active;
 use super::vacation::DEFAULT_MAX_PAUSE_DAYS;
 use super::{Actor, GameService, Loaded, Result, ServiceError};
 use crate::engine::Players;
+use crate::store::Db;
 use crate::store::{self, GameId, PauseRow, TimerKind, UserId};
 
 /// How long a proposal waits for its votes.
@@ -58,7 +57,7 @@ fn needed(loaded: &Loaded) -> usize {
 
 /// Moves the deadline of the turn on hand (a person's) by `by_ms`, with its reminders.
 /// Returns the new deadline, or `None` when no person's deadline runs.
-fn shift_deadline(conn: &Connection, loaded: &Loaded, by_ms: i64, now: i64) -> Result<Option<i64>> {
+fn shift_deadline(conn: &impl Db, loaded: &Loaded, by_ms: i64, now: i64) -> Result<Option<i64>> {
     let (id, ply) = (loaded.row.id, loaded.row.ply);
     let Some(deadline) = store::deadline_at(conn, id, ply)? else {
         return Ok(None);
@@ -87,7 +86,7 @@ impl GameService {
     pub fn propose_pause(&self, user: UserId, id: GameId, length_ms: i64) -> Result<PauseVote> {
         let now = self.now();
         let mut conn = self.store.conn()?;
-        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let tx = conn.write()?;
         let loaded = self.load_on(&tx, id)?;
         require_active(&loaded)?;
         let team = loaded
@@ -129,7 +128,7 @@ impl GameService {
     pub fn vote_pause(&self, user: UserId, id: GameId, yes: bool) -> Result<PauseVote> {
         let now = self.now();
         let mut conn = self.store.conn()?;
-        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let tx = conn.write()?;
         let loaded = self.load_on(&tx, id)?;
         require_active(&loaded)?;
         let team = loaded
@@ -155,7 +154,7 @@ impl GameService {
     /// Stores the proposal after a vote, or starts or drops it once the votes decide.
     fn settle(
         &self,
-        tx: &Connection,
+        tx: &impl Db,
         loaded: &Loaded,
         mut pause: PauseRow,
         now: i64,
@@ -195,7 +194,7 @@ impl GameService {
     /// A pause timer came due: a proposal lapses, or a pause ends.
     pub(super) fn pause_timer(
         &self,
-        tx: &Connection,
+        tx: &impl Db,
         loaded: &Loaded,
         kind: TimerKind,
         now: i64,
@@ -230,7 +229,7 @@ impl GameService {
     pub fn extend_deadline(&self, actor: Actor, id: GameId, by_ms: i64) -> Result<i64> {
         let now = self.now();
         let mut conn = self.store.conn()?;
-        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let tx = conn.write()?;
         let loaded = self.load_on(&tx, id)?;
         let game = require_active(&loaded)?;
         if actor.user != loaded.row.owner_id && !actor.admin {

@@ -2,8 +2,6 @@
 //! sit down again, with one click, while the game runs. The bot's turn, if it is on turn,
 //! becomes the player's, with a fresh deadline.
 
-use rusqlite::TransactionBehavior;
-
 use super::lobby::notice;
 use super::outbox::Notice;
 use super::turns::require_active;
@@ -15,7 +13,7 @@ impl GameService {
     pub fn reclaim_seat(&self, user: UserId, id: GameId) -> Result<u8> {
         let now = self.now();
         let mut conn = self.store.conn()?;
-        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let tx = conn.write()?;
         let loaded = self.load_on(&tx, id)?;
         let game = require_active(&loaded)?;
         if loaded.seat_of(user).is_some() {

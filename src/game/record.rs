@@ -2,10 +2,9 @@
 //! after a jump…) is recorded as several plies, each but the last ending in
 //! `ChoiceRequired`; the board post and the board picture show them as one move.
 
-use rusqlite::Connection;
-
 use super::Result;
 use crate::engine::Event;
+use crate::store::Db;
 use crate::store::{self, ActionRow, GameId};
 
 /// One recorded ply and its events.
@@ -29,7 +28,7 @@ impl MoveStep {
 }
 
 /// The steps of the move that ends at `ply`, oldest first; empty when no such ply exists.
-pub fn move_steps(conn: &Connection, id: GameId, ply: u32) -> Result<Vec<MoveStep>> {
+pub fn move_steps(conn: &impl Db, id: GameId, ply: u32) -> Result<Vec<MoveStep>> {
     let Some(last) = store::action_at(conn, id, ply)? else {
         return Ok(Vec::new());
     };
@@ -53,7 +52,7 @@ pub fn move_steps(conn: &Connection, id: GameId, ply: u32) -> Result<Vec<MoveSte
 
 /// All the events of the move that ends at `ply`, in order (what the picture's path is drawn
 /// from).
-pub fn move_events(conn: &Connection, id: GameId, ply: u32) -> Result<Vec<Event>> {
+pub fn move_events(conn: &impl Db, id: GameId, ply: u32) -> Result<Vec<Event>> {
     Ok(move_steps(conn, id, ply)?
         .into_iter()
         .flat_map(|s| s.events)

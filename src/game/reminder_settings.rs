@@ -2,8 +2,8 @@
 //! hours in the player's own zone, the daily digest; and the reminder timers of a turn that
 //! follow from them.
 
+use crate::store::Db;
 use jiff::tz::TimeZone;
-use rusqlite::{Connection, TransactionBehavior};
 
 use super::config::GameConfig;
 use super::reminders::{self, QuietHours, ReminderPlan};
@@ -61,7 +61,7 @@ pub fn zone_of(prefs: &UserPrefs) -> TimeZone {
 /// The running games where it is `user`'s turn, with that turn's deadline.
 pub(super) fn turns_of(
     service: &GameService,
-    conn: &Connection,
+    conn: &impl Db,
     user: UserId,
 ) -> Result<Vec<(Loaded, i64)>> {
     let mut out = Vec::new();
@@ -89,7 +89,7 @@ pub(super) fn turns_of(
 
 /// Sets the deadline of `user`'s turn at `ply` and the reminders that go with it.
 pub(super) fn set_turn(
-    conn: &Connection,
+    conn: &impl Db,
     game: GameId,
     ply: u32,
     config: &GameConfig,
@@ -110,7 +110,7 @@ impl GameService {
         let zone = change.zone.as_deref().map(reminders::zone).transpose()?;
         let now = self.now();
         let mut conn = self.store.conn()?;
-        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let tx = conn.write()?;
         let mut prefs = store::get_prefs(&tx, user)?;
         if let Some(reminders) = change.reminders {
             prefs.reminders = reminders;

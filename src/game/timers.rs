@@ -2,8 +2,6 @@
 //! bot's scheduler, a test's manual clock). A timer that came due while the bot was down
 //! fires once after the restart; a timer of a ply the game has left is dropped.
 
-use rusqlite::TransactionBehavior;
-
 use super::outbox::{self, OutboxMessage, Target};
 use super::reminder_settings::{self, turns_of};
 use super::reminders::Firing;
@@ -114,7 +112,7 @@ impl GameService {
         let now = self.now();
         let user = timer.user_id;
         let mut conn = self.store.conn()?;
-        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let tx = conn.write()?;
         let mut listed = 0;
         if store::mark_user_timer_fired(&tx, timer, now)? {
             let prefs = store::get_prefs(&tx, user)?;
@@ -155,7 +153,7 @@ impl GameService {
             None => None,
         };
         let mut conn = self.store.conn()?;
-        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let tx = conn.write()?;
         let loaded = self.load_on(&tx, timer.game_id)?;
         let game_id = timer.game_id;
         let current = loaded.row.status == GameStatus::Active && loaded.row.ply == timer.ply;

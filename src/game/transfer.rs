@@ -1,7 +1,6 @@
 //! Export a game as JSON and import it back: settings, seed, seats and the action log, which
 //! replays to the same game.
 
-use rusqlite::TransactionBehavior;
 use serde::{Deserialize, Serialize};
 
 use super::end::GameEnd;
@@ -126,7 +125,7 @@ impl GameService {
         }
         let now = self.now();
         let mut conn = self.store.conn()?;
-        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let tx = conn.write()?;
         let id = insert_game_row(&tx, location, &e.config, actor.user, &e.language, now)?;
         for s in &e.seats {
             store::put_seat(

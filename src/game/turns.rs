@@ -1,7 +1,7 @@
 //! Turn use cases: legal moves of a user, acting, bots, resigning, history. Every accepted
 //! action is committed by [`GameService::commit_action`], in one transaction.
 
-use rusqlite::{Connection, Transaction, TransactionBehavior};
+use crate::store::{Db, Tx};
 use serde::Serialize;
 
 use super::end::GameEnd;
@@ -200,14 +200,14 @@ fn next_of(loaded: &Loaded, game: &Game) -> Next {
 /// When a turn starting `now` ends, for a person's turn.
 /// A turn that starts `now` has its full time from now, or from the end of a running pause
 /// (the game's clock stops while it is paused).
-fn deadline_after(conn: &Connection, loaded: &Loaded, now: i64) -> Result<i64> {
+fn deadline_after(conn: &impl Db, loaded: &Loaded, now: i64) -> Result<i64> {
     let start = store::paused_until(conn, loaded.row.id, now)?.map_or(now, |end| end.max(now));
     Ok(start + loaded.config.turn_seconds as i64 * 1000)
 }
 
 /// The deadline of the turn `game` is at, if a person plays it and it starts `now`.
 pub(super) fn turn_deadline(
-    conn: &Connection,
+    conn: &impl Db,
     loaded: &Loaded,
     game: &Game,
     now: i64,
@@ -264,7 +264,7 @@ impl GameService {
         let mut conn = self.store.conn()?;
         // The write lock first, then the read: no other writer can move the game between the
         // ply checked here and the action row written below.
-        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let tx = conn.write()?;
         let loaded = self.load_on(&tx, id)?;
         let game = require_active(&loaded)?;
         if loaded.seat_of(user).is_none() {
@@ -296,7 +296,7 @@ impl GameService {
                 return Ok(None);
             };
             let mut conn = self.store.conn()?;
-            let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+            let tx = conn.write()?;
             let loaded = self.load_on(&tx, id)?;
             // Someone moved while the bot thought: think again about the new position.
             if !thought.still_fits(&loaded) {
@@ -380,7 +380,7 @@ impl GameService {
     /// taken whole: its state is played on in place, then kept in memory for the next move.
     pub(super) fn commit_action(
         &self,
-        tx: Transaction,
+        tx: Tx<'_>,
         mut loaded: Loaded,
         action: Action,
         by: Option<UserId>,
@@ -392,7 +392,7 @@ impl GameService {
     }
 
     /// Commits the actions applied to `loaded` in `tx`, and keeps the state they led to.
-    fn commit_applied(&self, tx: Transaction, mut loaded: Loaded) -> Result<()> {
+    fn commit_applied(&self, tx: Tx<'_>, mut loaded: Loaded) -> Result<()> {
         tx.commit()?;
         let game = loaded
             .game
@@ -407,7 +407,7 @@ impl GameService {
     /// same transaction (a timed-out turn played whole).
     fn apply_action(
         &self,
-        tx: &Transaction,
+        tx: &Tx<'_>,
         loaded: &mut Loaded,
         action: Action,
         by: Option<UserId>,
@@ -533,7 +533,7 @@ impl GameService {
     /// The public board post for a completed move, covering its choice steps too.
     fn post_move(
         &self,
-        tx: &Connection,
+        tx: &impl Db,
         loaded: &Loaded,
         this: &ThisPly,
         deadline_ms: Option<i64>,
@@ -563,7 +563,7 @@ impl GameService {
     /// or a bot's timer, due at once (firing it plays the bot's move).
     pub(super) fn schedule_turn(
         &self,
-        tx: &Connection,
+        tx: &impl Db,
         loaded: &Loaded,
         game: &Game,
         now: i64,
@@ -575,7 +575,7 @@ impl GameService {
     /// [`GameService::schedule_turn`] with the deadline already worked out, if it was.
     fn schedule_turn_at(
         &self,
-        tx: &Connection,
+        tx: &impl Db,
         loaded: &Loaded,
         game: &Game,
         now: i64,
@@ -609,7 +609,7 @@ impl GameService {
     /// Resigns the actor's seat: a duel is lost at once; otherwise a bot plays the team on.
     pub fn resign(&self, actor: Actor, id: GameId) -> Result<()> {
         let mut conn = self.store.conn()?;
-        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let tx = conn.write()?;
         let loaded = self.load_on(&tx, id)?;
         require_active(&loaded)?;
         let seat = loaded
@@ -622,7 +622,7 @@ impl GameService {
     /// Resigns `seat` in the immediate transaction `loaded` was read in.
     pub(super) fn resign_seat(
         &self,
-        tx: Transaction,
+        tx: Tx<'_>,
         loaded: &Loaded,
         seat: &SeatRow,
         why: Resignation,
@@ -678,7 +678,7 @@ impl GameService {
     /// `tx`: the immediate transaction `loaded` was read in.
     pub(super) fn timeout_move(
         &self,
-        tx: Transaction,
+        tx: Tx<'_>,
         loaded: Loaded,
         thought: Option<Thought>,
     ) -> Result<Option<()>> {
@@ -745,7 +745,7 @@ pub(super) enum Resignation {
 /// Why an answer to an old board is refused: the same move already played (a double click)
 /// or a stale view.
 fn why_stale(
-    conn: &Connection,
+    conn: &impl Db,
     game: &Game,
     id: GameId,
     seen_ply: u32,

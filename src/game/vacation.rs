@@ -8,12 +8,11 @@
 //! vacation early and gives back what its rest would have cost; deadlines held for it then
 //! run a full turn from that moment.
 
-use rusqlite::{Connection, TransactionBehavior};
-
 use super::lobby::notice;
 use super::outbox::Notice;
 use super::reminder_settings::set_turn;
 use super::{GameService, Loaded, Result, ServiceError};
+use crate::store::Db;
 use crate::store::{self, GameStatus, UserId, VacationRow};
 
 /// Days a year a player may be away in a server that set no allowance.
@@ -60,14 +59,14 @@ fn year_of(ms: i64) -> i32 {
         .unwrap_or(1970)
 }
 
-fn allowance_ms(conn: &Connection, guild: u64) -> Result<i64> {
+fn allowance_ms(conn: &impl Db, guild: u64) -> Result<i64> {
     let days = store::guild_limits(conn, guild)?
         .vacation_days
         .unwrap_or(DEFAULT_VACATION_DAYS);
     Ok(days as i64 * DAY_MS)
 }
 
-fn status(conn: &Connection, row: &VacationRow, now: i64) -> Result<VacationStatus> {
+fn status(conn: &impl Db, row: &VacationRow, now: i64) -> Result<VacationStatus> {
     Ok(VacationStatus {
         until_ms: row.until_ms.filter(|u| *u > now),
         used_ms: row.used_ms,
@@ -78,7 +77,7 @@ fn status(conn: &Connection, row: &VacationRow, now: i64) -> Result<VacationStat
 /// The running games of `user` in `guild`, with their seat's team.
 fn games_in(
     service: &GameService,
-    conn: &Connection,
+    conn: &impl Db,
     guild: u64,
     user: UserId,
 ) -> Result<Vec<(Loaded, u8)>> {
@@ -126,7 +125,7 @@ impl GameService {
     pub fn go_on_vacation(&self, user: UserId, guild: u64, length_ms: i64) -> Result<NewVacation> {
         let now = self.now();
         let mut conn = self.store.conn()?;
-        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let tx = conn.write()?;
         let replaced_until_ms =
             store::running_vacation(&tx, guild, user, now)?.and_then(|v| v.until_ms);
         self.come_back(&tx, guild, user, now, false)?;
@@ -161,7 +160,7 @@ impl GameService {
     pub fn end_vacation(&self, user: UserId, guild: u64) -> Result<VacationStatus> {
         let now = self.now();
         let mut conn = self.store.conn()?;
-        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let tx = conn.write()?;
         if self.come_back(&tx, guild, user, now, true)?.is_none() {
             return Err(ServiceError::NotOnVacation);
         }
@@ -176,7 +175,7 @@ impl GameService {
     /// `announce` each game hears they are back. `None` if none was running.
     pub(super) fn come_back(
         &self,
-        tx: &Connection,
+        tx: &impl Db,
         guild: u64,
         user: UserId,
         now: i64,
@@ -221,7 +220,7 @@ impl GameService {
     /// hears of it. Returns the new deadline, or `None` (not away: the deadline applies).
     pub(super) fn hold_for_vacation(
         &self,
-        tx: &Connection,
+        tx: &impl Db,
         loaded: &Loaded,
         team: u8,
         user: UserId,

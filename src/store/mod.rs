@@ -6,6 +6,7 @@
 //! instead of failing.
 
 pub mod digest;
+pub mod health;
 pub mod lock;
 mod rows;
 
@@ -89,6 +90,14 @@ pub enum StoreError {
     BackupDamaged { path: String, report: String },
 }
 
+impl StoreError {
+    /// The file is not an SQLite database at all.
+    pub fn not_a_database(&self) -> bool {
+        matches!(self, StoreError::Sqlite(e)
+            if e.sqlite_error_code() == Some(rusqlite::ErrorCode::NotADatabase))
+    }
+}
+
 pub type Result<T> = std::result::Result<T, StoreError>;
 
 /// A handle on the database file; cheap to share behind an `Arc`.
@@ -109,16 +118,79 @@ pub struct Conn<'a> {
     conn: Option<Connection>,
 }
 
-impl std::ops::Deref for Conn<'_> {
-    type Target = Connection;
-    fn deref(&self) -> &Connection {
+impl Conn<'_> {
+    fn connection(&self) -> &Connection {
         self.conn.as_ref().expect("present until drop")
+    }
+
+    /// Starts a write: SQLite's write lock is taken at once (`BEGIN IMMEDIATE`), so whatever
+    /// is read inside cannot be changed by another writer before the commit. Dropped without
+    /// [`Tx::commit`], it is rolled back.
+    pub fn write(&mut self) -> Result<Tx<'_>> {
+        let conn = self.conn.as_mut().expect("present until drop");
+        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        Ok(Tx(tx))
+    }
+
+    /// The connection itself, for tests that damage or inspect a database the way someone
+    /// with the file could.
+    #[cfg(feature = "test-support")]
+    pub fn raw(&self) -> &Connection {
+        self.connection()
+    }
+
+    /// [`Conn::raw`], to start a transaction of the test's own.
+    #[cfg(feature = "test-support")]
+    pub fn raw_mut(&mut self) -> &mut Connection {
+        self.conn.as_mut().expect("present until drop")
     }
 }
 
-impl std::ops::DerefMut for Conn<'_> {
-    fn deref_mut(&mut self) -> &mut Connection {
-        self.conn.as_mut().expect("present until drop")
+/// A write in progress (see [`Conn::write`]): the store's queries run inside it, and
+/// nothing is kept unless it is committed.
+pub struct Tx<'c>(rusqlite::Transaction<'c>);
+
+impl Tx<'_> {
+    pub fn commit(self) -> Result<()> {
+        Ok(self.0.commit()?)
+    }
+}
+
+/// What the store's queries run on: a pooled connection ([`Conn`]) or a write ([`Tx`]).
+/// Sealed: SQL is written in this module only.
+pub trait Db: sealed::Sql {}
+
+impl<T: sealed::Sql + ?Sized> Db for T {}
+
+mod sealed {
+    use rusqlite::Connection;
+
+    pub trait Sql {
+        fn sql(&self) -> &Connection;
+    }
+
+    impl Sql for Connection {
+        fn sql(&self) -> &Connection {
+            self
+        }
+    }
+
+    impl Sql for super::Conn<'_> {
+        fn sql(&self) -> &Connection {
+            self.connection()
+        }
+    }
+
+    impl Sql for super::Tx<'_> {
+        fn sql(&self) -> &Connection {
+            &self.0
+        }
+    }
+
+    impl<T: Sql + ?Sized> Sql for &T {
+        fn sql(&self) -> &Connection {
+            (**self).sql()
+        }
     }
 }
 
@@ -133,7 +205,11 @@ impl Drop for Conn<'_> {
 }
 
 /// The schema version a database file is at (0 for a new file).
-pub fn schema_version(conn: &Connection) -> Result<usize> {
+pub fn schema_version(db: &impl Db) -> Result<usize> {
+    version_of(db.sql())
+}
+
+fn version_of(conn: &Connection) -> Result<usize> {
     Ok(conn.pragma_query_value(None, "user_version", |row| row.get::<_, i64>(0))? as usize)
 }
 
@@ -195,7 +271,7 @@ fn configure_read_only(conn: &Connection) -> Result<()> {
 /// it is, no side files, no locks. With a `-wal` (the bot running, or killed), the WAL's
 /// commits must be read too: a plain read-only connection, which uses the files that are
 /// already there.
-pub fn open_read_only(db: &Path) -> rusqlite::Result<Connection> {
+fn open_read_only(db: &Path) -> rusqlite::Result<Connection> {
     use rusqlite::OpenFlags;
     let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
     let mut wal = db.as_os_str().to_owned();
@@ -290,7 +366,7 @@ impl Store {
         let path = path.as_ref().to_path_buf();
         let conn = open_read_only(&path)?;
         conn.busy_timeout(BUSY_TIMEOUT)?;
-        let found = schema_version(&conn)?;
+        let found = version_of(&conn)?;
         let known = MIGRATION_SQL.len();
         if found > known {
             return Err(StoreError::TooNew {
@@ -333,7 +409,7 @@ impl Store {
         // The file is only read until it is known to be ours: a refused file is left as it
         // was, journal mode included.
         conn.busy_timeout(BUSY_TIMEOUT)?;
-        let found = schema_version(&conn)?;
+        let found = version_of(&conn)?;
         let known = MIGRATION_SQL.len();
         if found > known {
             return Err(StoreError::TooNew {
@@ -371,7 +447,7 @@ impl Store {
     /// latest commits may still be in the `-wal` file beside it. The copy is then opened and
     /// checked with `PRAGMA integrity_check`.
     pub fn back_up_to(&self, dest: &Path) -> Result<()> {
-        vacuum_into(&*self.conn()?, dest)
+        vacuum_into(self.conn()?.connection(), dest)
     }
 
     /// A connection from the pool (opened if none is idle).

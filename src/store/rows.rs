@@ -2,7 +2,9 @@
 //! `&Connection`, so callers compose them inside their own transactions.
 
 use rusqlite::types::{FromSql, FromSqlError, ValueRef};
-use rusqlite::{Connection, OptionalExtension, Row, params};
+use rusqlite::{OptionalExtension, Row, params};
+
+use super::Db;
 use serde::{Deserialize, Serialize};
 
 use super::{Result, StoreError, digest};
@@ -135,7 +137,8 @@ pub struct NewGame<'a> {
     pub created_at: i64,
 }
 
-pub fn insert_game(conn: &Connection, g: &NewGame) -> Result<GameId> {
+pub fn insert_game(conn: &impl Db, g: &NewGame) -> Result<GameId> {
+    let conn = conn.sql();
     conn.prepare_cached(
         "INSERT INTO games (guild_id, channel_id, thread_id, status, settings, owner_id, language, \
          created_at) VALUES (?1, ?2, ?3, 'lobby', ?4, ?5, ?6, ?7)",
@@ -152,14 +155,16 @@ pub fn insert_game(conn: &Connection, g: &NewGame) -> Result<GameId> {
     Ok(conn.last_insert_rowid())
 }
 
-pub fn get_game(conn: &Connection, id: GameId) -> Result<Option<GameRow>> {
+pub fn get_game(conn: &impl Db, id: GameId) -> Result<Option<GameRow>> {
+    let conn = conn.sql();
     conn.prepare_cached(select_games!("FROM games g WHERE g.id = ?1"))?
         .query_row([id], game_from_row)
         .optional()
         .map_err(Into::into)
 }
 
-pub fn games_in_channel(conn: &Connection, channel_id: u64) -> Result<Vec<GameRow>> {
+pub fn games_in_channel(conn: &impl Db, channel_id: u64) -> Result<Vec<GameRow>> {
+    let conn = conn.sql();
     let mut stmt = conn.prepare_cached(select_games!(
         "FROM games g WHERE (g.channel_id = ?1 OR g.thread_id = ?1) \
          AND g.status IN ('lobby', 'active') ORDER BY g.id"
@@ -168,7 +173,8 @@ pub fn games_in_channel(conn: &Connection, channel_id: u64) -> Result<Vec<GameRo
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
-pub fn games_of_user(conn: &Connection, user: UserId, open_only: bool) -> Result<Vec<GameRow>> {
+pub fn games_of_user(conn: &impl Db, user: UserId, open_only: bool) -> Result<Vec<GameRow>> {
+    let conn = conn.sql();
     let sql = if open_only {
         select_games!(
             "FROM games g WHERE g.id IN (SELECT s.game_id FROM seats s WHERE s.user_id = ?1) \
@@ -185,31 +191,36 @@ pub fn games_of_user(conn: &Connection, user: UserId, open_only: bool) -> Result
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
-pub fn all_game_ids(conn: &Connection) -> Result<Vec<GameId>> {
+pub fn all_game_ids(conn: &impl Db) -> Result<Vec<GameId>> {
+    let conn = conn.sql();
     let mut stmt = conn.prepare_cached("SELECT id FROM games ORDER BY id")?;
     let ids = stmt.query_map([], |r| r.get(0))?;
     Ok(ids.collect::<rusqlite::Result<_>>()?)
 }
 
-pub fn set_settings(conn: &Connection, id: GameId, settings: &str) -> Result<()> {
+pub fn set_settings(conn: &impl Db, id: GameId, settings: &str) -> Result<()> {
+    let conn = conn.sql();
     conn.prepare_cached("UPDATE games SET settings = ?2 WHERE id = ?1")?
         .execute(params![id, settings])?;
     Ok(())
 }
 
-pub fn set_thread(conn: &Connection, id: GameId, thread: Option<u64>) -> Result<()> {
+pub fn set_thread(conn: &impl Db, id: GameId, thread: Option<u64>) -> Result<()> {
+    let conn = conn.sql();
     conn.prepare_cached("UPDATE games SET thread_id = ?2 WHERE id = ?1")?
         .execute(params![id, thread.map(to_sql)])?;
     Ok(())
 }
 
-pub fn set_lobby_message(conn: &Connection, id: GameId, message: Option<u64>) -> Result<()> {
+pub fn set_lobby_message(conn: &impl Db, id: GameId, message: Option<u64>) -> Result<()> {
+    let conn = conn.sql();
     conn.prepare_cached("UPDATE games SET lobby_message_id = ?2 WHERE id = ?1")?
         .execute(params![id, message.map(to_sql)])?;
     Ok(())
 }
 
-pub fn start_game(conn: &Connection, id: GameId, seed: u64, at: i64) -> Result<()> {
+pub fn start_game(conn: &impl Db, id: GameId, seed: u64, at: i64) -> Result<()> {
+    let conn = conn.sql();
     conn.prepare_cached(
         "UPDATE games SET status = 'active', seed = ?2, started_at = ?3 WHERE id = ?1",
     )?
@@ -218,12 +229,13 @@ pub fn start_game(conn: &Connection, id: GameId, seed: u64, at: i64) -> Result<(
 }
 
 pub fn end_game(
-    conn: &Connection,
+    conn: &impl Db,
     id: GameId,
     status: GameStatus,
     result: &str,
     at: i64,
 ) -> Result<()> {
+    let conn = conn.sql();
     conn.prepare_cached("UPDATE games SET status = ?2, result = ?3, ended_at = ?4 WHERE id = ?1")?
         .execute(params![id, status.as_str(), result, at])?;
     Ok(())
@@ -243,7 +255,8 @@ pub struct SeatRow {
     pub away_user_id: Option<UserId>,
 }
 
-pub fn seats(conn: &Connection, game: GameId) -> Result<Vec<SeatRow>> {
+pub fn seats(conn: &impl Db, game: GameId) -> Result<Vec<SeatRow>> {
+    let conn = conn.sql();
     let mut stmt = conn.prepare_cached(
         "SELECT game_id, team, user_id, bot_level, joined_at, missed_deadlines, resigned, \
          away_user_id FROM seats WHERE game_id = ?1 ORDER BY team",
@@ -263,7 +276,8 @@ pub fn seats(conn: &Connection, game: GameId) -> Result<Vec<SeatRow>> {
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
-pub fn put_seat(conn: &Connection, seat: &SeatRow) -> Result<()> {
+pub fn put_seat(conn: &impl Db, seat: &SeatRow) -> Result<()> {
+    let conn = conn.sql();
     conn.prepare_cached(
         "INSERT INTO seats (game_id, team, user_id, bot_level, joined_at, missed_deadlines, resigned, \
          away_user_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) \
@@ -283,7 +297,8 @@ pub fn put_seat(conn: &Connection, seat: &SeatRow) -> Result<()> {
     Ok(())
 }
 
-pub fn delete_seat(conn: &Connection, game: GameId, team: u8) -> Result<()> {
+pub fn delete_seat(conn: &impl Db, game: GameId, team: u8) -> Result<()> {
+    let conn = conn.sql();
     conn.prepare_cached("DELETE FROM seats WHERE game_id = ?1 AND team = ?2")?
         .execute(params![game, team])?;
     Ok(())
@@ -303,7 +318,8 @@ pub struct ActionRow {
 
 /// Appends an action, with its link in the game's digest chain (store/digest.rs); `Ok(false)`
 /// when that ply is already recorded (UNIQUE(game, ply)).
-pub fn insert_action(conn: &Connection, a: &ActionRow) -> Result<bool> {
+pub fn insert_action(conn: &impl Db, a: &ActionRow) -> Result<bool> {
+    let conn = conn.sql();
     // The previous row is the neighbour of the one written, on a page the insert dirties
     // anyway: one indexed read, no replay.
     let prev = match a.ply.checked_sub(1) {
@@ -338,7 +354,8 @@ pub fn insert_action(conn: &Connection, a: &ActionRow) -> Result<bool> {
 }
 
 /// Actions with ply > `after`, in order.
-pub fn actions_after(conn: &Connection, game: GameId, after: u32) -> Result<Vec<ActionRow>> {
+pub fn actions_after(conn: &impl Db, game: GameId, after: u32) -> Result<Vec<ActionRow>> {
+    let conn = conn.sql();
     let mut stmt = conn.prepare_cached(
         "SELECT game_id, ply, team, user_id, notation, action, events, created_at FROM actions \
          WHERE game_id = ?1 AND ply > ?2 ORDER BY ply",
@@ -349,7 +366,8 @@ pub fn actions_after(conn: &Connection, game: GameId, after: u32) -> Result<Vec<
 
 /// The chain value stored with the action at `ply` (`None`: no such row, or a row written
 /// before chains existed).
-fn stored_chain(conn: &Connection, game: GameId, ply: u32) -> Result<Option<Vec<u8>>> {
+fn stored_chain(conn: &impl Db, game: GameId, ply: u32) -> Result<Option<Vec<u8>>> {
+    let conn = conn.sql();
     Ok(conn
         .prepare_cached("SELECT chain FROM actions WHERE game_id = ?1 AND ply = ?2")?
         .query_row(params![game, ply], |r| r.get::<_, Option<Vec<u8>>>(0))
@@ -367,11 +385,12 @@ pub struct LoggedAction {
 
 /// Actions with `after` < ply ≤ `upto`, in order, each with its stored chain value.
 pub fn log_between(
-    conn: &Connection,
+    conn: &impl Db,
     game: GameId,
     after: u32,
     upto: u32,
 ) -> Result<Vec<LoggedAction>> {
+    let conn = conn.sql();
     let mut stmt = conn.prepare_cached(
         "SELECT game_id, ply, team, user_id, notation, action, events, created_at, chain \
          FROM actions WHERE game_id = ?1 AND ply > ?2 AND ply <= ?3 ORDER BY ply",
@@ -400,7 +419,8 @@ fn action_row(r: &rusqlite::Row) -> rusqlite::Result<ActionRow> {
 }
 
 /// The action recorded at `ply`, if any (one indexed row, whatever the game's length).
-pub fn action_at(conn: &Connection, game: GameId, ply: u32) -> Result<Option<ActionRow>> {
+pub fn action_at(conn: &impl Db, game: GameId, ply: u32) -> Result<Option<ActionRow>> {
+    let conn = conn.sql();
     let mut stmt = conn.prepare_cached(
         "SELECT game_id, ply, team, user_id, notation, action, events, created_at FROM actions \
          WHERE game_id = ?1 AND ply = ?2",
@@ -410,7 +430,8 @@ pub fn action_at(conn: &Connection, game: GameId, ply: u32) -> Result<Option<Act
 
 /// How many moves were complete after `ply` actions: the actions that did not stop for a
 /// choice (a move through a fork or a horse is several plies, and one move to a player).
-pub fn completed_moves(conn: &Connection, game: GameId, ply: u32) -> Result<u32> {
+pub fn completed_moves(conn: &impl Db, game: GameId, ply: u32) -> Result<u32> {
+    let conn = conn.sql();
     let mut stmt = conn.prepare_cached(
         "SELECT COUNT(*) FROM actions WHERE game_id = ?1 AND ply <= ?2 \
          AND instr(events, '\"ChoiceRequired\"') = 0",
@@ -419,7 +440,8 @@ pub fn completed_moves(conn: &Connection, game: GameId, ply: u32) -> Result<u32>
 }
 
 /// The first ply after `ply` that completed a move (`None`: no move is complete since).
-pub fn next_move_end(conn: &Connection, game: GameId, ply: u32) -> Result<Option<u32>> {
+pub fn next_move_end(conn: &impl Db, game: GameId, ply: u32) -> Result<Option<u32>> {
+    let conn = conn.sql();
     let mut stmt = conn.prepare_cached(
         "SELECT MIN(ply) FROM actions WHERE game_id = ?1 AND ply > ?2 \
          AND instr(events, '\"ChoiceRequired\"') = 0",
@@ -453,11 +475,8 @@ fn snapshot_row(r: &Row) -> rusqlite::Result<StoredSnapshot> {
 }
 
 /// The latest snapshot at or before `ply` (one indexed read, whatever the game's length).
-pub fn snapshot_before(
-    conn: &Connection,
-    game: GameId,
-    ply: u32,
-) -> Result<Option<StoredSnapshot>> {
+pub fn snapshot_before(conn: &impl Db, game: GameId, ply: u32) -> Result<Option<StoredSnapshot>> {
+    let conn = conn.sql();
     let sql = format!(
         "{SNAPSHOT_COLUMNS} WHERE s.game_id = ?1 AND s.ply <= ?2 ORDER BY s.ply DESC LIMIT 1"
     );
@@ -468,7 +487,8 @@ pub fn snapshot_before(
 }
 
 /// Every snapshot of a game, in order (for `jackal doctor`).
-pub fn snapshots_of(conn: &Connection, game: GameId) -> Result<Vec<StoredSnapshot>> {
+pub fn snapshots_of(conn: &impl Db, game: GameId) -> Result<Vec<StoredSnapshot>> {
+    let conn = conn.sql();
     let sql = format!("{SNAPSHOT_COLUMNS} WHERE s.game_id = ?1 ORDER BY s.ply");
     let mut stmt = conn.prepare_cached(&sql)?;
     let rows = stmt.query_map([game], snapshot_row)?;
@@ -477,13 +497,8 @@ pub fn snapshots_of(conn: &Connection, game: GameId) -> Result<Vec<StoredSnapsho
 
 /// Stores the state after `ply` actions, with its checksum over the game, the ply, the log's
 /// chain at that ply (the action at `ply` must be written first) and the state.
-pub fn insert_snapshot(
-    conn: &Connection,
-    game: GameId,
-    ply: u32,
-    state: &str,
-    at: i64,
-) -> Result<()> {
+pub fn insert_snapshot(conn: &impl Db, game: GameId, ply: u32, state: &str, at: i64) -> Result<()> {
+    let conn = conn.sql();
     let chain = match ply {
         0 => None,
         _ => stored_chain(conn, game, ply)?,
@@ -562,12 +577,13 @@ pub const MAX_REMINDERS: usize = 3;
 /// [`MAX_REMINDERS`], one slot each (and drops a bot's timer). Each game has one row per kind
 /// and slot, updated in place: a move rewrites the rows it had rather than adding new ones.
 pub fn set_turn_timers(
-    conn: &Connection,
+    conn: &impl Db,
     game: GameId,
     ply: u32,
     deadline: i64,
     reminders: &[i64],
 ) -> Result<()> {
+    let conn = conn.sql();
     // `macro_rules` keeps the shared clause in one place and the SQL a constant (the
     // statement cache is keyed by its text).
     macro_rules! upsert {
@@ -607,7 +623,8 @@ pub fn set_turn_timers(
 }
 
 /// Sets the timer of a bot's turn at `ply` (in place of a human's deadline and reminders).
-pub fn set_bot_timer(conn: &Connection, game: GameId, ply: u32, due: i64) -> Result<()> {
+pub fn set_bot_timer(conn: &impl Db, game: GameId, ply: u32, due: i64) -> Result<()> {
+    let conn = conn.sql();
     conn.prepare_cached(
         "DELETE FROM timers WHERE game_id = ?1 AND kind IN ('deadline', 'reminder')",
     )?
@@ -622,7 +639,8 @@ pub fn set_bot_timer(conn: &Connection, game: GameId, ply: u32, due: i64) -> Res
 }
 
 /// Sets a game's timer of `kind` (a pause's), whatever turn it is.
-pub fn set_game_timer(conn: &Connection, game: GameId, kind: TimerKind, due: i64) -> Result<()> {
+pub fn set_game_timer(conn: &impl Db, game: GameId, kind: TimerKind, due: i64) -> Result<()> {
+    let conn = conn.sql();
     conn.prepare_cached(
         "INSERT INTO timers (game_id, kind, slot, ply, due_at) VALUES (?1, ?2, 0, 0, ?3) \
          ON CONFLICT (game_id, kind, slot) DO UPDATE SET due_at = excluded.due_at, fired_at = NULL",
@@ -632,14 +650,16 @@ pub fn set_game_timer(conn: &Connection, game: GameId, kind: TimerKind, due: i64
 }
 
 /// Drops a game's timer of `kind` (a pause's).
-pub fn drop_game_timer(conn: &Connection, game: GameId, kind: TimerKind) -> Result<()> {
+pub fn drop_game_timer(conn: &impl Db, game: GameId, kind: TimerKind) -> Result<()> {
+    let conn = conn.sql();
     conn.prepare_cached("DELETE FROM timers WHERE game_id = ?1 AND kind = ?2")?
         .execute(params![game, kind.as_str()])?;
     Ok(())
 }
 
 /// Drops the game's timers (the game ended).
-pub fn clear_timers(conn: &Connection, game: GameId) -> Result<()> {
+pub fn clear_timers(conn: &impl Db, game: GameId) -> Result<()> {
+    let conn = conn.sql();
     conn.prepare_cached("DELETE FROM timers WHERE game_id = ?1")?
         .execute([game])?;
     Ok(())
@@ -647,7 +667,8 @@ pub fn clear_timers(conn: &Connection, game: GameId) -> Result<()> {
 
 const TIMER_COLUMNS: &str = "game_id, kind, slot, ply, due_at, fired_at";
 
-fn timers_query(conn: &Connection, sql: &str, p: impl rusqlite::Params) -> Result<Vec<TimerRow>> {
+fn timers_query(conn: &impl Db, sql: &str, p: impl rusqlite::Params) -> Result<Vec<TimerRow>> {
+    let conn = conn.sql();
     let mut stmt = conn.prepare_cached(sql)?;
     let rows = stmt.query_map(p, |r| {
         Ok(TimerRow {
@@ -663,7 +684,8 @@ fn timers_query(conn: &Connection, sql: &str, p: impl rusqlite::Params) -> Resul
 }
 
 /// Timers due at `now` that have not fired, earliest first.
-pub fn due_timers(conn: &Connection, now: i64) -> Result<Vec<TimerRow>> {
+pub fn due_timers(conn: &impl Db, now: i64) -> Result<Vec<TimerRow>> {
+    let conn = conn.sql();
     let sql = format!(
         "SELECT {TIMER_COLUMNS} FROM timers WHERE fired_at IS NULL AND due_at <= ?1 \
          ORDER BY due_at, game_id, kind, slot"
@@ -671,7 +693,8 @@ pub fn due_timers(conn: &Connection, now: i64) -> Result<Vec<TimerRow>> {
     timers_query(conn, &sql, [now])
 }
 
-pub fn game_timers(conn: &Connection, game: GameId) -> Result<Vec<TimerRow>> {
+pub fn game_timers(conn: &impl Db, game: GameId) -> Result<Vec<TimerRow>> {
+    let conn = conn.sql();
     let sql = format!(
         "SELECT {TIMER_COLUMNS} FROM timers WHERE game_id = ?1 ORDER BY due_at, kind, slot"
     );
@@ -680,7 +703,8 @@ pub fn game_timers(conn: &Connection, game: GameId) -> Result<Vec<TimerRow>> {
 
 /// The earliest time a pending timer is due (a game's or a player's), for the scheduler's
 /// sleep.
-pub fn next_timer_due(conn: &Connection) -> Result<Option<i64>> {
+pub fn next_timer_due(conn: &impl Db) -> Result<Option<i64>> {
+    let conn = conn.sql();
     Ok(conn.query_row(
         "SELECT MIN(due) FROM (SELECT MIN(due_at) AS due FROM timers WHERE fired_at IS NULL \
          UNION ALL SELECT MIN(due_at) FROM user_timers WHERE fired_at IS NULL)",
@@ -691,7 +715,8 @@ pub fn next_timer_due(conn: &Connection) -> Result<Option<i64>> {
 
 /// Moves a pending timer to `due` (a reminder that waits for the end of quiet hours); false
 /// if it fired meanwhile or was replaced by a later turn's.
-pub fn postpone_timer(conn: &Connection, timer: &TimerRow, due: i64) -> Result<bool> {
+pub fn postpone_timer(conn: &impl Db, timer: &TimerRow, due: i64) -> Result<bool> {
+    let conn = conn.sql();
     Ok(conn
         .prepare_cached(
             "UPDATE timers SET due_at = ?5 WHERE game_id = ?1 AND kind = ?2 AND slot = ?3 \
@@ -708,7 +733,8 @@ pub fn postpone_timer(conn: &Connection, timer: &TimerRow, due: i64) -> Result<b
 }
 
 /// Marks a timer fired; false if it already had, or was replaced by a later turn's.
-pub fn mark_timer_fired(conn: &Connection, timer: &TimerRow, at: i64) -> Result<bool> {
+pub fn mark_timer_fired(conn: &impl Db, timer: &TimerRow, at: i64) -> Result<bool> {
+    let conn = conn.sql();
     Ok(conn
         .prepare_cached(
             "UPDATE timers SET fired_at = ?5 WHERE game_id = ?1 AND kind = ?2 AND slot = ?3 \
@@ -725,7 +751,8 @@ pub fn mark_timer_fired(conn: &Connection, timer: &TimerRow, at: i64) -> Result<
 }
 
 /// The unfired deadline of a game's turn at `ply`, if it has one.
-pub fn deadline_at(conn: &Connection, game: GameId, ply: u32) -> Result<Option<i64>> {
+pub fn deadline_at(conn: &impl Db, game: GameId, ply: u32) -> Result<Option<i64>> {
+    let conn = conn.sql();
     Ok(conn
         .prepare_cached(
             "SELECT due_at FROM timers WHERE game_id = ?1 AND kind = 'deadline' AND slot = 0 \
@@ -768,12 +795,8 @@ pub struct UserTimerRow {
 }
 
 /// Sets (or moves) a player's timer of `kind`.
-pub fn set_user_timer(
-    conn: &Connection,
-    user: UserId,
-    kind: UserTimerKind,
-    due: i64,
-) -> Result<()> {
+pub fn set_user_timer(conn: &impl Db, user: UserId, kind: UserTimerKind, due: i64) -> Result<()> {
+    let conn = conn.sql();
     conn.prepare_cached(
         "INSERT INTO user_timers (user_id, kind, due_at) VALUES (?1, ?2, ?3) \
          ON CONFLICT (user_id, kind) DO UPDATE SET due_at = excluded.due_at, fired_at = NULL",
@@ -782,14 +805,16 @@ pub fn set_user_timer(
     Ok(())
 }
 
-pub fn drop_user_timer(conn: &Connection, user: UserId, kind: UserTimerKind) -> Result<()> {
+pub fn drop_user_timer(conn: &impl Db, user: UserId, kind: UserTimerKind) -> Result<()> {
+    let conn = conn.sql();
     conn.prepare_cached("DELETE FROM user_timers WHERE user_id = ?1 AND kind = ?2")?
         .execute(params![to_sql(user), kind.as_str()])?;
     Ok(())
 }
 
 /// Players' timers due at `now` that have not fired, earliest first.
-pub fn due_user_timers(conn: &Connection, now: i64) -> Result<Vec<UserTimerRow>> {
+pub fn due_user_timers(conn: &impl Db, now: i64) -> Result<Vec<UserTimerRow>> {
+    let conn = conn.sql();
     let mut stmt = conn.prepare_cached(
         "SELECT user_id, kind, due_at FROM user_timers WHERE fired_at IS NULL AND due_at <= ?1 \
          ORDER BY due_at, user_id, kind",
@@ -804,7 +829,8 @@ pub fn due_user_timers(conn: &Connection, now: i64) -> Result<Vec<UserTimerRow>>
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
-pub fn user_timer(conn: &Connection, user: UserId, kind: UserTimerKind) -> Result<Option<i64>> {
+pub fn user_timer(conn: &impl Db, user: UserId, kind: UserTimerKind) -> Result<Option<i64>> {
+    let conn = conn.sql();
     Ok(conn
         .prepare_cached(
             "SELECT due_at FROM user_timers WHERE user_id = ?1 AND kind = ?2 AND fired_at IS NULL",
@@ -814,7 +840,8 @@ pub fn user_timer(conn: &Connection, user: UserId, kind: UserTimerKind) -> Resul
 }
 
 /// Marks a player's timer fired; false if it already had or was moved since it was read.
-pub fn mark_user_timer_fired(conn: &Connection, timer: &UserTimerRow, at: i64) -> Result<bool> {
+pub fn mark_user_timer_fired(conn: &impl Db, timer: &UserTimerRow, at: i64) -> Result<bool> {
+    let conn = conn.sql();
     Ok(conn
         .prepare_cached(
             "UPDATE user_timers SET fired_at = ?4 WHERE user_id = ?1 AND kind = ?2 \
@@ -846,13 +873,14 @@ pub struct OutboxRow {
 }
 
 pub fn insert_outbox(
-    conn: &Connection,
+    conn: &impl Db,
     game: Option<GameId>,
     kind: &str,
     target: &str,
     payload: &str,
     at: i64,
 ) -> Result<i64> {
+    let conn = conn.sql();
     conn.prepare_cached(
         "INSERT INTO outbox (game_id, kind, target, payload, created_at, next_at) \
          VALUES (?1, ?2, ?3, ?4, ?5, ?5)",
@@ -861,21 +889,19 @@ pub fn insert_outbox(
     Ok(conn.last_insert_rowid())
 }
 
-fn outbox_query(
-    conn: &Connection,
-    filter: &str,
-    p: impl rusqlite::Params,
-) -> Result<Vec<OutboxRow>> {
+fn outbox_query(conn: &impl Db, filter: &str, p: impl rusqlite::Params) -> Result<Vec<OutboxRow>> {
+    let conn = conn.sql();
     outbox_query_limited(conn, filter, "", p)
 }
 
 /// [`outbox_query`] with a `LIMIT` clause (or none, for `""`).
 fn outbox_query_limited(
-    conn: &Connection,
+    conn: &impl Db,
     filter: &str,
     limit: &str,
     p: impl rusqlite::Params,
 ) -> Result<Vec<OutboxRow>> {
+    let conn = conn.sql();
     let sql = format!(
         "SELECT id, game_id, kind, target, payload, attempts, created_at, next_at, sent_at, \
          last_error, given_up FROM outbox {filter} ORDER BY id {limit}"
@@ -900,13 +926,15 @@ fn outbox_query_limited(
 }
 
 /// Unsent messages whose backoff has passed, oldest first.
-pub fn pending_outbox(conn: &Connection, now: i64) -> Result<Vec<OutboxRow>> {
+pub fn pending_outbox(conn: &impl Db, now: i64) -> Result<Vec<OutboxRow>> {
+    let conn = conn.sql();
     outbox_query(conn, "WHERE sent_at IS NULL AND next_at <= ?1", [now])
 }
 
 /// Up to `limit` unsent messages after row `after`, oldest first, backoff or not: a page of
 /// the backlog, walked through its own index (see migration 0010).
-pub fn unsent_outbox_page(conn: &Connection, after: i64, limit: usize) -> Result<Vec<OutboxRow>> {
+pub fn unsent_outbox_page(conn: &impl Db, after: i64, limit: usize) -> Result<Vec<OutboxRow>> {
+    let conn = conn.sql();
     outbox_query_limited(
         conn,
         "INDEXED BY outbox_unsent WHERE sent_at IS NULL AND id > ?1",
@@ -915,11 +943,13 @@ pub fn unsent_outbox_page(conn: &Connection, after: i64, limit: usize) -> Result
     )
 }
 
-pub fn game_outbox(conn: &Connection, game: GameId) -> Result<Vec<OutboxRow>> {
+pub fn game_outbox(conn: &impl Db, game: GameId) -> Result<Vec<OutboxRow>> {
+    let conn = conn.sql();
     outbox_query(conn, "WHERE game_id = ?1", [game])
 }
 
-pub fn mark_outbox_sent(conn: &Connection, id: i64, at: i64) -> Result<bool> {
+pub fn mark_outbox_sent(conn: &impl Db, id: i64, at: i64) -> Result<bool> {
+    let conn = conn.sql();
     Ok(conn
         .prepare_cached("UPDATE outbox SET sent_at = ?2 WHERE id = ?1 AND sent_at IS NULL")?
         .execute(params![id, at])?
@@ -927,7 +957,8 @@ pub fn mark_outbox_sent(conn: &Connection, id: i64, at: i64) -> Result<bool> {
 }
 
 /// Closes a row the sender will never deliver (it stays, with why, for the record).
-pub fn mark_outbox_given_up(conn: &Connection, id: i64, error: &str, at: i64) -> Result<bool> {
+pub fn mark_outbox_given_up(conn: &impl Db, id: i64, error: &str, at: i64) -> Result<bool> {
+    let conn = conn.sql();
     Ok(conn
         .prepare_cached(
             "UPDATE outbox SET given_up = 1, sent_at = ?3, last_error = ?2, \
@@ -938,14 +969,16 @@ pub fn mark_outbox_given_up(conn: &Connection, id: i64, error: &str, at: i64) ->
 }
 
 /// When the earliest unsent row may be sent (after its backoff), for the sender's sleep.
-pub fn next_outbox_due(conn: &Connection) -> Result<Option<i64>> {
+pub fn next_outbox_due(conn: &impl Db) -> Result<Option<i64>> {
+    let conn = conn.sql();
     Ok(conn
         .prepare_cached("SELECT MIN(next_at) FROM outbox WHERE sent_at IS NULL")?
         .query_row([], |r| r.get(0))?)
 }
 
 /// Records a failed send and when to try again.
-pub fn mark_outbox_failed(conn: &Connection, id: i64, error: &str, retry_at: i64) -> Result<()> {
+pub fn mark_outbox_failed(conn: &impl Db, id: i64, error: &str, retry_at: i64) -> Result<()> {
+    let conn = conn.sql();
     conn.prepare_cached(
         "UPDATE outbox SET attempts = attempts + 1, last_error = ?2, next_at = ?3 WHERE id = ?1",
     )?
@@ -1036,7 +1069,8 @@ impl UserPrefs {
     }
 }
 
-pub fn get_prefs(conn: &Connection, user: UserId) -> Result<UserPrefs> {
+pub fn get_prefs(conn: &impl Db, user: UserId) -> Result<UserPrefs> {
+    let conn = conn.sql();
     let row = conn
         .prepare_cached(
             "SELECT user_id, language, dms, quiet_start, quiet_end, time_zone, reminders, \
@@ -1077,7 +1111,8 @@ pub fn get_prefs(conn: &Connection, user: UserId) -> Result<UserPrefs> {
     Ok(prefs)
 }
 
-pub fn put_prefs(conn: &Connection, p: &UserPrefs) -> Result<()> {
+pub fn put_prefs(conn: &impl Db, p: &UserPrefs) -> Result<()> {
+    let conn = conn.sql();
     let reminders = p
         .reminders
         .as_ref()
@@ -1118,7 +1153,8 @@ pub struct PromptRow {
 }
 
 /// Records (or replaces) a player's prompt in a game.
-pub fn put_prompt(conn: &Connection, p: &PromptRow) -> Result<()> {
+pub fn put_prompt(conn: &impl Db, p: &PromptRow) -> Result<()> {
+    let conn = conn.sql();
     conn.prepare_cached(
         "INSERT INTO dm_prompts (game_id, user_id, ply, channel_id, message_id) \
          VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT (game_id, user_id) DO UPDATE SET \
@@ -1134,7 +1170,8 @@ pub fn put_prompt(conn: &Connection, p: &PromptRow) -> Result<()> {
     Ok(())
 }
 
-pub fn get_prompt(conn: &Connection, game: GameId, user: UserId) -> Result<Option<PromptRow>> {
+pub fn get_prompt(conn: &impl Db, game: GameId, user: UserId) -> Result<Option<PromptRow>> {
+    let conn = conn.sql();
     Ok(conn
         .prepare_cached(
             "SELECT game_id, user_id, ply, channel_id, message_id FROM dm_prompts \
@@ -1191,7 +1228,8 @@ impl Question {
 }
 
 /// Remembers a public post that asks `question`.
-pub fn put_question(conn: &Connection, q: &QuestionRow) -> Result<()> {
+pub fn put_question(conn: &impl Db, q: &QuestionRow) -> Result<()> {
+    let conn = conn.sql();
     conn.prepare_cached(
         "INSERT OR IGNORE INTO questions (game_id, question, channel_id, message_id) \
          VALUES (?1, ?2, ?3, ?4)",
@@ -1207,10 +1245,11 @@ pub fn put_question(conn: &Connection, q: &QuestionRow) -> Result<()> {
 
 /// The posts of a game still asking `question` (every question when `None`).
 pub fn questions(
-    conn: &Connection,
+    conn: &impl Db,
     game: GameId,
     question: Option<Question>,
 ) -> Result<Vec<QuestionRow>> {
+    let conn = conn.sql();
     let mut stmt = conn.prepare_cached(
         "SELECT game_id, question, channel_id, message_id FROM questions WHERE game_id = ?1 \
          AND (?2 IS NULL OR question = ?2) ORDER BY message_id",
@@ -1237,7 +1276,8 @@ pub fn questions(
 }
 
 /// Forgets a question once its buttons are gone.
-pub fn delete_question(conn: &Connection, q: &QuestionRow) -> Result<()> {
+pub fn delete_question(conn: &impl Db, q: &QuestionRow) -> Result<()> {
+    let conn = conn.sql();
     conn.prepare_cached(
         "DELETE FROM questions WHERE game_id = ?1 AND question = ?2 AND message_id = ?3",
     )?
@@ -1250,7 +1290,8 @@ pub fn delete_question(conn: &Connection, q: &QuestionRow) -> Result<()> {
 }
 
 /// Every private prompt of a game still on record (each player's latest).
-pub fn game_prompts(conn: &Connection, game: GameId) -> Result<Vec<PromptRow>> {
+pub fn game_prompts(conn: &impl Db, game: GameId) -> Result<Vec<PromptRow>> {
+    let conn = conn.sql();
     let mut stmt = conn.prepare_cached(
         "SELECT game_id, user_id, ply, channel_id, message_id FROM dm_prompts \
          WHERE game_id = ?1 ORDER BY user_id",
@@ -1268,7 +1309,8 @@ pub fn game_prompts(conn: &Connection, game: GameId) -> Result<Vec<PromptRow>> {
 }
 
 /// Forgets a prompt, only if it is still the one at `message_id` (a newer prompt stays).
-pub fn delete_prompt(conn: &Connection, game: GameId, user: UserId, message_id: u64) -> Result<()> {
+pub fn delete_prompt(conn: &impl Db, game: GameId, user: UserId, message_id: u64) -> Result<()> {
+    let conn = conn.sql();
     conn.prepare_cached(
         "DELETE FROM dm_prompts WHERE game_id = ?1 AND user_id = ?2 AND message_id = ?3",
     )?
@@ -1283,7 +1325,8 @@ pub struct ChosenLanguages {
     pub guilds: Vec<(u64, String)>,
 }
 
-pub fn chosen_languages(conn: &Connection) -> Result<ChosenLanguages> {
+pub fn chosen_languages(conn: &impl Db) -> Result<ChosenLanguages> {
+    let conn = conn.sql();
     let users = conn
         .prepare_cached("SELECT user_id, language FROM user_prefs WHERE language IS NOT NULL")?
         .query_map([], |r| Ok((from_sql(r.get(0)?), r.get(1)?)))?
@@ -1296,7 +1339,8 @@ pub fn chosen_languages(conn: &Connection) -> Result<ChosenLanguages> {
 }
 
 /// A server's language, if it chose one.
-pub fn guild_language(conn: &Connection, guild: u64) -> Result<Option<String>> {
+pub fn guild_language(conn: &impl Db, guild: u64) -> Result<Option<String>> {
+    let conn = conn.sql();
     Ok(conn
         .prepare_cached("SELECT language FROM guild_prefs WHERE guild_id = ?1")?
         .query_row([to_sql(guild)], |r| r.get(0))
@@ -1304,7 +1348,8 @@ pub fn guild_language(conn: &Connection, guild: u64) -> Result<Option<String>> {
         .flatten())
 }
 
-pub fn set_guild_language(conn: &Connection, guild: u64, language: Option<&str>) -> Result<()> {
+pub fn set_guild_language(conn: &impl Db, guild: u64, language: Option<&str>) -> Result<()> {
+    let conn = conn.sql();
     conn.prepare_cached(
         "INSERT INTO guild_prefs (guild_id, language) VALUES (?1, ?2) \
          ON CONFLICT (guild_id) DO UPDATE SET language = ?2",
@@ -1339,7 +1384,8 @@ fn vacation_row(r: &Row) -> rusqlite::Result<VacationRow> {
 }
 
 /// The player's row for `year` (used nothing yet when there is none).
-pub fn get_vacation(conn: &Connection, guild: u64, user: UserId, year: i32) -> Result<VacationRow> {
+pub fn get_vacation(conn: &impl Db, guild: u64, user: UserId, year: i32) -> Result<VacationRow> {
+    let conn = conn.sql();
     Ok(conn
         .prepare_cached(
             "SELECT guild_id, user_id, year, used_ms, until_ms, held_from FROM vacations \
@@ -1359,11 +1405,12 @@ pub fn get_vacation(conn: &Connection, guild: u64, user: UserId, year: i32) -> R
 
 /// The player's vacation in a server running at `now` (whatever year it began in).
 pub fn running_vacation(
-    conn: &Connection,
+    conn: &impl Db,
     guild: u64,
     user: UserId,
     now: i64,
 ) -> Result<Option<VacationRow>> {
+    let conn = conn.sql();
     Ok(conn
         .prepare_cached(
             "SELECT guild_id, user_id, year, used_ms, until_ms, held_from FROM vacations \
@@ -1373,7 +1420,8 @@ pub fn running_vacation(
         .optional()?)
 }
 
-pub fn put_vacation(conn: &Connection, v: &VacationRow) -> Result<()> {
+pub fn put_vacation(conn: &impl Db, v: &VacationRow) -> Result<()> {
+    let conn = conn.sql();
     conn.prepare_cached(
         "INSERT INTO vacations (guild_id, user_id, year, used_ms, until_ms, held_from) \
          VALUES (?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT (guild_id, user_id, year) DO UPDATE SET \
@@ -1398,7 +1446,8 @@ pub struct GuildLimits {
     pub max_pause_days: Option<u32>,
 }
 
-pub fn guild_limits(conn: &Connection, guild: u64) -> Result<GuildLimits> {
+pub fn guild_limits(conn: &impl Db, guild: u64) -> Result<GuildLimits> {
+    let conn = conn.sql();
     Ok(conn
         .prepare_cached(
             "SELECT vacation_days, max_pause_days FROM guild_prefs WHERE guild_id = ?1",
@@ -1413,7 +1462,8 @@ pub fn guild_limits(conn: &Connection, guild: u64) -> Result<GuildLimits> {
         .unwrap_or_default())
 }
 
-pub fn set_guild_limits(conn: &Connection, guild: u64, limits: GuildLimits) -> Result<()> {
+pub fn set_guild_limits(conn: &impl Db, guild: u64, limits: GuildLimits) -> Result<()> {
+    let conn = conn.sql();
     conn.prepare_cached(
         "INSERT INTO guild_prefs (guild_id, vacation_days, max_pause_days) VALUES (?1, ?2, ?3) \
          ON CONFLICT (guild_id) DO UPDATE SET vacation_days = ?2, max_pause_days = ?3",
@@ -1441,7 +1491,8 @@ pub struct PauseRow {
     pub ends_at: Option<i64>,
 }
 
-pub fn get_pause(conn: &Connection, game: GameId) -> Result<Option<PauseRow>> {
+pub fn get_pause(conn: &impl Db, game: GameId) -> Result<Option<PauseRow>> {
+    let conn = conn.sql();
     let row = conn
         .prepare_cached(
             "SELECT game_id, proposer, length_ms, proposed_at, accepted, ends_at, refused \
@@ -1475,7 +1526,8 @@ pub fn get_pause(conn: &Connection, game: GameId) -> Result<Option<PauseRow>> {
     Ok(Some(pause))
 }
 
-pub fn put_pause(conn: &Connection, p: &PauseRow) -> Result<()> {
+pub fn put_pause(conn: &impl Db, p: &PauseRow) -> Result<()> {
+    let conn = conn.sql();
     let accepted = serde_json::to_string(&p.accepted).expect("a list of numbers");
     let refused = serde_json::to_string(&p.refused).expect("a list of numbers");
     conn.prepare_cached(
@@ -1496,14 +1548,16 @@ pub fn put_pause(conn: &Connection, p: &PauseRow) -> Result<()> {
     Ok(())
 }
 
-pub fn delete_pause(conn: &Connection, game: GameId) -> Result<()> {
+pub fn delete_pause(conn: &impl Db, game: GameId) -> Result<()> {
+    let conn = conn.sql();
     conn.prepare_cached("DELETE FROM pauses WHERE game_id = ?1")?
         .execute([game])?;
     Ok(())
 }
 
 /// The end of the game's running pause, if one runs at `now`.
-pub fn paused_until(conn: &Connection, game: GameId, now: i64) -> Result<Option<i64>> {
+pub fn paused_until(conn: &impl Db, game: GameId, now: i64) -> Result<Option<i64>> {
+    let conn = conn.sql();
     Ok(conn
         .prepare_cached("SELECT ends_at FROM pauses WHERE game_id = ?1 AND ends_at > ?2")?
         .query_row(params![game, now], |r| r.get(0))

@@ -106,11 +106,12 @@ async fn burst_10000_games_1000_deadlines_in_one_second_100_players_moving() {
     // Every game but the movers' has long been running: its start was posted then.
     {
         let conn = service.store().conn().expect("a connection");
-        conn.execute(
-            "UPDATE outbox SET sent_at = ?1 WHERE game_id > ?2",
-            rusqlite::params![service.now_ms(), MOVERS as i64],
-        )
-        .expect("mark the old games' posts sent");
+        conn.raw()
+            .execute(
+                "UPDATE outbox SET sent_at = ?1 WHERE game_id > ?2",
+                rusqlite::params![service.now_ms(), MOVERS as i64],
+            )
+            .expect("mark the old games' posts sent");
     }
     let prepare_time = prepared.elapsed();
 
@@ -125,7 +126,7 @@ async fn burst_10000_games_1000_deadlines_in_one_second_100_players_moving() {
     let due_at = |i: usize| second - second % 1000 + 1000 + i as i64;
     {
         let mut conn = service.store().conn().expect("a connection");
-        let tx = conn.transaction().expect("a transaction");
+        let tx = conn.raw_mut().transaction().expect("a transaction");
         for (i, id) in due_ids.iter().enumerate() {
             let moved = tx
                 .execute(
@@ -380,6 +381,7 @@ fn timed_out(service: &GameService, ids: &[GameId]) -> Vec<GameId> {
     let conn = service.store().conn().expect("a connection");
     let mut out = Vec::new();
     let mut stmt = conn
+        .raw()
         .prepare("SELECT payload FROM outbox WHERE kind = 'notice'")
         .expect("a query");
     let rows = stmt
@@ -401,12 +403,13 @@ fn timed_out(service: &GameService, ids: &[GameId]) -> Vec<GameId> {
 /// Are posts caused by the deadlines still unsent (rows of games other than the movers')?
 fn burst_rows_unsent(service: &GameService) -> bool {
     let conn = service.store().conn().expect("a connection");
-    conn.query_row(
-        "SELECT EXISTS (SELECT 1 FROM outbox WHERE sent_at IS NULL AND game_id > ?1)",
-        [MOVERS as i64],
-        |r| r.get(0),
-    )
-    .expect("the outbox")
+    conn.raw()
+        .query_row(
+            "SELECT EXISTS (SELECT 1 FROM outbox WHERE sent_at IS NULL AND game_id > ?1)",
+            [MOVERS as i64],
+            |r| r.get(0),
+        )
+        .expect("the outbox")
 }
 
 /// Waits until the outbox is empty (the movers' boards and DMs are out).

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use fluent_syntax::ast::{Entry, Expression, InlineExpression, Pattern, PatternElement};
 use jackal::engine::Team;
 use jackal::game::end::GameEnd;
-use jackal::words::narrate::{self, Numbered};
+use jackal::words::narrate::Numbered;
 use jackal::words::{Args, FluentValue, Lang, format};
 
 const FILES: [&str; 3] = ["bot", "commands", "narration"];

@@ -11,8 +11,8 @@ use crate::engine::Team;
 use crate::game::GameStatus;
 use crate::game::{GameEnd, Loaded};
 use crate::tr;
-use crate::words::narrate::Teams;
 use crate::words::Lang;
+use crate::words::narrate::Teams;
 
 /// The lobby message of a game that ended, with a link to the post that tells its end.
 pub fn view_over(loaded: &Loaded, lang: Lang, final_post: &str) -> (String, Vec<CreateActionRow>) {
