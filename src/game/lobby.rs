@@ -1,5 +1,6 @@
 //! Lobby use cases: create, join, leave, configure, bots, start, kick, cancel, my games.
 
+use super::Needs;
 use super::end::GameEnd;
 use super::outbox::{self, Notice, OutboxMessage, Target};
 use super::turns::turn_deadline;
@@ -162,12 +163,7 @@ impl GameService {
         id: GameId,
         change: impl FnOnce(&Tx<'_>, &Loaded) -> Result<T>,
     ) -> Result<T> {
-        let mut conn = self.store.conn()?;
-        let tx = conn.write()?;
-        let loaded = load_with(&tx, id)?;
-        let out = change(&tx, &loaded)?;
-        tx.commit()?;
-        Ok(out)
+        self.write(id, Needs::Stored, |tx, loaded| change(tx, loaded))
     }
 
     /// Takes a seat in a lobby: the one asked for, or a random free one. Returns the team.

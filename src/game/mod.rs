@@ -26,7 +26,7 @@ mod turns;
 mod vacation;
 pub mod zones;
 
-use crate::store::Db;
+use crate::store::{Db, Tx};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
@@ -146,6 +146,15 @@ fn empty_seats(seats: &[u8]) -> String {
 }
 
 pub type Result<T> = std::result::Result<T, ServiceError>;
+
+/// What a write asks of the game it changes ([`GameService::write`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Needs {
+    /// Any stored game: a lobby, a running game, one that is over.
+    Stored,
+    /// A game being played: a lobby or a game over is refused.
+    Running,
+}
 
 /// Where a game lives in Discord (all `None` for a local game).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -290,6 +299,31 @@ impl GameService {
             self.remember(&loaded, game.clone());
         }
         Ok(loaded)
+    }
+
+    /// The one way to change a stored game. SQLite's write lock is taken first and the game
+    /// loaded inside it (through the cache), so no other writer can move it between the checks
+    /// and the change; with [`Needs::Running`] a game that is not being played is refused.
+    /// `change` writes through the transaction and may play on the loaded game in place; the
+    /// write commits when it returns `Ok`, and the game's state is kept for the next call.
+    pub(crate) fn write<T>(
+        &self,
+        id: GameId,
+        needs: Needs,
+        change: impl FnOnce(&Tx<'_>, &mut Loaded) -> Result<T>,
+    ) -> Result<T> {
+        let mut conn = self.store.conn()?;
+        let tx = conn.write()?;
+        let mut loaded = self.load_on(&tx, id)?;
+        if needs == Needs::Running {
+            turns::require_active(&loaded)?;
+        }
+        let out = change(&tx, &mut loaded)?;
+        tx.commit()?;
+        if let Some(game) = loaded.game.take() {
+            self.remember(&loaded, game);
+        }
+        Ok(out)
     }
 
     /// A game's seats, without loading the game: enough to tell whose game it is, even when

@@ -10,6 +10,7 @@
 //! The owner of a game or a member who manages the server can also give the player on turn
 //! more time (`/jackal extend`).
 
+use super::Needs;
 use super::lobby::notice;
 use super::outbox::Notice;
 use super::reminder_settings::set_turn;
@@ -85,70 +86,64 @@ impl GameService {
     /// `user` proposes to pause `id` for `length_ms`; their own vote counts for it.
     pub fn propose_pause(&self, user: UserId, id: GameId, length_ms: i64) -> Result<PauseVote> {
         let now = self.now();
-        let mut conn = self.store.conn()?;
-        let tx = conn.write()?;
-        let loaded = self.load_on(&tx, id)?;
-        require_active(&loaded)?;
-        let team = loaded
-            .seat_of(user)
-            .ok_or(ServiceError::NotYourGame(id))?
-            .team;
-        let max_days = match loaded.row.guild_id {
-            Some(guild) => store::guild_limits(&tx, guild)?
-                .max_pause_days
-                .unwrap_or(DEFAULT_MAX_PAUSE_DAYS),
-            None => DEFAULT_MAX_PAUSE_DAYS,
-        };
-        if length_ms <= 0 || length_ms > max_days as i64 * DAY_MS {
-            return Err(ServiceError::PauseTooLong { max_days });
-        }
-        if let Some(pause) = store::get_pause(&tx, id)? {
-            return Err(match pause.ends_at {
-                Some(until) => ServiceError::AlreadyPaused { until_ms: until },
-                None => ServiceError::PauseProposed(id),
-            });
-        }
-        let pause = PauseRow {
-            game_id: id,
-            proposer: team,
-            length_ms,
-            proposed_at: now,
-            accepted: vec![team],
-            refused: Vec::new(),
-            ends_at: None,
-        };
-        let proposed = Notice::PauseProposed { team, length_ms };
-        notice(&tx, &loaded.row, proposed, now)?;
-        let outcome = self.settle(&tx, &loaded, pause, now)?;
-        tx.commit()?;
-        Ok(outcome)
+        self.write(id, Needs::Running, |tx, loaded| {
+            let team = loaded
+                .seat_of(user)
+                .ok_or(ServiceError::NotYourGame(id))?
+                .team;
+            let max_days = match loaded.row.guild_id {
+                Some(guild) => store::guild_limits(tx, guild)?
+                    .max_pause_days
+                    .unwrap_or(DEFAULT_MAX_PAUSE_DAYS),
+                None => DEFAULT_MAX_PAUSE_DAYS,
+            };
+            if length_ms <= 0 || length_ms > max_days as i64 * DAY_MS {
+                return Err(ServiceError::PauseTooLong { max_days });
+            }
+            if let Some(pause) = store::get_pause(tx, id)? {
+                return Err(match pause.ends_at {
+                    Some(until) => ServiceError::AlreadyPaused { until_ms: until },
+                    None => ServiceError::PauseProposed(id),
+                });
+            }
+            let pause = PauseRow {
+                game_id: id,
+                proposer: team,
+                length_ms,
+                proposed_at: now,
+                accepted: vec![team],
+                refused: Vec::new(),
+                ends_at: None,
+            };
+            let proposed = Notice::PauseProposed { team, length_ms };
+            notice(tx, &loaded.row, proposed, now)?;
+            let outcome = self.settle(tx, loaded, pause, now)?;
+            Ok(outcome)
+        })
     }
 
     /// `user`'s vote on the pause proposed in `id`.
     pub fn vote_pause(&self, user: UserId, id: GameId, yes: bool) -> Result<PauseVote> {
         let now = self.now();
-        let mut conn = self.store.conn()?;
-        let tx = conn.write()?;
-        let loaded = self.load_on(&tx, id)?;
-        require_active(&loaded)?;
-        let team = loaded
-            .seat_of(user)
-            .ok_or(ServiceError::NotYourGame(id))?
-            .team;
-        let mut pause = store::get_pause(&tx, id)?
-            .filter(|p| p.ends_at.is_none())
-            .ok_or(ServiceError::NoPauseProposed(id))?;
-        if pause.accepted.contains(&team) || pause.refused.contains(&team) {
-            return Err(ServiceError::AlreadyVoted(id));
-        }
-        if yes {
-            pause.accepted.push(team);
-        } else {
-            pause.refused.push(team);
-        }
-        let outcome = self.settle(&tx, &loaded, pause, now)?;
-        tx.commit()?;
-        Ok(outcome)
+        self.write(id, Needs::Running, |tx, loaded| {
+            let team = loaded
+                .seat_of(user)
+                .ok_or(ServiceError::NotYourGame(id))?
+                .team;
+            let mut pause = store::get_pause(tx, id)?
+                .filter(|p| p.ends_at.is_none())
+                .ok_or(ServiceError::NoPauseProposed(id))?;
+            if pause.accepted.contains(&team) || pause.refused.contains(&team) {
+                return Err(ServiceError::AlreadyVoted(id));
+            }
+            if yes {
+                pause.accepted.push(team);
+            } else {
+                pause.refused.push(team);
+            }
+            let outcome = self.settle(tx, loaded, pause, now)?;
+            Ok(outcome)
+        })
     }
 
     /// Stores the proposal after a vote, or starts or drops it once the votes decide.
@@ -228,27 +223,25 @@ impl GameService {
     /// Returns the new deadline.
     pub fn extend_deadline(&self, actor: Actor, id: GameId, by_ms: i64) -> Result<i64> {
         let now = self.now();
-        let mut conn = self.store.conn()?;
-        let tx = conn.write()?;
-        let loaded = self.load_on(&tx, id)?;
-        let game = require_active(&loaded)?;
-        if actor.user != loaded.row.owner_id && !actor.admin {
-            return Err(ServiceError::NotOwner);
-        }
-        if by_ms < 3_600_000 || by_ms > super::config::MAX_TURN_SECONDS as i64 * 1000 {
-            return Err(ServiceError::BadSetting(
-                "more time must be between 1h and 14d (e.g. 1d)".into(),
-            ));
-        }
-        let team = game.controller().number();
-        let deadline =
-            shift_deadline(&tx, &loaded, by_ms, now)?.ok_or(ServiceError::NoDeadline(id))?;
-        let extended = Notice::Extended {
-            team,
-            deadline_ms: deadline,
-        };
-        notice(&tx, &loaded.row, extended, now)?;
-        tx.commit()?;
-        Ok(deadline)
+        self.write(id, Needs::Running, |tx, loaded| {
+            let game = require_active(loaded)?;
+            if actor.user != loaded.row.owner_id && !actor.admin {
+                return Err(ServiceError::NotOwner);
+            }
+            if by_ms < 3_600_000 || by_ms > super::config::MAX_TURN_SECONDS as i64 * 1000 {
+                return Err(ServiceError::BadSetting(
+                    "more time must be between 1h and 14d (e.g. 1d)".into(),
+                ));
+            }
+            let team = game.controller().number();
+            let deadline =
+                shift_deadline(tx, loaded, by_ms, now)?.ok_or(ServiceError::NoDeadline(id))?;
+            let extended = Notice::Extended {
+                team,
+                deadline_ms: deadline,
+            };
+            notice(tx, &loaded.row, extended, now)?;
+            Ok(deadline)
+        })
     }
 }

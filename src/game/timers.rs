@@ -6,8 +6,10 @@ use super::outbox::{self, OutboxMessage, Target};
 use super::reminder_settings::{self, turns_of};
 use super::reminders::Firing;
 use super::turns::Stand;
-use super::{GameService, Result};
+use super::turns::Thought;
+use super::{GameService, Loaded, Needs, Result};
 use crate::engine::{Game, Team};
+use crate::store::Tx;
 use crate::store::{self, GameStatus, TimerKind, TimerRow, UserId, UserTimerRow};
 
 /// What firing a timer did.
@@ -152,9 +154,19 @@ impl GameService {
             Some(stand) => self.think(timer.game_id, Some(timer.ply), stand)?,
             None => None,
         };
-        let mut conn = self.store.conn()?;
-        let tx = conn.write()?;
-        let loaded = self.load_on(&tx, timer.game_id)?;
+        self.write(timer.game_id, Needs::Stored, |tx, loaded| {
+            self.fire_in(tx, loaded, timer, thought)
+        })
+    }
+
+    /// [`GameService::fire`] inside the write `loaded` was read in.
+    fn fire_in(
+        &self,
+        tx: &Tx<'_>,
+        loaded: &mut Loaded,
+        timer: &TimerRow,
+        thought: Option<Thought>,
+    ) -> Result<Fired> {
         let game_id = timer.game_id;
         let current = loaded.row.status == GameStatus::Active && loaded.row.ply == timer.ply;
         let team = loaded.game.as_ref().map(Game::controller);
@@ -163,10 +175,9 @@ impl GameService {
             .and_then(|s| s.user_id);
         let now = self.now();
         if matches!(timer.kind, TimerKind::PauseVote | TimerKind::PauseEnd) {
-            store::mark_timer_fired(&tx, timer, now)?;
+            store::mark_timer_fired(tx, timer, now)?;
             let acted = loaded.row.status == GameStatus::Active
-                && self.pause_timer(&tx, &loaded, timer.kind, now)?;
-            tx.commit()?;
+                && self.pause_timer(tx, loaded, timer.kind, now)?;
             return Ok(if acted {
                 Fired::Paused { game_id }
             } else {
@@ -176,10 +187,9 @@ impl GameService {
         match (timer.kind, current, team, user) {
             (TimerKind::Deadline, true, Some(team), Some(user))
                 if self
-                    .hold_for_vacation(&tx, &loaded, team.number(), user, now)?
+                    .hold_for_vacation(tx, loaded, team.number(), user, now)?
                     .is_some() =>
             {
-                tx.commit()?;
                 Ok(Fired::Held { game_id, team })
             }
             (TimerKind::Deadline, true, Some(team), Some(_)) => {
@@ -192,22 +202,19 @@ impl GameService {
                 }
             }
             (TimerKind::Reminder, true, Some(team), Some(user)) => {
-                let deadline = store::deadline_at(&tx, game_id, timer.ply)?;
-                let prefs = store::get_prefs(&tx, user)?;
+                let deadline = store::deadline_at(tx, game_id, timer.ply)?;
+                let prefs = store::get_prefs(tx, user)?;
                 let plan = reminder_settings::plan_for(&prefs, &loaded.config);
                 let firing = deadline.map(|d| plan.firing(timer.due_at, d, now));
                 if let Some(Firing::Wait(end)) = firing {
-                    store::postpone_timer(&tx, timer, end)?;
-                    tx.commit()?;
+                    store::postpone_timer(tx, timer, end)?;
                     return Ok(Fired::Quiet { game_id, team });
                 }
                 if firing == Some(Firing::Drop) {
-                    store::mark_timer_fired(&tx, timer, now)?;
-                    tx.commit()?;
+                    store::mark_timer_fired(tx, timer, now)?;
                     return Ok(Fired::Quiet { game_id, team });
                 }
-                if let (true, Some(deadline)) =
-                    (store::mark_timer_fired(&tx, timer, now)?, deadline)
+                if let (true, Some(deadline)) = (store::mark_timer_fired(tx, timer, now)?, deadline)
                 {
                     let message = OutboxMessage::Reminder {
                         game_id,
@@ -218,16 +225,15 @@ impl GameService {
                     // A reminder that comes due only once its deadline has passed too (the bot
                     // was down through both) would remind of a turn about to time out: none.
                     if loaded.row.channel_id.is_some() && deadline > now {
-                        outbox::enqueue(&tx, Target::User { id: user }, &message, now)?;
+                        outbox::enqueue(tx, Target::User { id: user }, &message, now)?;
                     }
                 }
-                tx.commit()?;
                 Ok(Fired::Reminded { game_id, team })
             }
-            (TimerKind::Bot, true, _, None) => match thought.filter(|t| t.still_fits(&loaded)) {
+            (TimerKind::Bot, true, _, None) => match thought.filter(|t| t.still_fits(loaded)) {
                 Some(thought) => {
                     let accepted =
-                        self.commit_action(tx, loaded, thought.first(), None, Default::default())?;
+                        self.apply_action(tx, loaded, thought.first(), None, Default::default())?;
                     Ok(Fired::BotMoved {
                         game_id,
                         team: accepted.team,
@@ -235,14 +241,12 @@ impl GameService {
                 }
                 // No bot on turn after all: don't fire again.
                 None => {
-                    store::mark_timer_fired(&tx, timer, now)?;
-                    tx.commit()?;
+                    store::mark_timer_fired(tx, timer, now)?;
                     Ok(Fired::Stale { game_id })
                 }
             },
             _ => {
-                store::mark_timer_fired(&tx, timer, now)?;
-                tx.commit()?;
+                store::mark_timer_fired(tx, timer, now)?;
                 Ok(Fired::Stale { game_id })
             }
         }

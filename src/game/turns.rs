@@ -4,6 +4,7 @@
 use crate::store::{Db, Tx};
 use serde::Serialize;
 
+use super::Needs;
 use super::end::GameEnd;
 use super::lobby::{end_in, notice, public_target};
 use super::outbox::{self, Notice, OutboxMessage, Target};
@@ -261,32 +262,29 @@ impl GameService {
 
     /// A user's action in a game, answering the board at `seen_ply`.
     pub fn act(&self, user: UserId, id: GameId, seen_ply: u32, text: &str) -> Result<Accepted> {
-        let mut conn = self.store.conn()?;
-        // The write lock first, then the read: no other writer can move the game between the
-        // ply checked here and the action row written below.
-        let tx = conn.write()?;
-        let loaded = self.load_on(&tx, id)?;
-        let game = require_active(&loaded)?;
-        if loaded.seat_of(user).is_none() {
-            return Err(ServiceError::NotYourGame(id));
-        }
-        if seen_ply != loaded.row.ply {
-            let now = (loaded.row.ply, loaded.move_number());
-            return Err(why_stale(&tx, game, id, seen_ply, text, now)?);
-        }
-        let seat = seat_on_turn(&loaded, game, user)?;
-        // Legality is checked once, by the engine's `play` in `commit_action`.
-        let action = game.read_action(text).map_err(ServiceError::Illegal)?;
-        // A player who moves is no longer "missing deadlines in a row".
-        let seat_update = (seat.missed_deadlines > 0).then(|| SeatRow {
-            missed_deadlines: 0,
-            ..seat.clone()
-        });
-        let extra = Extra {
-            seat: seat_update,
-            notice: None,
-        };
-        self.commit_action(tx, loaded, action, Some(user), extra)
+        self.write(id, Needs::Running, |tx, loaded| {
+            let game = require_active(loaded)?;
+            if loaded.seat_of(user).is_none() {
+                return Err(ServiceError::NotYourGame(id));
+            }
+            if seen_ply != loaded.row.ply {
+                let now = (loaded.row.ply, loaded.move_number());
+                return Err(why_stale(tx, game, id, seen_ply, text, now)?);
+            }
+            let seat = seat_on_turn(loaded, game, user)?;
+            // Legality is checked once, by the engine's `play` in `apply_action`.
+            let action = game.read_action(text).map_err(ServiceError::Illegal)?;
+            // A player who moves is no longer "missing deadlines in a row".
+            let seat_update = (seat.missed_deadlines > 0).then(|| SeatRow {
+                missed_deadlines: 0,
+                ..seat.clone()
+            });
+            let extra = Extra {
+                seat: seat_update,
+                notice: None,
+            };
+            self.apply_action(tx, loaded, action, Some(user), extra)
+        })
     }
 
     /// Plays one move for a bot seat if a bot is to move; `None` otherwise.
@@ -295,16 +293,17 @@ impl GameService {
             let Some(thought) = self.think(id, None, Stand::Seat)? else {
                 return Ok(None);
             };
-            let mut conn = self.store.conn()?;
-            let tx = conn.write()?;
-            let loaded = self.load_on(&tx, id)?;
-            // Someone moved while the bot thought: think again about the new position.
-            if !thought.still_fits(&loaded) {
-                continue;
+            let played = self.write(id, Needs::Stored, |tx, loaded| {
+                // Someone moved while the bot thought: think again about the new position.
+                if !thought.still_fits(loaded) {
+                    return Ok(None);
+                }
+                self.apply_action(tx, loaded, thought.first(), None, Extra::default())
+                    .map(Some)
+            })?;
+            if played.is_some() {
+                return Ok(played);
             }
-            return self
-                .commit_action(tx, loaded, thought.first(), None, Extra::default())
-                .map(Some);
         }
     }
 
@@ -374,38 +373,12 @@ impl GameService {
         }
     }
 
-    /// Commits one legal action: the action row, a snapshot when due, the next deadline and
-    /// reminder, the outbox rows, the end of the game — all or nothing. `tx` is the immediate
-    /// transaction `loaded` was read in, so the game is still at `loaded`'s ply. `loaded` is
-    /// taken whole: its state is played on in place, then kept in memory for the next move.
-    pub(super) fn commit_action(
-        &self,
-        tx: Tx<'_>,
-        mut loaded: Loaded,
-        action: Action,
-        by: Option<UserId>,
-        extra: Extra,
-    ) -> Result<Accepted> {
-        let accepted = self.apply_action(&tx, &mut loaded, action, by, extra)?;
-        self.commit_applied(tx, loaded)?;
-        Ok(accepted)
-    }
-
-    /// Commits the actions applied to `loaded` in `tx`, and keeps the state they led to.
-    fn commit_applied(&self, tx: Tx<'_>, mut loaded: Loaded) -> Result<()> {
-        tx.commit()?;
-        let game = loaded
-            .game
-            .take()
-            .expect("an applied action leaves a state");
-        self.remember(&loaded, game);
-        Ok(())
-    }
-
-    /// [`GameService::commit_action`] without the commit: the action's writes go into `tx`
-    /// and `loaded` becomes the game after it, so that further actions can follow in the
-    /// same transaction (a timed-out turn played whole).
-    fn apply_action(
+    /// Plays one legal action inside a write ([`GameService::write`]): the action row, a
+    /// snapshot when due, the next deadline and reminder, the outbox rows, the end of the
+    /// game, all committed together by the write. `loaded` was read inside `tx`, so the game
+    /// is still at its ply; it becomes the game after the action, so that further actions can
+    /// follow in the same write (a timed-out turn played whole).
+    pub(super) fn apply_action(
         &self,
         tx: &Tx<'_>,
         loaded: &mut Loaded,
@@ -608,21 +581,19 @@ impl GameService {
 
     /// Resigns the actor's seat: a duel is lost at once; otherwise a bot plays the team on.
     pub fn resign(&self, actor: Actor, id: GameId) -> Result<()> {
-        let mut conn = self.store.conn()?;
-        let tx = conn.write()?;
-        let loaded = self.load_on(&tx, id)?;
-        require_active(&loaded)?;
-        let seat = loaded
-            .seat_of(actor.user)
-            .ok_or(ServiceError::NotYourGame(id))?
-            .clone();
-        self.resign_seat(tx, &loaded, &seat, Resignation::ByHand)
+        self.write(id, Needs::Running, |tx, loaded| {
+            let seat = loaded
+                .seat_of(actor.user)
+                .ok_or(ServiceError::NotYourGame(id))?
+                .clone();
+            self.resign_seat(tx, loaded, &seat, Resignation::ByHand)
+        })
     }
 
-    /// Resigns `seat` in the immediate transaction `loaded` was read in.
+    /// Resigns `seat` inside the write `loaded` was read in.
     pub(super) fn resign_seat(
         &self,
-        tx: Tx<'_>,
+        tx: &Tx<'_>,
         loaded: &Loaded,
         seat: &SeatRow,
         why: Resignation,
@@ -638,18 +609,17 @@ impl GameService {
                 winners: vec![winner],
                 timed_out,
             };
-            end_in(&tx, &loaded.row, GameStatus::Finished, end, now)?;
+            end_in(tx, &loaded.row, GameStatus::Finished, end, now)?;
         } else {
-            self.seat_to_bot(&tx, loaded, seat, true, now)?;
+            self.seat_to_bot(tx, loaded, seat, true, now)?;
             let team = seat.team;
             let resigned = if timed_out {
                 Notice::ResignedLate { team }
             } else {
                 Notice::Resigned { team }
             };
-            notice(&tx, &loaded.row, resigned, now)?;
+            notice(tx, &loaded.row, resigned, now)?;
         }
-        tx.commit()?;
         Ok(())
     }
 
@@ -675,15 +645,15 @@ impl GameService {
     /// What the deadline policy does for a seat that let its time pass: resign it, or play
     /// the move `thought` out for it beforehand ([`GameService::think`]). `None` when the game
     /// changed after that thought: nothing is done and the deadline stays due.
-    /// `tx`: the immediate transaction `loaded` was read in.
+    /// Runs inside the write `loaded` was read in.
     pub(super) fn timeout_move(
         &self,
-        tx: Tx<'_>,
-        loaded: Loaded,
+        tx: &Tx<'_>,
+        loaded: &mut Loaded,
         thought: Option<Thought>,
     ) -> Result<Option<()>> {
-        let game = require_active(&loaded)?;
-        let Some(seat) = controller_seat(&loaded, game).cloned() else {
+        let game = require_active(loaded)?;
+        let Some(seat) = controller_seat(loaded, game).cloned() else {
             return Ok(Some(()));
         };
         if seat.user_id.is_none() {
@@ -692,10 +662,10 @@ impl GameService {
         let missed = seat.missed_deadlines + 1;
         if loaded.config.timeout == TimeoutPolicy::Resign {
             return self
-                .resign_seat(tx, &loaded, &seat, Resignation::TimeRanOut)
+                .resign_seat(tx, loaded, &seat, Resignation::TimeRanOut)
                 .map(Some);
         }
-        let Some(thought) = thought.filter(|t| t.still_fits(&loaded)) else {
+        let Some(thought) = thought.filter(|t| t.still_fits(loaded)) else {
             return Ok(None);
         };
         let takeover = missed >= loaded.config.max_missed as u32;
@@ -724,13 +694,11 @@ impl GameService {
             seat: Some(update),
             notice: Some(notice),
         };
-        let mut loaded = loaded;
         let mut extra = Some(extra);
         for action in thought.actions {
             let extra = extra.take().unwrap_or_default();
-            self.apply_action(&tx, &mut loaded, action, None, extra)?;
+            self.apply_action(tx, loaded, action, None, extra)?;
         }
-        self.commit_applied(tx, loaded)?;
         Ok(Some(()))
     }
 }
