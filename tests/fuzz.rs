@@ -651,6 +651,17 @@ fn scenario_texts() -> &'static Vec<String> {
 
 /// Positions to type notation into: every scenario's position after its `play` steps (many
 /// with a pending choice), and new games of every size played a few random plies on.
+/// [`positions`] as the picker is given them.
+fn turn_views() -> &'static Vec<jackal::game::TurnView> {
+    static VIEWS: OnceLock<Vec<jackal::game::TurnView>> = OnceLock::new();
+    VIEWS.get_or_init(|| {
+        positions()
+            .iter()
+            .map(|g| jackal::game::TurnView::of_position(1, 1, g.clone()))
+            .collect()
+    })
+}
+
 fn positions() -> &'static Vec<Game> {
     static GAMES: OnceLock<Vec<Game>> = OnceLock::new();
     GAMES.get_or_init(|| {
@@ -1333,7 +1344,7 @@ fn discord_input() {
         strategy,
         |(id, value, path, at, russian)| {
             let lang = if russian { Lang::Ru } else { Lang::En };
-            let games = positions();
+            let games = turn_views();
             if let Ok(parsed) = CustomId::parse(&id) {
                 let encoded = parsed.encode();
                 prop_assert!(

@@ -10,7 +10,7 @@ use serenity::all::{
 
 use super::errors::BotError;
 use super::ids::{CustomId, LobbyButton};
-use super::turn::{self, PickerMessage, Pressed};
+use super::turn::{self, PickerMessage};
 use super::types::{Data, Result};
 use super::views::{lobby, relative_time, settings};
 use super::{lobby_sync, picker};
@@ -246,9 +246,9 @@ async fn route(p: &mut Press<'_>, id: CustomId) -> Result<()> {
         }
         CustomId::MyMoves { game } => {
             p.defer_private().await?;
-            let (loaded, state) = turn::players_turn(p.data, p.actor.user, game).await?;
-            let deadline = p.data.call(move |s| s.deadline_of(game)).await?;
-            let message = turn::first_menu(p.data, &loaded, &state, p.lang, deadline).await?;
+            let user = p.actor.user;
+            let view = p.data.call(move |s| s.turn(user, game, None)).await?;
+            let message = turn::first_menu(p.data, &view, p.lang).await?;
             p.edit(message).await
         }
         CustomId::Pick { game, ply, path } => {
@@ -257,26 +257,25 @@ async fn route(p: &mut Press<'_>, id: CustomId) -> Result<()> {
                 .parse()
                 .map_err(|_| BotError::UnknownComponent)?;
             p.acknowledge().await?;
-            let (loaded, state) = current(p, game, ply).await?;
-            let menu = picker::menu(&state, p.lang, &path).ok_or(BotError::UnknownComponent)?;
+            let view = current(p, game, ply).await?;
+            let menu = picker::menu(&view, p.lang, &path).ok_or(BotError::UnknownComponent)?;
             let entry = menu.entries.get(index).ok_or(BotError::UnknownComponent)?;
             match &entry.kind {
                 picker::EntryKind::Group(i) => {
                     let mut deeper = path.clone();
                     deeper.push(*i);
-                    p.edit(turn::menu_at(&loaded, &state, p.lang, &deeper)?)
-                        .await
+                    p.edit(turn::menu_at(&view, p.lang, &deeper)?).await
                 }
                 picker::EntryKind::Action { notation, .. } => {
                     let notation = notation.clone();
-                    play(p, &loaded, &state, &notation, false).await
+                    play(p, game, ply, &notation, false).await
                 }
             }
         }
         CustomId::PickRoot { game, ply } => {
             p.acknowledge().await?;
-            let (loaded, state) = current(p, game, ply).await?;
-            p.edit(turn::menu_at(&loaded, &state, p.lang, &[])?).await
+            let view = current(p, game, ply).await?;
+            p.edit(turn::menu_at(&view, p.lang, &[])?).await
         }
         CustomId::Play {
             game,
@@ -285,8 +284,7 @@ async fn route(p: &mut Press<'_>, id: CustomId) -> Result<()> {
             confirmed,
         } => {
             p.acknowledge().await?;
-            let (loaded, state) = current(p, game, ply).await?;
-            play(p, &loaded, &state, &action, confirmed).await
+            play(p, game, ply, &action, confirmed).await
         }
         CustomId::Resign { game } => {
             // Resigning is only ever the answer to its confirmation, a private message
@@ -353,39 +351,24 @@ fn text_only(content: String) -> PickerMessage {
     }
 }
 
-/// The game at the position a picker component was drawn for, with the presser on turn. An
+/// The turn at the position a picker component was drawn for, with the presser on turn. An
 /// older position is refused as stale before anything else (whoever is on turn now).
-async fn current(
-    p: &Press<'_>,
-    game: crate::game::GameId,
-    ply: u32,
-) -> Result<(crate::game::Loaded, crate::engine::Game)> {
-    let now = p.data.call(move |s| s.load(game)).await?;
-    if now.game.as_ref().is_some_and(|g| g.ply() != ply) {
-        return Err(BotError::StaleButton {
-            game,
-            move_number: now.move_number(),
-        });
-    }
-    turn::players_turn(p.data, p.actor.user, game).await
+async fn current(p: &Press<'_>, game: GameId, ply: u32) -> Result<crate::game::TurnView> {
+    let user = p.actor.user;
+    p.data.call(move |s| s.turn(user, game, Some(ply))).await
 }
 
 /// Plays (or asks to confirm) an action pressed in the picker.
 async fn play(
     p: &mut Press<'_>,
-    loaded: &crate::game::Loaded,
-    state: &crate::engine::Game,
+    game: GameId,
+    ply: u32,
     notation: &str,
     confirmed: bool,
 ) -> Result<()> {
     let user = p.actor.user;
-    match turn::press(p.data, user, loaded, state, p.lang, notation, confirmed).await? {
-        Pressed::Confirm(message) => p.edit(message).await,
-        Pressed::Played(accepted) => {
-            let message = turn::after_move(p.data, user, &accepted, p.lang).await?;
-            p.edit(message).await
-        }
-    }
+    let message = turn::press(p.data, user, (game, Some(ply)), p.lang, notation, confirmed).await?;
+    p.edit(message).await
 }
 
 async fn lobby_button(

@@ -220,6 +220,9 @@ fn service_text(e: &ServiceError, lang: Lang) -> String {
         ServiceError::NotOwner => tr!(lang, "err-not-owner"),
         ServiceError::NotServerManager => tr!(lang, "err-not-server-manager"),
         ServiceError::NotYourTurn { team } => tr!(lang, "err-not-your-turn", team = *team),
+        ServiceError::StaleButton { move_number, .. } => {
+            tr!(lang, "err-stale-button", current = *move_number)
+        }
         ServiceError::StaleView { move_number, .. } => {
             tr!(lang, "err-stale-view", current = *move_number)
         }

@@ -584,7 +584,14 @@ async fn your_turn(
         return Ok(Outcome::Moot);
     }
     let lang = reader_lang(data, &prefs, &loaded).await;
-    let message = turn::first_menu(data, &loaded, &state, lang, deadline).await?;
+    let mut view = match data.call(move |s| s.turn(user, game, Some(ply))).await {
+        Ok(view) => view,
+        // The turn moved on meanwhile (or the seat changed hands): nothing to prompt.
+        Err(e) if e.is_refusal() => return Ok(Outcome::Moot),
+        Err(e) => return Err(e.into()),
+    };
+    view.deadline_ms = deadline;
+    let message = turn::first_menu(data, &view, lang).await?;
     let dm = data.rest.dm_channel(user).await.map_err(failure)?;
     let new = NewMessage {
         content: message.content,

@@ -15,6 +15,7 @@
 use std::collections::BTreeMap;
 
 use crate::engine::{Action, Cell, Game, Items, LegalAction, UnitKind, UnitRef};
+use crate::game::TurnView;
 use crate::tr;
 use crate::words::{Lang, narrate};
 
@@ -58,8 +59,9 @@ pub struct Menu {
 }
 
 /// The position's actions for the side to move, as a tree (root entries first).
-fn tree(game: &Game, lang: Lang) -> Vec<Node> {
-    let legal = game.legal_actions();
+fn tree(view: &TurnView, lang: Lang) -> Vec<Node> {
+    let game = &view.position;
+    let legal = view.legal.clone();
     if legal.len() <= MENU_MAX {
         return legal.into_iter().map(Node::Leaf).collect();
     }
@@ -155,10 +157,11 @@ pub fn target(action: &Action) -> Option<Cell> {
 }
 
 /// The cells of all legal actions (highlighted on the player's private board).
-pub fn targets(game: &Game) -> Vec<Cell> {
-    let mut cells: Vec<Cell> = game
-        .legal_actions_unflagged()
+pub fn targets(view: &TurnView) -> Vec<Cell> {
+    let mut cells: Vec<Cell> = view
+        .legal
         .iter()
+        .map(|l| &l.action)
         .filter_map(target)
         .collect();
     cells.sort();
@@ -238,8 +241,9 @@ pub fn clip(text: &str, max: usize) -> String {
 
 /// The menu at `path` (the root for an empty path); `None` if the path leads nowhere (an
 /// id from a different position, or damaged).
-pub fn menu(game: &Game, lang: Lang, path: &[u8]) -> Option<Menu> {
-    let mut nodes = tree(game, lang);
+pub fn menu(view: &TurnView, lang: Lang, path: &[u8]) -> Option<Menu> {
+    let game = &view.position;
+    let mut nodes = tree(view, lang);
     let mut prompt = match game.pending_kind() {
         Some(kind) => tr!(lang, narrate::choice_id(kind)),
         None if nodes.iter().all(|n| matches!(n, Node::Leaf(_))) => tr!(lang, "picker-choose-move"),
@@ -279,14 +283,6 @@ pub fn menu(game: &Game, lang: Lang, path: &[u8]) -> Option<Menu> {
     })
 }
 
-/// The legal action with this notation, with its fatal flag, if it is legal now.
-pub fn find(game: &Game, notation: &str) -> Option<LegalAction> {
-    let action = game.parse_action(notation).ok()?;
-    game.legal_actions()
-        .into_iter()
-        .find(|l| l.action == action)
-}
-
 /// The items of an action's cargo (for confirmations).
 pub fn cargo(action: &Action) -> Items {
     match *action {
@@ -304,6 +300,8 @@ mod tests {
     /// Follows every path of the picker and collects the actions reached, with the number
     /// of menus opened to reach each.
     fn reachable(game: &Game, lang: Lang) -> Vec<(String, usize)> {
+        let view = TurnView::of_position(1, 1, game.clone());
+        let game = &view;
         let mut out = Vec::new();
         let mut stack = vec![Vec::<u8>::new()];
         while let Some(path) = stack.pop() {
@@ -409,7 +407,8 @@ mod tests {
         let reached: Vec<String> = reached.into_iter().map(|(n, _)| n).collect();
         assert_eq!(reached, expected);
         // The root holds runs of cells; each run's answers fit as buttons.
-        let root = menu(&game, Lang::En, &[]).expect("the root");
+        let root =
+            menu(&TurnView::of_position(1, 1, game.clone()), Lang::En, &[]).expect("the root");
         assert!(root.choice && root.entries.len() <= MENU_MAX);
         assert!(matches!(root.entries[0].kind, EntryKind::Group(0)));
     }
@@ -417,9 +416,16 @@ mod tests {
     #[test]
     fn a_wrong_path_leads_nowhere() {
         let game = Game::new(settings(13, Players::Two), 3).unwrap();
-        assert!(menu(&game, Lang::En, &[]).is_some());
-        assert!(menu(&game, Lang::En, &[200]).is_none());
-        assert!(menu(&game, Lang::En, &[0, 0, 0, 0]).is_none());
+        assert!(menu(&TurnView::of_position(1, 1, game.clone()), Lang::En, &[]).is_some());
+        assert!(menu(&TurnView::of_position(1, 1, game.clone()), Lang::En, &[200]).is_none());
+        assert!(
+            menu(
+                &TurnView::of_position(1, 1, game.clone()),
+                Lang::En,
+                &[0, 0, 0, 0]
+            )
+            .is_none()
+        );
     }
 
     #[test]

@@ -7,9 +7,9 @@ use serenity::all::CreateActionRow;
 use super::errors::BotError;
 use super::picker;
 use super::types::{Data, Result};
-use super::views::picker::{self as view, At};
+use super::views::picker::{self as picker_view, At};
 use crate::engine::Game;
-use crate::game::{Accepted, CameBack, Loaded, ServiceError};
+use crate::game::{Accepted, CameBack, Pressed, TurnAt, TurnView};
 use crate::game::{GameId, UserId};
 use crate::render::{self, RenderOptions};
 use crate::words::{Lang, narrate};
@@ -42,70 +42,43 @@ pub async fn draw(data: &Data, game: Game, options: RenderOptions) -> Result<Vec
         .map_err(|e| BotError::Internal(format!("rendering: {e}")))
 }
 
-/// The game and the user's seat on turn in it, or why there is none.
-pub async fn players_turn(data: &Data, user: UserId, game: GameId) -> Result<(Loaded, Game)> {
-    let loaded = data.call(move |s| s.load(game)).await?;
-    let state = match (&loaded.game, loaded.row.status) {
-        (Some(state), crate::game::GameStatus::Active) => state.clone(),
-        (_, crate::game::GameStatus::Lobby) => return Err(ServiceError::NotRunning(game).into()),
-        _ => return Err(ServiceError::Finished(game).into()),
-    };
-    if loaded.seat_of(user).is_none() {
-        return Err(ServiceError::NotYourGame(game).into());
-    }
-    let team = state.controller();
-    if loaded.team_seat(team).and_then(|s| s.user_id) != Some(user) {
-        return Err(ServiceError::NotYourTurn { team }.into());
-    }
-    Ok((loaded, state))
-}
-
-/// Where the picker is for a position.
-fn at(loaded: &Loaded, game: &Game, deadline_ms: Option<i64>) -> At {
+/// Where the picker is for a turn.
+fn at(at: &TurnAt, deadline_ms: Option<i64>) -> At {
     At {
-        game: loaded.row.id,
-        ply: game.ply(),
-        number: loaded.move_number(),
-        team: game.controller().number(),
+        game: at.game_id,
+        ply: at.ply,
+        number: at.move_number,
+        team: at.team.number(),
         deadline_ms,
     }
 }
 
 /// The picker's first menu for the player on turn, with their board (their targets
 /// highlighted, the last move outlined).
-pub async fn first_menu(
-    data: &Data,
-    loaded: &Loaded,
-    game: &Game,
-    lang: Lang,
-    deadline_ms: Option<i64>,
-) -> Result<PickerMessage> {
-    let id = loaded.row.id;
-    let ply = game.ply();
-    let events = data.call(move |s| s.move_events(id, ply)).await?;
+pub async fn first_menu(data: &Data, view: &TurnView, lang: Lang) -> Result<PickerMessage> {
     let options = RenderOptions {
-        highlights: picker::targets(game),
-        path: render::path_of(&events),
+        highlights: picker::targets(view),
+        path: render::path_of(&view.last_move),
         lang,
-        move_number: Some(loaded.move_number()),
+        move_number: Some(view.at.move_number),
     };
-    let png = draw(data, game.clone(), options).await?;
-    let menu = picker::menu(game, lang, &[]).ok_or(BotError::UnknownComponent)?;
-    let (content, components) = view::view(lang, &at(loaded, game, deadline_ms), &menu);
+    let png = draw(data, view.position.clone(), options).await?;
+    let menu = picker::menu(view, lang, &[]).ok_or(BotError::UnknownComponent)?;
+    let (content, components) = picker_view::view(lang, &at(&view.at, view.deadline_ms), &menu);
     Ok(PickerMessage {
         content,
         components,
         picture: Some(BoardPicture {
-            file: board_file(id, ply),
+            file: board_file(view.at.game_id, view.at.ply),
             png,
         }),
     })
 }
 
 /// The menu at `path` (the board stays as it is).
-pub fn menu_at(loaded: &Loaded, game: &Game, lang: Lang, path: &[u8]) -> Result<PickerMessage> {
-    let menu = picker::menu(game, lang, path).ok_or(BotError::UnknownComponent)?;
-    let (content, components) = view::view(lang, &at(loaded, game, None), &menu);
+pub fn menu_at(view: &TurnView, lang: Lang, path: &[u8]) -> Result<PickerMessage> {
+    let menu = picker::menu(view, lang, path).ok_or(BotError::UnknownComponent)?;
+    let (content, components) = picker_view::view(lang, &at(&view.at, None), &menu);
     Ok(PickerMessage {
         content,
         components,
@@ -113,55 +86,53 @@ pub fn menu_at(loaded: &Loaded, game: &Game, lang: Lang, path: &[u8]) -> Result<
     })
 }
 
-/// What pressing an action does: a fatal one asks first.
-pub enum Pressed {
-    Confirm(PickerMessage),
-    Played(Accepted),
-}
-
-/// Plays `notation` for `user` answering the board at `ply`, unless it is fatal and not yet
-/// confirmed.
+/// Plays `notation` for `user` answering the board at `ply` (`None`: typed), unless it is fatal and not yet
+/// confirmed (then the question comes back): one call of the service. The answer is the
+/// message to show: the confirmation, the next choice of the same move (with the board
+/// redrawn), or what was played.
 pub async fn press(
     data: &Data,
     user: UserId,
-    loaded: &Loaded,
-    game: &Game,
+    (game, ply): (GameId, Option<u32>),
     lang: Lang,
     notation: &str,
     confirmed: bool,
-) -> Result<Pressed> {
-    if !confirmed && let Some(legal) = picker::find(game, notation).filter(|l| l.fatal) {
-        let label = narrate::action(lang, &legal.action);
-        let (content, components) = view::confirm(
-            lang,
-            &at(loaded, game, None),
-            &game.notation(&legal.action),
-            &label,
-        );
-        return Ok(Pressed::Confirm(PickerMessage {
-            content,
-            components,
-            picture: None,
-        }));
-    }
-    let id = loaded.row.id;
-    let ply = game.ply();
+) -> Result<PickerMessage> {
     let text = notation.to_string();
-    let accepted = data.change(move |s| s.act(user, id, ply, &text)).await?;
-    Ok(Pressed::Played(accepted))
+    let pressed = data
+        .change(move |s| s.press(user, game, ply, &text, confirmed))
+        .await?;
+    match pressed {
+        Pressed::Confirm {
+            at: turn,
+            action,
+            notation,
+        } => {
+            let label = narrate::action(lang, &action.action);
+            let (content, components) =
+                picker_view::confirm(lang, &at(&turn, None), &notation, &label);
+            Ok(PickerMessage {
+                content,
+                components,
+                picture: None,
+            })
+        }
+        Pressed::Played { accepted, next } => {
+            after_move(data, &accepted, next.as_deref(), lang).await
+        }
+    }
 }
 
-/// After a move by `user`: the next choice of the same move (with the board redrawn), or
-/// what was played.
+/// After a move: the next choice of the same move (with the board redrawn), or what was
+/// played.
 pub async fn after_move(
     data: &Data,
-    user: UserId,
     accepted: &Accepted,
+    next: Option<&TurnView>,
     lang: Lang,
 ) -> Result<PickerMessage> {
-    if accepted.pending.is_some() {
-        let (loaded, game) = players_turn(data, user, accepted.game_id).await?;
-        let mut menu = first_menu(data, &loaded, &game, lang, None).await?;
+    if let Some(next) = next {
+        let mut menu = first_menu(data, next, lang).await?;
         if let Some(back) = &accepted.came_back {
             menu.content = format!("{}\n{}", back_from_vacation(lang, back), menu.content);
         }
@@ -180,7 +151,7 @@ pub async fn after_move(
         team: accepted.team.number(),
         deadline_ms: None,
     };
-    let mut content = view::played(lang, &at, &words);
+    let mut content = picker_view::played(lang, &at, &words);
     if let Some(back) = &accepted.came_back {
         content.push('\n');
         content.push_str(&back_from_vacation(lang, back));

@@ -95,10 +95,7 @@ impl GameService {
     /// The deadline of the game's current turn, if a person is on turn.
     pub fn deadline_of(&self, id: GameId) -> Result<Option<i64>> {
         let conn = self.store.conn()?;
-        Ok(store::game_timers(&conn, id)?
-            .into_iter()
-            .find(|t| t.kind == store::TimerKind::Deadline && t.fired_at.is_none())
-            .map(|t| t.due_at))
+        Ok(store::running_deadline(&conn, id)?)
     }
 
     /// The row was delivered. `false` if it was already marked (by an earlier attempt).

@@ -22,6 +22,7 @@ mod reminder_settings;
 pub mod reminders;
 pub mod timers;
 mod transfer;
+pub mod turn_view;
 mod turns;
 mod vacation;
 pub mod zones;
@@ -44,6 +45,7 @@ pub use outbox::{Notice, OutboxMessage, Queued, Target};
 pub use pause::PauseVote;
 pub use timers::Fired;
 pub use transfer::ExportedGame;
+pub use turn_view::{Pressed, TurnAt, TurnView};
 pub use turns::{Accepted, HistoryEntry, LegalMove, Next};
 pub use vacation::{
     CameBack, DEFAULT_MAX_PAUSE_DAYS, DEFAULT_VACATION_DAYS, NewVacation, VacationStatus,
@@ -98,6 +100,9 @@ pub enum ServiceError {
     /// boards and prompts number them.
     #[error("the board you answered is out of date: the game has moved on to move {move_number}")]
     StaleView { current: u32, move_number: u32 },
+    /// A button of a board the game has moved on from (whoever is on turn now).
+    #[error("that button is from an older board: the game is on move {move_number}")]
+    StaleButton { game: GameId, move_number: u32 },
     #[error("that move was already played")]
     AlreadyPlayed,
     #[error("illegal move: {}", .0.why())]

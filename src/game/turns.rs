@@ -10,6 +10,7 @@ use super::lobby::{end_in, notice, public_target};
 use super::outbox::{self, Notice, OutboxMessage, Target};
 use super::record;
 use super::reminder_settings;
+use super::turn_view::may_act;
 use super::vacation::CameBack;
 use super::{
     Actor, Damage, GameService, Loaded, Result, SNAPSHOT_EVERY, ServiceError, TimeoutPolicy,
@@ -24,6 +25,21 @@ use crate::store::{self, ActionRow, GameId, GameStatus, SeatRow, UserId};
 pub(super) struct Extra {
     pub seat: Option<SeatRow>,
     pub notice: Option<Notice>,
+}
+
+impl Extra {
+    /// What rides along with a person's own move: they are no longer "missing deadlines in a
+    /// row".
+    pub(super) fn for_mover(loaded: &Loaded, game: &Game, user: UserId) -> Extra {
+        let seat = seat_on_turn(loaded, game, user)
+            .ok()
+            .filter(|s| s.missed_deadlines > 0)
+            .map(|s| SeatRow {
+                missed_deadlines: 0,
+                ..s.clone()
+            });
+        Extra { seat, notice: None }
+    }
 }
 
 /// The ply being committed, for its board post.
@@ -168,7 +184,11 @@ fn controller_seat<'a>(loaded: &'a Loaded, game: &Game) -> Option<&'a SeatRow> {
 }
 
 /// The seat commanding the turn, if `user` holds it.
-fn seat_on_turn<'a>(loaded: &'a Loaded, game: &Game, user: UserId) -> Result<&'a SeatRow> {
+pub(super) fn seat_on_turn<'a>(
+    loaded: &'a Loaded,
+    game: &Game,
+    user: UserId,
+) -> Result<&'a SeatRow> {
     controller_seat(loaded, game)
         .filter(|s| s.user_id == Some(user))
         .ok_or(ServiceError::NotYourTurn {
@@ -271,18 +291,10 @@ impl GameService {
                 let now = (loaded.row.ply, loaded.move_number());
                 return Err(why_stale(tx, game, id, seen_ply, text, now)?);
             }
-            let seat = seat_on_turn(loaded, game, user)?;
+            let game = may_act(loaded, user)?;
             // Legality is checked once, by the engine's `play` in `apply_action`.
             let action = game.read_action(text).map_err(ServiceError::Illegal)?;
-            // A player who moves is no longer "missing deadlines in a row".
-            let seat_update = (seat.missed_deadlines > 0).then(|| SeatRow {
-                missed_deadlines: 0,
-                ..seat.clone()
-            });
-            let extra = Extra {
-                seat: seat_update,
-                notice: None,
-            };
+            let extra = Extra::for_mover(loaded, game, user);
             self.apply_action(tx, loaded, action, Some(user), extra)
         })
     }

@@ -762,6 +762,17 @@ pub fn deadline_at(conn: &impl Db, game: GameId, ply: u32) -> Result<Option<i64>
         .optional()?)
 }
 
+/// The deadline running in a game now, whichever ply it was set for.
+pub fn running_deadline(conn: &impl Db, game: GameId) -> Result<Option<i64>> {
+    let conn = conn.sql();
+    Ok(conn
+        .prepare_cached(
+            "SELECT MIN(due_at) FROM timers WHERE game_id = ?1 AND kind = 'deadline' \
+             AND fired_at IS NULL",
+        )?
+        .query_row(params![game], |r| r.get(0))?)
+}
+
 /// A player's timer (not a game's): the daily digest.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum UserTimerKind {

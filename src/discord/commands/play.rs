@@ -10,7 +10,7 @@ use serenity::all::{
 use super::{check_length, complete_game, lang, which_game};
 use crate::discord::ids::CustomId;
 use crate::discord::picker::clip;
-use crate::discord::turn::{self, PickerMessage, Pressed};
+use crate::discord::turn::{self, PickerMessage};
 use crate::discord::types::{Context, Result};
 use crate::game::{GameStatus, ServiceError};
 use crate::tr;
@@ -53,12 +53,13 @@ async fn complete_action_choices(ctx: Context<'_>, partial: &str) -> Vec<Autocom
     let Ok(id) = which_game(ctx, option, false).await else {
         return Vec::new();
     };
-    let Ok((_, game)) = turn::players_turn(ctx.data(), user, id).await else {
+    let Ok(view) = ctx.data().call(move |s| s.turn(user, id, None)).await else {
         return Vec::new();
     };
+    let game = &view.position;
     let typed = partial.trim().to_lowercase();
-    game.legal_actions()
-        .into_iter()
+    view.legal
+        .iter()
         .filter_map(|l| {
             let notation = game.notation(&l.action);
             let words = narrate::action(lang, &l.action);
@@ -94,21 +95,7 @@ pub async fn move_(
     let lang = lang(ctx).await;
     let user = ctx.author().id.get();
     let id = which_game(ctx, game, false).await?;
-    let (loaded, state) = turn::players_turn(ctx.data(), user, id).await?;
-    let message = match turn::press(
-        ctx.data(),
-        user,
-        &loaded,
-        &state,
-        lang,
-        action.trim(),
-        false,
-    )
-    .await?
-    {
-        Pressed::Confirm(message) => message,
-        Pressed::Played(accepted) => turn::after_move(ctx.data(), user, &accepted, lang).await?,
-    };
+    let message = turn::press(ctx.data(), user, (id, None), lang, action.trim(), false).await?;
     send_picker(ctx, message).await
 }
 
@@ -124,9 +111,8 @@ pub async fn moves(
     let lang = lang(ctx).await;
     let user = ctx.author().id.get();
     let id = which_game(ctx, game, false).await?;
-    let (loaded, state) = turn::players_turn(ctx.data(), user, id).await?;
-    let deadline = ctx.data().call(move |s| s.deadline_of(id)).await?;
-    let message = turn::first_menu(ctx.data(), &loaded, &state, lang, deadline).await?;
+    let view = ctx.data().call(move |s| s.turn(user, id, None)).await?;
+    let message = turn::first_menu(ctx.data(), &view, lang).await?;
     send_picker(ctx, message).await
 }
 
