@@ -1772,3 +1772,56 @@ fn an_action_changed_after_it_was_recorded_is_named() {
     let mv = first_move(&f, bystander, ALICE);
     assert_eq!(s.act(ALICE, bystander, 0, &mv).unwrap().ply, 1);
 }
+
+/// A click is one call of the service, and each call loads the game once: the view of a
+/// turn, a press that plays, a press that only asks for confirmation, a press on an old board.
+#[test]
+fn a_click_loads_the_game_once() {
+    use jackal::game::Pressed;
+    let f = fixture();
+    let s = &f.service;
+    let id = duel(&f);
+    let costs = |call: &dyn Fn()| {
+        let before = s.loads();
+        call();
+        s.loads() - before
+    };
+    assert_eq!(costs(&|| drop(s.turn(ALICE, id, None).unwrap())), 1);
+    let view = s.turn(ALICE, id, None).unwrap();
+    assert_eq!(view.at.move_number, 1);
+    assert_eq!(view.legal.len(), view.position.legal_actions().len());
+    let safe = view.legal.iter().find(|l| !l.fatal).unwrap();
+    let notation = view.position.notation(&safe.action);
+    let ply = view.at.ply;
+    // Bob is not on turn; the refusal costs one load and changes nothing.
+    assert_eq!(
+        costs(&|| {
+            let e = s.press(BOB, id, Some(ply), &notation, false).unwrap_err();
+            assert!(matches!(e, ServiceError::NotYourTurn { .. }), "{e}");
+        }),
+        1
+    );
+    let before = s.loads();
+    let pressed = s.press(ALICE, id, Some(ply), &notation, false).unwrap();
+    assert_eq!(
+        s.loads() - before,
+        1,
+        "a press that plays loads the game once"
+    );
+    match pressed {
+        Pressed::Played { accepted, next } => {
+            assert_eq!(accepted.ply, ply + 1);
+            assert_eq!(next.is_some(), accepted.pending.is_some());
+        }
+        Pressed::Confirm { .. } => panic!("a safe action was asked about"),
+    }
+    // The same board pressed again: stale, one load, nothing played.
+    assert_eq!(
+        costs(&|| {
+            let e = s.press(ALICE, id, Some(ply), &notation, false).unwrap_err();
+            assert!(matches!(e, ServiceError::StaleButton { .. }), "{e}");
+        }),
+        1
+    );
+    assert_eq!(s.load(id).unwrap().row.ply, ply + 1);
+}

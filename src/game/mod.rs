@@ -238,6 +238,8 @@ pub struct GameService {
     /// `UNIQUE(game, ply)` fixes the state at each ply, so a cached state whose ply equals the
     /// stored ply is the state: a move then costs no snapshot read and no replay.
     states: Mutex<HashMap<GameId, Remembered>>,
+    /// Games loaded so far: a click should cost one.
+    loads: std::sync::atomic::AtomicU64,
 }
 
 /// A game's latest state and its parsed configuration (which cannot change once the game has
@@ -257,6 +259,7 @@ impl GameService {
             store,
             clock,
             states: Mutex::new(HashMap::new()),
+            loads: std::sync::atomic::AtomicU64::new(0),
         }
     }
 
@@ -287,6 +290,8 @@ impl GameService {
 
     /// [`load_with`] through the state cache.
     pub(crate) fn load_on(&self, conn: &impl Db, id: GameId) -> Result<Loaded> {
+        self.loads
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let row = store::get_game(conn, id)?.ok_or(ServiceError::UnknownGame(id))?;
         let known = self.states.lock().ok().and_then(|states| {
             states
@@ -329,6 +334,12 @@ impl GameService {
             self.remember(&loaded, game);
         }
         Ok(out)
+    }
+
+    /// How many times a game was loaded since the service started (a measure of what each
+    /// call costs).
+    pub fn loads(&self) -> u64 {
+        self.loads.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     /// A game's seats, without loading the game: enough to tell whose game it is, even when
