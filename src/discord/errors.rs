@@ -88,9 +88,6 @@ pub enum BotError {
     /// Only a Manage Server member may change the server's settings (no game is involved).
     #[error("not a server manager")]
     NotServerManager,
-    /// A button from an older board: the game is on move `move_number` now.
-    #[error("stale button (the game is on move {move_number})")]
-    StaleButton { game: GameId, move_number: u32 },
     /// Someone else's button (a stranger pressing a player's component).
     #[error("not your button")]
     NotYours,
@@ -158,9 +155,6 @@ impl BotError {
             }
             BotError::NotOwner => tr!(lang, "err-not-owner"),
             BotError::NotServerManager => tr!(lang, "err-not-server-manager"),
-            BotError::StaleButton { move_number, .. } => {
-                tr!(lang, "err-stale-button", current = *move_number)
-            }
             BotError::NotYours => tr!(lang, "err-not-yours"),
             BotError::UnknownComponent => tr!(lang, "err-unknown-component"),
             BotError::ResignUnconfirmed => tr!(lang, "err-resign-unconfirmed"),

@@ -86,10 +86,10 @@ pub fn menu_at(view: &TurnView, lang: Lang, path: &[u8]) -> Result<PickerMessage
     })
 }
 
-/// Plays `notation` for `user` answering the board at `ply` (`None`: typed), unless it is fatal and not yet
-/// confirmed (then the question comes back): one call of the service. The answer is the
-/// message to show: the confirmation, the next choice of the same move (with the board
-/// redrawn), or what was played.
+/// Plays `notation` for `user` answering the board at `ply` (`None`: typed), unless it is
+/// fatal and not yet confirmed (then the question comes back): one call of the service. The
+/// answer is the message to show: the confirmation, the next choice of the same move (with
+/// the board redrawn), or what was played.
 pub async fn press(
     data: &Data,
     user: UserId,
@@ -108,7 +108,7 @@ pub async fn press(
             action,
             notation,
         } => {
-            let label = narrate::action(lang, &action.action);
+            let label = narrate::action(lang, &action);
             let (content, components) =
                 picker_view::confirm(lang, &at(&turn, None), &notation, &label);
             Ok(PickerMessage {

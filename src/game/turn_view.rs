@@ -4,7 +4,7 @@
 
 use super::turns::{Extra, require_active, seat_on_turn};
 use super::{GameService, Loaded, Needs, Result, ServiceError, record};
-use crate::engine::{Event, Game, LegalAction, Team};
+use crate::engine::{Action, Event, Game, LegalAction, Team};
 use crate::store::{self, Db, GameId, UserId};
 
 /// Where a player's turn stands: the position, and the number players know the move by.
@@ -35,7 +35,7 @@ pub enum Pressed {
     /// asked again.
     Confirm {
         at: TurnAt,
-        action: LegalAction,
+        action: Action,
         /// The action in the game's canonical notation, for the button that plays it anyway.
         notation: String,
     },
@@ -139,24 +139,19 @@ impl GameService {
             fresh(loaded, seen_ply)?;
             let game = may_act(loaded, user)?;
             let action = game.read_action(notation).map_err(ServiceError::Illegal)?;
-            if !confirmed
-                && let Some(legal) = game
-                    .legal_actions()
-                    .into_iter()
-                    .find(|l| l.action == action && l.fatal)
-            {
+            // An illegal action is refused by the play below, with its reason.
+            if !confirmed && game.check(&action).is_ok() && game.is_fatal(&action) {
                 return Ok(Pressed::Confirm {
                     at: turn_at(loaded, game),
-                    notation: game.notation(&legal.action),
-                    action: legal,
+                    notation: game.notation(&action),
+                    action,
                 });
             }
             let extra = Extra::for_mover(loaded, game, user);
             let accepted = self.apply_action(tx, loaded, action, Some(user), extra)?;
-            let next = match (&accepted.pending, &loaded.game) {
-                (Some(_), Some(after)) if may_act(loaded, user).is_ok() => {
-                    Some(Box::new(view_of(tx, loaded, after, false)?))
-                }
+            // A choice of the same move: the player answers it at once, without a deadline.
+            let next = match (&accepted.pending, may_act(loaded, user)) {
+                (Some(_), Ok(after)) => Some(Box::new(view_of(tx, loaded, after, false)?)),
                 _ => None,
             };
             Ok(Pressed::Played { accepted, next })
