@@ -244,7 +244,18 @@ async fn missed_deadlines_let_a_bot_move_then_take_the_seat() {
     let h = Harness::start().await;
     let alice = h.fake.add_member("alice");
     let bob = h.fake.add_member("bob");
-    let (game, lobby) = lobby(&h, alice, &[]).await;
+    // The 13×13 island (the default size): a smaller one can end, on a random map, before
+    // the seat is taken back at the end of this test.
+    let ix = h
+        .jackal(
+            alice,
+            h.fake.general(),
+            "new",
+            &[("players", OptionValue::Int(0))],
+        )
+        .await;
+    let lobby = h.reply(&ix).await;
+    let game = game_of(&lobby);
     // Two missed deadlines in a row hand the seat to a bot (set with /jackal settings).
     let ix = h
         .jackal(

@@ -202,9 +202,18 @@ impl Harness {
 
     /// The game played in a thread.
     pub fn game_in(&self, thread: ChannelId) -> GameId {
-        self.service
-            .games_played_in(thread.get())
-            .expect("the games")[0]
+        // Any status: a game over (a bot may end a duel while the test reads its posts) is
+        // still the game of its thread, though the bot no longer looks for it there.
+        let conn = self.service.store().conn().expect("a connection");
+        jackal::store::all_game_ids(&conn)
+            .expect("the games")
+            .into_iter()
+            .find(|&id| {
+                jackal::store::get_game(&conn, id)
+                    .expect("a game")
+                    .is_some_and(|g| g.thread_id == Some(thread.get()))
+            })
+            .expect("a game played in the thread")
     }
 
     /// `/jackal <sub>` with options.
