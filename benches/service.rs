@@ -131,8 +131,8 @@ fn bare_commit(service: &GameService) {
 
 /// Who is to move in `id` and one of their legal moves, picked by the dice.
 fn next_move(service: &GameService, id: GameId, dice: &mut SplitMix64) -> (UserId, String) {
-    let loaded = service.load(id).expect("the game loads");
-    let game = loaded.game.as_ref().expect("the game is running");
+    let loaded = service.game(id).expect("the game loads");
+    let game = loaded.state.as_ref().expect("the game is running");
     let user = loaded
         .team_seat(game.controller())
         .and_then(|s| s.user_id)
@@ -181,11 +181,11 @@ fn start_game(service: &GameService, seed: u64) -> GameId {
 /// game ended first).
 fn play_to(service: &GameService, id: GameId, ply: u32, dice: &mut SplitMix64) -> Option<Move> {
     loop {
-        let loaded = service.load(id).expect("the game loads");
-        if loaded.game.as_ref().is_none_or(|g| g.is_over()) {
+        let loaded = service.game(id).expect("the game loads");
+        if loaded.state.as_ref().is_none_or(|g| g.is_over()) {
             return None;
         }
-        let seen_ply = loaded.row.ply;
+        let seen_ply = loaded.ply;
         let (user, text) = next_move(service, id, dice);
         if seen_ply == ply {
             return Some(Move {
@@ -268,7 +268,7 @@ fn fresh(template: &Template, durability: Durability) -> Fresh {
     service
         .act(w.user, w.game, w.seen_ply, &w.text)
         .expect("the warm-up move is accepted");
-    service.load(template.measured.game).expect("warm-up load");
+    service.game(template.measured.game).expect("warm-up load");
     let wal = dir.path().join("bench.db-wal");
     Fresh {
         _dir: dir,
@@ -391,8 +391,8 @@ fn steady_state(dir: &Path, durability: Durability) {
         let mut acts = Vec::new();
         let mut commits = Vec::new();
         for ply in 0..525 {
-            let loaded = service.load(id).expect("the game loads");
-            if loaded.game.as_ref().is_none_or(|g| g.is_over()) {
+            let loaded = service.game(id).expect("the game loads");
+            if loaded.state.as_ref().is_none_or(|g| g.is_over()) {
                 break;
             }
             let (user, text) = next_move(&service, id, &mut dice);

@@ -67,15 +67,15 @@ fn a_backup_taken_while_a_game_is_played_is_consistent() {
         live.store().back_up_to(&path).unwrap();
         let copy = service(&path);
         for id in [quiet, busy] {
-            let loaded = copy.load(id).unwrap();
+            let loaded = copy.game(id).unwrap();
             // Whatever ply the copy caught the game at, its state is that of its own log.
             assert_eq!(
-                loaded.game.unwrap(),
+                loaded.state.unwrap(),
                 replayed(&copy, id),
                 "game {id} in copy {n}"
             );
         }
-        assert_eq!(copy.load(quiet).unwrap().row.ply, 40);
+        assert_eq!(copy.game(quiet).unwrap().ply, 40);
     }
     stop.store(true, Ordering::Relaxed);
     assert!(
@@ -123,7 +123,7 @@ fn the_backup_command_copies_and_refuses_kindly() {
     let ids = jackal::store::all_game_ids(&copy.store().conn().unwrap()).unwrap();
     assert_eq!(ids.len(), 2);
     for id in ids {
-        assert_eq!(copy.load(id).unwrap().game, live.load(id).unwrap().game);
+        assert_eq!(copy.game(id).unwrap().state, live.game(id).unwrap().state);
     }
 
     // Again to the same file: refused, the copy untouched.

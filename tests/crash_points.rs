@@ -135,7 +135,7 @@ fn consistent(db: &Path) {
             .into_iter()
             .filter(|t| t.fired_at.is_none())
             .collect();
-        let loaded = service.load(id).unwrap();
+        let loaded = service.game(id).unwrap();
         match row.status {
             GameStatus::Lobby => {
                 assert!(row.seed.is_none() && actions.is_empty(), "lobby {id}");
@@ -152,7 +152,7 @@ fn consistent(db: &Path) {
                         .play(&serde_json::from_str(&a.action).unwrap())
                         .unwrap();
                 }
-                assert_eq!(loaded.game.as_ref(), Some(&fresh), "game {id}");
+                assert_eq!(loaded.state.as_ref(), Some(&fresh), "game {id}");
                 assert!(
                     pending
                         .iter()
@@ -198,8 +198,8 @@ fn killed_while_creating_games_each_is_absent_a_lobby_or_started() {
         }
         for ack in acks {
             let id: i64 = words(ack)[1].parse().unwrap();
-            let loaded = service.load(id).expect("an acknowledged game is there");
-            assert_eq!(loaded.row.status, GameStatus::Active, "game {id}");
+            let loaded = service.game(id).expect("an acknowledged game is there");
+            assert_eq!(loaded.status, GameStatus::Active, "game {id}");
         }
     };
     let finished = |db: &Path, _: &[String]| {
@@ -271,9 +271,10 @@ fn killed_while_players_resign_each_resignation_is_whole() {
         for ack in acks {
             let w = words(ack);
             let (id, team): (i64, u8) = (w[1].parse().unwrap(), w[2].parse().unwrap());
-            let loaded = service.load(id).unwrap();
+            let loaded = service.game(id).unwrap();
             let seat = loaded.seat(team).unwrap();
-            let ended = matches!(loaded.end(), Some(GameEnd::Resigned { team: t, .. }) if t.number() == team);
+            let ended =
+                matches!(loaded.end, Some(GameEnd::Resigned { team: t, .. }) if t.number() == team);
             assert!(
                 seat.resigned || ended,
                 "game {id}: team {team}'s resignation is lost"
@@ -283,14 +284,14 @@ fn killed_while_players_resign_each_resignation_is_whole() {
     let finished = |db: &Path, acks: &[String]| {
         let (store, service) = open(db);
         for id in store::all_game_ids(&store.conn().unwrap()).unwrap() {
-            let loaded = service.load(id).unwrap();
+            let loaded = service.game(id).unwrap();
             let people = loaded
                 .seats
                 .iter()
                 .filter(|s| s.user_id.is_some() && !s.resigned)
                 .count();
             assert!(
-                loaded.row.status != GameStatus::Active || people == 0,
+                loaded.status != GameStatus::Active || people == 0,
                 "game {id} still has players who did not resign"
             );
         }
@@ -312,7 +313,7 @@ fn killed_while_timers_fire_each_fires_once() {
         for ack in acks {
             let w = words(ack);
             let (id, ply): (i64, u32) = (w[1].parse().unwrap(), w[3].parse().unwrap());
-            let stored = service.load(id).unwrap().row.ply;
+            let stored = service.game(id).unwrap().ply;
             assert!(
                 stored >= ply,
                 "game {id}: a timer's move at ply {ply} is lost"

@@ -89,7 +89,7 @@ fn verify(db: &std::path::Path, acks: &BTreeMap<(i64, u32), String>) -> u32 {
             assert_eq!(posted, !mid_move, "board post of game {id} ply {}", a.ply);
         }
         // The stored game equals a fresh replay of its log.
-        let loaded = service.load(id).unwrap();
+        let loaded = service.game(id).unwrap();
         let Some(seed) = row.seed else {
             assert!(
                 actions.is_empty(),
@@ -103,7 +103,7 @@ fn verify(db: &std::path::Path, acks: &BTreeMap<(i64, u32), String>) -> u32 {
                 .play(&serde_json::from_str(&a.action).unwrap())
                 .unwrap();
         }
-        assert_eq!(loaded.game.as_ref(), Some(&fresh), "game {id}");
+        assert_eq!(loaded.state.as_ref(), Some(&fresh), "game {id}");
     }
     total
 }

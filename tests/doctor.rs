@@ -89,8 +89,8 @@ fn healthy(dir: &Path) -> (PathBuf, Games) {
         lobby: lobby(&s),
     };
     s.resign(Actor::user(BOB), games.resigned).unwrap();
-    let loaded = s.load(games.finished).unwrap();
-    assert!(loaded.game.unwrap().is_over(), "the bots' game ended");
+    let loaded = s.game(games.finished).unwrap();
+    assert!(loaded.state.unwrap().is_over(), "the bots' game ended");
     drop(s);
     (path, games)
 }

@@ -1134,7 +1134,7 @@ fn game_import() {
                 "a refused import changed the database"
             ),
             Ok(id) => {
-                let loaded = s.load(id);
+                let loaded = s.game(id);
                 prop_assert!(
                     loaded.is_ok(),
                     "an accepted import does not load: {:?}",

@@ -40,14 +40,14 @@ fn a_game_of_bots_runs_to_its_end_and_draws_the_final_board() {
     );
 
     let s = service(&db);
-    let loaded = s.load(1).unwrap();
-    assert_eq!(loaded.row.status, GameStatus::Finished);
+    let loaded = s.game(1).unwrap();
+    assert_eq!(loaded.status, GameStatus::Finished);
     let export = s.export(1).unwrap();
     let mut replayed = Game::new(export.config.rules.clone(), 3).unwrap();
     for a in &export.actions {
         replayed.play(&a.action).unwrap();
     }
-    assert_eq!(loaded.game.unwrap(), replayed);
+    assert_eq!(loaded.state.unwrap(), replayed);
     assert_board_picture(&dir.path().join("bots-game-1.png"));
 
     // --no-png: no picture.
@@ -106,7 +106,7 @@ fn a_player_lists_moves_is_refused_kindly_saves_and_resumes() {
         "{said}"
     );
     let s = service(&db);
-    assert_eq!(s.load(1).unwrap().row.ply, 0, "nothing was played");
+    assert_eq!(s.game(1).unwrap().ply, 0, "nothing was played");
     let listed = s.legal_moves(1, 1).unwrap();
     for m in &listed {
         assert!(said.contains(&m.notation), "`moves` lists {}", m.notation);
@@ -120,7 +120,7 @@ fn a_player_lists_moves_is_refused_kindly_saves_and_resumes() {
         &format!("{}\nquit\n", listed[0].notation),
     );
     assert_eq!(code, 0, "{said}");
-    let after = s.load(1).unwrap().row.ply;
+    let after = s.game(1).unwrap().ply;
     assert!(after >= 2, "the move and the bot's answer: ply {after}");
     assert_board_picture(&picture);
     assert_ne!(
@@ -153,7 +153,7 @@ fn a_player_lists_moves_is_refused_kindly_saves_and_resumes() {
     let (code, said) = play_with(&hot_seat(&db, &picture, Some(1)), "");
     assert_eq!(code, 1);
     assert!(said.contains("No more input: the game is saved"), "{said}");
-    assert_eq!(s.load(1).unwrap().row.ply, after);
+    assert_eq!(s.game(1).unwrap().ply, after);
 }
 
 /// A game that ended by resignation says so when resumed, not just "finished".
@@ -192,11 +192,11 @@ fn the_pack_and_the_rule_settings_are_chosen_on_the_command_line() {
     let run = jackal(&["--pack", "classic", "--set", "destroying_ships=on"]);
     assert!(run.status.success(), "{run:?}");
     let s = service(&db);
-    let loaded = s.load(1).unwrap();
+    let loaded = s.game(1).unwrap();
     assert_eq!(loaded.config.rules.tile_pack, jackal::engine::Pack::Classic);
     assert!(loaded.config.rules.destroying_ships);
     let run = jackal(&["--set", "destroying_ships=maybe"]);
     assert!(!run.status.success());
     assert!(String::from_utf8_lossy(&run.stderr).contains("destroying_ships"));
-    assert!(s.load(2).is_err(), "nothing created");
+    assert!(s.game(2).is_err(), "nothing created");
 }

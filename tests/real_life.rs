@@ -70,12 +70,12 @@ fn first_move(f: &Fixture, id: i64, user: u64) -> String {
 /// Plays `user`'s first legal move, and the first answer to any choice it leads to.
 fn play_turn(f: &Fixture, id: i64, user: u64) {
     let s = &f.service;
-    let team = s.load(id).unwrap().seat_of(user).unwrap().team;
+    let team = s.game(id).unwrap().seat_of(user).unwrap().seat;
     loop {
-        let ply = s.load(id).unwrap().row.ply;
+        let ply = s.game(id).unwrap().ply;
         s.act(user, id, ply, &first_move(f, id, user)).unwrap();
-        let loaded = s.load(id).unwrap();
-        if loaded.game.unwrap().controller() != Team::of(team) {
+        let loaded = s.game(id).unwrap();
+        if loaded.state.unwrap().controller() != Team::of(team) {
             return;
         }
     }
@@ -117,9 +117,9 @@ fn skip_passes_the_turn_then_a_bot_sits_then_the_player_takes_the_seat_back() {
             team: Team::of(1)
         }]
     );
-    let loaded = s.load(id).unwrap();
-    assert_eq!(loaded.row.ply, 1, "one action: the pass");
-    assert_eq!(loaded.game.as_ref().unwrap().controller(), Team::of(2));
+    let loaded = s.game(id).unwrap();
+    assert_eq!(loaded.ply, 1, "one action: the pass");
+    assert_eq!(loaded.state.as_ref().unwrap().controller(), Team::of(2));
     assert_eq!(s.history(id).unwrap()[0].notation, "pass");
     assert_eq!(loaded.seat(1).unwrap().user_id, Some(ALICE));
     assert_eq!(notices(&f, id), [Notice::Passed { team: 1 }]);
@@ -132,7 +132,7 @@ fn skip_passes_the_turn_then_a_bot_sits_then_the_player_takes_the_seat_back() {
     play_turn(&f, id, BOB);
     f.clock.advance_ms(12 * HOUR);
     s.fire_due_timers().unwrap();
-    let seat = s.load(id).unwrap().seat(1).unwrap().clone();
+    let seat = s.game(id).unwrap().seat(1).unwrap().clone();
     assert_eq!((seat.user_id, seat.away_user_id), (None, Some(ALICE)));
     assert_eq!(
         notices(&f, id),
@@ -152,14 +152,14 @@ fn skip_passes_the_turn_then_a_bot_sits_then_the_player_takes_the_seat_back() {
         Err(ServiceError::AlreadySeated(_))
     ));
     // Bob is on turn: Alice sits down, and her turn comes with a deadline, not a bot's move.
-    let before = s.load(id).unwrap().row.ply;
+    let before = s.game(id).unwrap().ply;
     assert_eq!(s.reclaim_seat(ALICE, id).unwrap(), 1);
-    let seat = s.load(id).unwrap().seat(1).unwrap().clone();
+    let seat = s.game(id).unwrap().seat(1).unwrap().clone();
     assert_eq!(
         (
             seat.user_id,
             seat.away_user_id,
-            seat.bot_level,
+            seat.bot,
             seat.missed_deadlines
         ),
         (Some(ALICE), None, None, 0)
@@ -169,9 +169,9 @@ fn skip_passes_the_turn_then_a_bot_sits_then_the_player_takes_the_seat_back() {
         Err(ServiceError::AlreadySeated(_))
     ));
     play_turn(&f, id, BOB);
-    let loaded = s.load(id).unwrap();
-    assert!(loaded.row.ply > before);
-    assert_eq!(loaded.game.as_ref().unwrap().controller(), Team::of(1));
+    let loaded = s.game(id).unwrap();
+    assert!(loaded.ply > before);
+    assert_eq!(loaded.state.as_ref().unwrap().controller(), Team::of(1));
     assert!(
         s.fire_due_timers().unwrap().is_empty(),
         "no bot moves for Alice"
@@ -206,7 +206,7 @@ fn a_seat_taken_back_on_its_turn_is_the_players_turn() {
         .map(|t| t.kind)
         .collect();
     assert_eq!(kinds, [store::TimerKind::Bot]);
-    let ply = s.load(id).unwrap().row.ply;
+    let ply = s.game(id).unwrap().ply;
     s.reclaim_seat(ALICE, id).unwrap();
     let timers: Vec<_> = store::game_timers(&conn, id)
         .unwrap()
@@ -253,8 +253,8 @@ fn fixture_at(start: &str) -> Fixture {
 }
 
 fn on_turn(f: &Fixture, id: i64) -> u64 {
-    let loaded = f.service.load(id).unwrap();
-    let team = loaded.game.as_ref().unwrap().controller();
+    let loaded = f.service.game(id).unwrap();
+    let team = loaded.state.as_ref().unwrap().controller();
     loaded.team_seat(team).unwrap().user_id.unwrap()
 }
 
@@ -321,10 +321,10 @@ fn reminders_come_once_each_at_the_chosen_times_and_never_after_the_move() {
         [Fired::Reminded {
             game_id: id,
             team: s
-                .load(id)
+                .game(id)
                 .unwrap()
                 .seat_of(first)
-                .map(|seat| Team::of(seat.team))
+                .map(|seat| Team::of(seat.seat))
                 .unwrap()
         }]
     );
@@ -465,7 +465,7 @@ fn a_vacation_is_spent_only_when_a_deadline_would_pass_and_ends_early_on_a_move(
     let id = duel(&f, config(&[("turn_time", "1d"), ("reminder", "off")]));
     let first = on_turn(&f, id);
     let second = if first == ALICE { BOB } else { ALICE };
-    let team = s.load(id).unwrap().seat_of(first).unwrap().team;
+    let team = s.game(id).unwrap().seat_of(first).unwrap().seat;
     let start = f.clock.now_ms();
 
     let new = s.go_on_vacation(first, 1, 5 * DAY).unwrap();
@@ -493,7 +493,7 @@ fn a_vacation_is_spent_only_when_a_deadline_would_pass_and_ends_early_on_a_move(
     );
     assert_eq!(s.deadline_of(id).unwrap(), Some(start + 6 * DAY));
     assert_eq!(s.vacation(first, 1).unwrap().used_ms, 4 * DAY);
-    assert_eq!(s.load(id).unwrap().row.ply, 0, "no bot moved for them");
+    assert_eq!(s.game(id).unwrap().ply, 0, "no bot moved for them");
     // Back on the third day: they move, and the three days not used come back.
     f.clock.advance_ms(DAY);
     play_turn(&f, id, first);
@@ -609,7 +609,7 @@ fn a_pause_is_voted_runs_and_ends_by_itself() {
         [Fired::Paused { game_id: id }]
     );
     assert_eq!(s.paused_until(id).unwrap(), None);
-    let team_of = |user| s.load(id).unwrap().seat_of(user).unwrap().team;
+    let team_of = |user| s.game(id).unwrap().seat_of(user).unwrap().seat;
     let tail: Vec<Notice> = notices(&f, id).into_iter().rev().take(1).collect();
     assert_eq!(
         tail,
@@ -705,7 +705,7 @@ fn the_owner_extends_a_deadline() {
     // The reminder follows the deadline.
     assert_eq!(reminder_times(&f, id), [deadline + DAY + HOUR - 3 * HOUR]);
     let team = on_turn(&f, id);
-    let team = s.load(id).unwrap().seat_of(team).unwrap().team;
+    let team = s.game(id).unwrap().seat_of(team).unwrap().seat;
     assert_eq!(
         notices(&f, id).last(),
         Some(&Notice::Extended {
@@ -747,10 +747,7 @@ fn three_overdue_deadlines_fire_once_each_after_a_restart() {
         .collect();
     assert_eq!(timed_out, ids, "once each, earliest first");
     for id in &ids {
-        assert!(
-            after.load(*id).unwrap().row.ply >= 1,
-            "a bot played the turn"
-        );
+        assert!(after.game(*id).unwrap().ply >= 1, "a bot played the turn");
         assert_eq!(
             notices(&f, *id)
                 .iter()

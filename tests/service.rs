@@ -107,16 +107,16 @@ fn seats_seeds_and_kicks() {
         .create_lobby(Actor::user(ALICE), here(), "en", config, None)
         .unwrap();
     // Without a seat asked for, each player gets a free seat at random: all four differ.
-    let mut teams = vec![s.load(id).unwrap().seat_of(ALICE).unwrap().team];
+    let mut teams = vec![s.game(id).unwrap().seat_of(ALICE).unwrap().seat];
     for user in [BOB, EVE, 1003] {
         teams.push(s.join(Actor::user(user), id, None).unwrap());
     }
     teams.sort();
     assert_eq!(teams, [1, 2, 3, 4]);
     // A player who leaves frees the seat; the owner leaving cancels the lobby.
-    let eve = s.load(id).unwrap().seat_of(EVE).unwrap().team;
+    let eve = s.game(id).unwrap().seat_of(EVE).unwrap().seat;
     s.leave(Actor::user(EVE), id).unwrap();
-    assert!(s.load(id).unwrap().seat(eve).is_none());
+    assert!(s.game(id).unwrap().seat(eve).is_none());
     assert!(matches!(
         s.leave(Actor::user(EVE), id),
         Err(ServiceError::NotYourGame(_))
@@ -131,7 +131,7 @@ fn seats_seeds_and_kicks() {
         Err(ServiceError::NoSuchSeat(5))
     ));
     s.leave(Actor::user(ALICE), id).unwrap();
-    assert_eq!(s.load(id).unwrap().row.status, GameStatus::Cancelled);
+    assert_eq!(s.game(id).unwrap().status, GameStatus::Cancelled);
     assert!(s.games_here(500).unwrap().is_empty());
 
     // `start` takes its seed from the operating system and stores it.
@@ -142,8 +142,8 @@ fn seats_seeds_and_kicks() {
                 .unwrap();
             s.join(Actor::user(BOB), id, Some(2)).unwrap();
             let started = s.start(Actor::user(ALICE), id).unwrap();
-            let seed = started.row.seed.expect("stored at start");
-            assert_eq!(s.load(id).unwrap().row.seed, Some(seed));
+            let seed = started.seed.expect("stored at start");
+            assert_eq!(s.game(id).unwrap().seed, Some(seed));
             assert_eq!(
                 s.position_at(id, 0).unwrap(),
                 Game::new(small_config().rules, seed).unwrap()
@@ -165,9 +165,9 @@ fn seats_seeds_and_kicks() {
         Err(ServiceError::AlreadyBot(2))
     ));
     // The bot is of the game's timeout level (`easy` unless set).
-    let seat = s.load(id).unwrap().seat(2).unwrap().clone();
+    let seat = s.game(id).unwrap().seat(2).unwrap().clone();
     assert_eq!(
-        (seat.user_id, seat.bot_level.as_deref()),
+        (seat.user_id, seat.bot.map(|b| b.name())),
         (None, Some("easy"))
     );
     let mv = first_move(&f, id, ALICE);
@@ -190,9 +190,9 @@ fn a_duel_plays_through_the_service() {
     let f = fixture();
     let s = &f.service;
     let id = duel(&f);
-    let loaded = s.load(id).unwrap();
-    assert_eq!(loaded.row.status, GameStatus::Active);
-    assert_eq!(loaded.row.seed, Some(42));
+    let loaded = s.game(id).unwrap();
+    assert_eq!(loaded.status, GameStatus::Active);
+    assert_eq!(loaded.seed, Some(42));
     // Alice moves first; Bob is told it's not his turn.
     assert!(matches!(
         s.legal_moves(BOB, id),
@@ -234,7 +234,7 @@ fn a_duel_plays_through_the_service() {
     assert_eq!(s.position_at(id, 0).unwrap().ply(), 0);
     assert_eq!(
         s.position_at(id, 1).unwrap(),
-        *s.load(id).unwrap().game.as_ref().unwrap()
+        *s.game(id).unwrap().state.as_ref().unwrap()
     );
 }
 
@@ -382,7 +382,7 @@ fn lobby_rules() {
     ));
     // Shrinking to two players frees seat 3.
     s.configure(Actor::user(ALICE), id, "players", "2").unwrap();
-    assert_eq!(s.load(id).unwrap().seats.len(), 2);
+    assert_eq!(s.game(id).unwrap().seats.len(), 2);
     // An admin may cancel someone else's lobby.
     assert!(matches!(
         s.cancel(Actor::user(EVE), id),
@@ -396,7 +396,7 @@ fn lobby_rules() {
         id,
     )
     .unwrap();
-    assert_eq!(s.load(id).unwrap().row.status, GameStatus::Cancelled);
+    assert_eq!(s.game(id).unwrap().status, GameStatus::Cancelled);
     assert!(s.my_games(ALICE, false).unwrap().is_empty());
     assert_eq!(s.my_games(ALICE, true).unwrap().len(), 1);
 }
@@ -413,16 +413,16 @@ fn bots_play_a_whole_game_and_it_replays() {
         steps += 1;
         assert_eq!(acc.ply, steps);
     }
-    let loaded = s.load(id).unwrap();
-    assert_eq!(loaded.row.status, GameStatus::Finished);
-    assert!(loaded.row.result.is_some());
+    let loaded = s.game(id).unwrap();
+    assert_eq!(loaded.status, GameStatus::Finished);
+    assert!(loaded.end.is_some());
     // Snapshots every 25 plies, and the loaded game equals a fresh replay of the log.
     let export = s.export(id).unwrap();
     let mut fresh = Game::new(export.config.rules.clone(), 9).unwrap();
     for a in &export.actions {
         fresh.play(&a.action).unwrap();
     }
-    assert_eq!(loaded.game.unwrap(), fresh);
+    assert_eq!(loaded.state.unwrap(), fresh);
     // A local game (no channel) writes no outbox rows.
     let conn = s.store().conn().unwrap();
     assert!(store::game_outbox(&conn, id).unwrap().is_empty());
@@ -498,12 +498,12 @@ fn moves_are_numbered_as_players_count_them() {
         "the seed gives no move with a choice; pick another"
     );
     let last = numbers.last().expect("moves were played").0;
-    let plies = s.load(id).unwrap().row.ply;
+    let plies = s.game(id).unwrap().ply;
     assert!(last < plies, "{last} moves in {plies} plies");
-    assert_eq!(s.load(id).unwrap().moves, last);
+    assert_eq!(s.game(id).unwrap().moves, last);
     // Read back by a service that never saw the game (no cached count).
     let cold = GameService::new(Arc::new(Store::open(&f.path).unwrap()), f.clock.clone());
-    assert_eq!(cold.load(id).unwrap().moves, last);
+    assert_eq!(cold.game(id).unwrap().moves, last);
 }
 
 #[test]
@@ -512,7 +512,7 @@ fn export_and_import_round_trip() {
     let s = &f.service;
     let id = duel(&f);
     for ply in 0..6 {
-        let user = if s.load(id).unwrap().game.unwrap().controller() == Team::of(1) {
+        let user = if s.game(id).unwrap().state.unwrap().controller() == Team::of(1) {
             ALICE
         } else {
             BOB
@@ -523,7 +523,7 @@ fn export_and_import_round_trip() {
     let json = serde_json::to_string(&s.export(id).unwrap()).unwrap();
     let copy = s.import(Actor::user(EVE), here(), &json).unwrap();
     assert_ne!(copy, id);
-    assert_eq!(s.load(copy).unwrap().game, s.load(id).unwrap().game);
+    assert_eq!(s.game(copy).unwrap().state, s.game(id).unwrap().state);
     assert_eq!(s.history(copy).unwrap(), s.history(id).unwrap());
     // A tampered export is refused whole.
     let mut bad: serde_json::Value = serde_json::from_str(&json).unwrap();
@@ -585,9 +585,9 @@ fn deadlines_remind_then_a_bot_moves_then_takes_the_seat() {
     );
     // The bot played Alice's whole turn, the choice her move led to included: Bob is on
     // turn, not Alice with a half-played turn and a new deadline.
-    let loaded = s.load(id).unwrap();
-    assert_eq!(loaded.row.ply, 2, "a move and the answer to its choice");
-    assert_eq!(loaded.game.as_ref().unwrap().controller(), Team::of(2));
+    let loaded = s.game(id).unwrap();
+    assert_eq!(loaded.ply, 2, "a move and the answer to its choice");
+    assert_eq!(loaded.state.as_ref().unwrap().controller(), Team::of(2));
     assert_eq!(loaded.seat(1).unwrap().missed_deadlines, 1);
     assert_eq!(loaded.seat(1).unwrap().user_id, Some(ALICE));
     // Bob moves; Alice misses again: the bot keeps her seat.
@@ -599,9 +599,9 @@ fn deadlines_remind_then_a_bot_moves_then_takes_the_seat() {
         game_id: id,
         team: Team::of(1)
     }));
-    let seat = s.load(id).unwrap().seat(1).unwrap().clone();
+    let seat = s.game(id).unwrap().seat(1).unwrap().clone();
     assert_eq!(seat.user_id, None);
-    assert_eq!(seat.bot_level.as_deref(), Some("random"));
+    assert_eq!(seat.bot.map(|b| b.name()), Some("random"));
     let conn = s.store().conn().unwrap();
     let notices: Vec<Notice> = store::game_outbox(&conn, id)
         .unwrap()
@@ -637,10 +637,10 @@ fn imports_keep_endings_and_refuse_impossible_seats() {
     for id in [resigned, cancelled] {
         let json = serde_json::to_string(&s.export(id).unwrap()).unwrap();
         let copy = s.import(Actor::user(EVE), here(), &json).unwrap();
-        let (row, original) = (s.load(copy).unwrap().row, s.load(id).unwrap().row);
+        let (copied, original) = (s.game(copy).unwrap(), s.game(id).unwrap());
         assert_eq!(
-            (row.status, &row.result),
-            (original.status, &original.result)
+            (copied.status, &copied.end),
+            (original.status, &original.end)
         );
         assert!(matches!(
             s.act(ALICE, copy, 0, "1 d2"),
@@ -836,9 +836,9 @@ fn bots_are_driven_by_their_timers() {
         }
         f.clock.advance_ms(1_000);
     }
-    let loaded = s.load(id).unwrap();
-    assert_eq!(loaded.row.status, GameStatus::Finished);
-    assert_eq!(moves, loaded.row.ply);
+    let loaded = s.game(id).unwrap();
+    assert_eq!(loaded.status, GameStatus::Finished);
+    assert_eq!(moves, loaded.ply);
     assert!(kinds(id).is_empty());
 }
 
@@ -873,7 +873,7 @@ fn a_player_removed_on_turn_is_replaced_by_a_bot_at_once() {
             team: Team::of(2)
         }]
     );
-    assert_eq!(s.load(id).unwrap().row.ply, 2);
+    assert_eq!(s.game(id).unwrap().ply, 2);
     assert!(deadline(id).iter().all(|t| t.0 != store::TimerKind::Bot));
 
     // Three players: one who is not on turn resigns; the one on turn keeps the deadline.
@@ -1050,8 +1050,8 @@ fn resigning_a_duel_ends_it() {
         Err(ServiceError::NotYourGame(_))
     ));
     s.resign(Actor::user(BOB), id).unwrap();
-    let loaded = s.load(id).unwrap();
-    assert_eq!(loaded.row.status, GameStatus::Finished);
+    let loaded = s.game(id).unwrap();
+    assert_eq!(loaded.status, GameStatus::Finished);
     assert!(matches!(
         s.act(ALICE, id, 0, "1 d2"),
         Err(ServiceError::Finished(_))
@@ -1065,7 +1065,7 @@ fn a_corrupt_snapshot_falls_back_to_replay() {
     let s = &f.service;
     let id = duel(&f);
     for ply in 0..26 {
-        let g = s.load(id).unwrap().game.unwrap();
+        let g = s.game(id).unwrap().state.unwrap();
         if g.is_over() {
             break;
         }
@@ -1077,7 +1077,7 @@ fn a_corrupt_snapshot_falls_back_to_replay() {
         let mv = first_move(&f, id, user);
         s.act(user, id, ply, &mv).unwrap();
     }
-    let good = s.load(id).unwrap().game;
+    let good = s.game(id).unwrap().state;
     let conn = s.store().conn().unwrap();
     let corrupted = conn
         .raw()
@@ -1087,7 +1087,7 @@ fn a_corrupt_snapshot_falls_back_to_replay() {
     // A restarted service has no state in memory: it reads the snapshot, finds it corrupt,
     // and replays from the seed.
     let restarted = GameService::new(Arc::new(Store::open(&f.path).unwrap()), f.clock.clone());
-    assert_eq!(restarted.load(id).unwrap().game, good);
+    assert_eq!(restarted.game(id).unwrap().state, good);
 }
 
 #[test]
@@ -1204,9 +1204,9 @@ fn migrating_a_version_1_file_keeps_its_games() {
         store::schema_version(&conn).unwrap(),
         store::MIGRATION_SQL.len()
     );
-    let loaded = service.load(7).unwrap();
-    assert_eq!(loaded.row.ply, 30);
-    assert_eq!(loaded.game.as_ref(), Some(&game));
+    let loaded = service.game(7).unwrap();
+    assert_eq!(loaded.ply, 30);
+    assert_eq!(loaded.state.as_ref(), Some(&game));
     let timers: Vec<_> = store::game_timers(&conn, 7)
         .unwrap()
         .into_iter()
@@ -1270,10 +1270,10 @@ fn migrating_a_version_1_file_keeps_its_games() {
     ));
     // Actions recorded before the log had its digest chain (migration 0007) are a prefix the
     // chain starts after: the game still replays, after a restart too.
-    let played = service.load(7).unwrap().game;
+    let played = service.game(7).unwrap().state;
     let clock = Arc::new(ManualClock::new(now));
     let restarted = GameService::new(Arc::new(Store::open(&path).unwrap()), clock);
-    assert_eq!(restarted.load(7).unwrap().game, played);
+    assert_eq!(restarted.game(7).unwrap().state, played);
 }
 
 /// Every connection, pooled or newly opened, is in WAL mode with foreign keys enforced, waits
@@ -1352,7 +1352,7 @@ fn the_action_log_is_append_only() {
         removed.unwrap_err().to_string().contains("append-only"),
         "an action was removed"
     );
-    assert_eq!(f.service.load(id).unwrap().row.ply, 1);
+    assert_eq!(f.service.game(id).unwrap().ply, 1);
     conn.raw()
         .execute("DELETE FROM games WHERE id = ?1", [id])
         .unwrap();
@@ -1387,7 +1387,7 @@ fn a_hundred_simultaneous_clicks_play_once() {
         .filter(|r| matches!(r, Err(ServiceError::AlreadyPlayed)))
         .count();
     assert_eq!((accepted, already), (1, 99));
-    assert_eq!(service.load(id).unwrap().row.ply, 1);
+    assert_eq!(service.game(id).unwrap().ply, 1);
     let _ = &f.path;
 }
 
@@ -1402,7 +1402,7 @@ fn different_games_proceed_in_parallel() {
             let s = service.clone();
             std::thread::spawn(move || {
                 for ply in 0..10 {
-                    let g = s.load(id).unwrap().game.unwrap();
+                    let g = s.game(id).unwrap().state.unwrap();
                     let user = if g.controller() == Team::of(1) {
                         ALICE
                     } else {
@@ -1418,7 +1418,7 @@ fn different_games_proceed_in_parallel() {
         t.join().unwrap();
     }
     for id in ids {
-        assert_eq!(service.load(id).unwrap().row.ply, 10);
+        assert_eq!(service.game(id).unwrap().ply, 10);
     }
 }
 
@@ -1465,7 +1465,7 @@ fn a_thinking_bot_leaves_the_write_lock_free() {
             team: Team::of(1)
         }]
     );
-    assert_eq!(s.load(id).unwrap().row.ply, 1);
+    assert_eq!(s.game(id).unwrap().ply, 1);
 }
 
 /// Two callers ask for the same bot's move at once: both think about the same position, one
@@ -1489,7 +1489,7 @@ fn a_move_thought_out_for_an_old_position_is_not_played() {
     for a in &export.actions {
         replayed.play(&a.action).unwrap();
     }
-    assert_eq!(s.load(id).unwrap().game.unwrap(), replayed);
+    assert_eq!(s.game(id).unwrap().state.unwrap(), replayed);
 }
 
 /// A bot's move is told like a person's: a board post of its ply to the game's channel, and
@@ -1566,14 +1566,14 @@ fn the_timeout_level_is_a_setting() {
         refused.to_string(),
         "bad setting: timeout_level: unknown bot level `genius` (levels: random, easy, normal)"
     );
-    assert_eq!(s.load(id).unwrap().config.timeout_level, BotLevel::Normal);
+    assert_eq!(s.game(id).unwrap().config.timeout_level, BotLevel::Normal);
 }
 
 /// Plays `plies` first-listed moves in a duel (fewer if it ends), through `f`'s service.
 fn play_plies(f: &Fixture, id: i64, plies: u32) {
     let s = &f.service;
     for ply in 0..plies {
-        let g = s.load(id).unwrap().game.unwrap();
+        let g = s.game(id).unwrap().state.unwrap();
         if g.is_over() {
             break;
         }
@@ -1626,13 +1626,13 @@ fn a_damaged_game_is_named_and_the_others_play_on() {
     drop(conn);
     let s = restarted(&f);
     for id in [size8, size200] {
-        let (game, damage) = damage_of(s.load(id));
+        let (game, damage) = damage_of(s.game(id));
         assert_eq!(game, id);
         assert!(matches!(&damage, Damage::Settings(why) if why.contains("board_size")));
         damage_of(s.position_at(id, 0));
         damage_of(s.legal_moves(ALICE, id));
     }
-    let refused = s.load(no_seed).unwrap_err();
+    let refused = s.game(no_seed).unwrap_err();
     assert_eq!(
         refused.to_string(),
         format!("game #{no_seed} is damaged: it is active but has no seed")
@@ -1671,7 +1671,7 @@ fn a_snapshot_that_is_not_its_games_is_not_used() {
     let other = duel_with(&f, small_config(), 43);
     play_plies(&f, mine, 26);
     play_plies(&f, other, 26);
-    let good = f.service.load(mine).unwrap().game.unwrap();
+    let good = f.service.game(mine).unwrap().state.unwrap();
     assert_eq!(good.ply(), 26, "both games reach their snapshot at ply 25");
     let copies = [
         // Another game's row, checksum and all.
@@ -1696,7 +1696,7 @@ fn a_snapshot_that_is_not_its_games_is_not_used() {
             .unwrap();
         assert_eq!(conn.raw().execute(sql, [mine, other]).unwrap(), 1, "{sql}");
         assert_eq!(
-            restarted(&f).load(mine).unwrap().game.as_ref(),
+            restarted(&f).game(mine).unwrap().state.as_ref(),
             Some(&good),
             "{sql}"
         );
@@ -1713,7 +1713,7 @@ fn a_snapshot_that_is_not_its_games_is_not_used() {
     }
     // The snapshot as written is used, and plays on.
     let s = restarted(&f);
-    assert_eq!(s.load(mine).unwrap().game, Some(good));
+    assert_eq!(s.game(mine).unwrap().state, Some(good));
 }
 
 /// Replaces the action recorded at `ply` of game `id` by another move legal there, as a hand
@@ -1756,14 +1756,14 @@ fn an_action_changed_after_it_was_recorded_is_named() {
     change_action(&f, above, 28);
     let s = restarted(&f);
     assert_eq!(
-        damage_of(s.load(above)),
+        damage_of(s.game(above)),
         (above, Damage::Edited { ply: 28 })
     );
     // Under the snapshot: the latest state comes from the snapshot, which is not read again
     // (a load stays O(1) in the game's length), but any replay that passes it names it.
     change_action(&f, under, 10);
     let s = restarted(&f);
-    assert_eq!(s.load(under).unwrap().row.ply, 30);
+    assert_eq!(s.game(under).unwrap().ply, 30);
     assert_eq!(
         damage_of(s.position_at(under, 12)),
         (under, Damage::Edited { ply: 10 })
@@ -1823,5 +1823,5 @@ fn a_click_loads_the_game_once() {
         }),
         1
     );
-    assert_eq!(s.load(id).unwrap().row.ply, ply + 1);
+    assert_eq!(s.game(id).unwrap().ply, ply + 1);
 }

@@ -45,8 +45,8 @@ fn setup_games(service: &GameService, games: usize) -> Result<(), String> {
     for i in 0..games {
         let channel = 100 + i as u64;
         let existing = service.games_here(channel).map_err(err)?.into_iter().next();
-        let row = match existing {
-            Some(row) => row,
+        let (id, status) = match existing {
+            Some(game) => (game.id, game.status),
             None if has_game_in(service, channel)? => continue,
             None => {
                 let mut config = GameConfig::default();
@@ -59,20 +59,20 @@ fn setup_games(service: &GameService, games: usize) -> Result<(), String> {
                 let id = service
                     .create_lobby(owner, location, "en", config, Some(1))
                     .map_err(err)?;
-                service.load(id).map_err(err)?.row
+                (id, GameStatus::Lobby)
             }
         };
-        if row.status != GameStatus::Lobby {
+        if status != GameStatus::Lobby {
             continue;
         }
-        let loaded = service.load(row.id).map_err(err)?;
-        if loaded.seat(2).is_none() {
+        let game_view = service.game(id).map_err(err)?;
+        if game_view.seat(2).is_none() {
             service
-                .join(Actor::user(PLAYERS[1]), row.id, Some(2))
+                .join(Actor::user(PLAYERS[1]), id, Some(2))
                 .map_err(err)?;
         }
         service
-            .start_with_seed(owner, row.id, 1000 + i as u64)
+            .start_with_seed(owner, id, 1000 + i as u64)
             .map_err(err)?;
     }
     Ok(())
@@ -158,9 +158,9 @@ fn run_moves(
         if total >= actions {
             return Ok(());
         }
-        let loaded = service.load(row.id).map_err(|e| e.to_string())?;
-        let game = loaded.game.as_ref().expect("active");
-        let user = loaded
+        let game_view = service.game(row.id).map_err(|e| e.to_string())?;
+        let game = game_view.state.as_ref().expect("active");
+        let user = game_view
             .team_seat(game.controller())
             .and_then(|s| s.user_id)
             .ok_or("a chaos seat without a player")?;
@@ -349,7 +349,7 @@ fn run_timers(
         for fired in service.fire_due_timers().map_err(text)? {
             match fired {
                 Fired::TimedOut { game_id, team } | Fired::BotMoved { game_id, team } => {
-                    let ply = service.load(game_id).map_err(text)?.row.ply;
+                    let ply = service.game(game_id).map_err(text)?.ply;
                     ack(out, format_args!("timer {game_id} {team} {ply}"), pace_ms)?;
                 }
                 Fired::Failed { game_id, error } => {
@@ -391,13 +391,19 @@ fn run_backup(
         ack(out, format_args!("backup {}", path.display()), pace_ms)?;
         // A move between backups, so that each copies another state.
         if let Some(row) = first_active(service)? {
-            let loaded = service.load(row).map_err(text)?;
-            let game = loaded.game.as_ref().ok_or("an active game has a state")?;
-            if let Some(user) = loaded.team_seat(game.controller()).and_then(|s| s.user_id) {
+            let game_view = service.game(row).map_err(text)?;
+            let game = game_view
+                .state
+                .as_ref()
+                .ok_or("an active game has a state")?;
+            if let Some(user) = game_view
+                .team_seat(game.controller())
+                .and_then(|s| s.user_id)
+            {
                 let moves = service.legal_moves(user, row).map_err(text)?;
                 let pick = &moves[n as usize % moves.len()];
                 service
-                    .act(user, row, loaded.row.ply, &pick.notation)
+                    .act(user, row, game_view.ply, &pick.notation)
                     .map_err(text)?;
             }
         }

@@ -200,7 +200,7 @@ pub fn run(o: &PlayOptions, input: &mut dyn BufRead, out: &mut dyn Write) -> Res
         Start::New(new) => create(&service, new)?,
     };
     // An unknown --game is refused before anything is said about it.
-    service.load(id).map_err(|e| e.to_string())?;
+    service.game(id).map_err(|e| e.to_string())?;
     let say = |out: &mut dyn Write, text: &str| {
         let _ = writeln!(out, "{text}");
     };
@@ -219,9 +219,9 @@ pub fn run(o: &PlayOptions, input: &mut dyn BufRead, out: &mut dyn Write) -> Res
     }
     let mut shown_ply = None;
     loop {
-        let loaded = service.load(id).map_err(|e| e.to_string())?;
-        if loaded.row.status != GameStatus::Active {
-            let game = loaded.game.as_ref();
+        let game_view = service.game(id).map_err(|e| e.to_string())?;
+        if game_view.status != GameStatus::Active {
+            let game = game_view.state.as_ref();
             if let (Some(path), Some(game)) = (&picture, game) {
                 write_picture(&service, id, game, path)?;
             }
@@ -234,17 +234,21 @@ pub fn run(o: &PlayOptions, input: &mut dyn BufRead, out: &mut dyn Write) -> Res
                     &narrate::outcome(Lang::En, &Numbered(Lang::En), outcome),
                 );
             } else {
-                let ending = loaded
-                    .end()
+                let ending = game_view
+                    .end
+                    .clone()
                     .map(|end| crate::game::narrate::ending(Lang::En, &Numbered(Lang::En), &end));
-                let status = format!("Game #{id} is {}.", loaded.row.status.as_str());
+                let status = format!("Game #{id} is {}.", game_view.status.as_str());
                 say(out, &ending.unwrap_or(status));
             }
             return Ok(0);
         }
-        let game = loaded.game.as_ref().expect("an active game has a state");
+        let game = game_view
+            .state
+            .as_ref()
+            .expect("an active game has a state");
         let team = game.controller();
-        let Some(user) = loaded.team_seat(team).and_then(|s| s.user_id) else {
+        let Some(user) = game_view.team_seat(team).and_then(|s| s.user_id) else {
             // A bot's turn (a bot's move writes the game: only then is one asked for).
             let acc = service
                 .bot_step(id)
@@ -261,12 +265,12 @@ pub fn run(o: &PlayOptions, input: &mut dyn BufRead, out: &mut dyn Write) -> Res
             }
             continue;
         };
-        if shown_ply != Some(loaded.row.ply) {
+        if shown_ply != Some(game_view.ply) {
             say(out, &text_board::render(game));
             if let Some(path) = &picture {
                 write_picture(&service, id, game, path)?;
             }
-            shown_ply = Some(loaded.row.ply);
+            shown_ply = Some(game_view.ply);
         }
         let choice = game
             .pending_kind()
@@ -275,7 +279,7 @@ pub fn run(o: &PlayOptions, input: &mut dyn BufRead, out: &mut dyn Write) -> Res
         let _ = write!(
             out,
             "[move {}] team {team}, your move{choice} — `moves` lists them, `quit` stops: ",
-            loaded.row.ply + 1
+            game_view.ply + 1
         );
         let _ = out.flush();
         let mut bytes = Vec::new();
@@ -323,7 +327,7 @@ pub fn run(o: &PlayOptions, input: &mut dyn BufRead, out: &mut dyn Write) -> Res
                     .collect();
                 say(out, &list.join("; "));
             }
-            Typed::Move => match service.act(user, id, loaded.row.ply, text) {
+            Typed::Move => match service.act(user, id, game_view.ply, text) {
                 Ok(acc) => {
                     for line in narrate::events(Lang::En, &Numbered(Lang::En), &acc.events) {
                         say(out, &format!("    {line}"));

@@ -110,8 +110,8 @@ pub fn stored_position(db: &Path, id: GameId, ply: Option<u32>) -> Result<(Game,
     let store = Store::open_read_only(db).with_context(|| format!("opening {}", db.display()))?;
     // The service loads from the latest snapshot at or before `ply`, as the bot does.
     let service = GameService::new(Arc::new(store), Arc::new(SystemClock));
-    let row = match service.load(id) {
-        Ok(loaded) => loaded.row,
+    let row = match service.game(id) {
+        Ok(view) => view,
         Err(ServiceError::UnknownGame(_)) => {
             bail!("there is no game #{id} in {}", db.display())
         }

@@ -205,10 +205,10 @@ async fn route(p: &mut Press<'_>, id: CustomId) -> Result<()> {
             let chosen = p.chosen()?;
             let setting = settings::known_setting(&chosen).ok_or(BotError::UnknownComponent)?;
             p.acknowledge().await?;
-            let loaded = p.data.call(move |s| s.load(game)).await?;
+            let game_view = p.data.call(move |s| s.game(game)).await?;
             let rows = vec![
-                settings::value_menu(game, &loaded.config, p.lang, setting),
-                settings::pick_menu(game, &loaded.config, p.lang),
+                settings::value_menu(game, &game_view.config, p.lang, setting),
+                settings::pick_menu(game, &game_view.config, p.lang),
             ];
             let content = tr!(
                 p.lang,
@@ -380,11 +380,11 @@ async fn lobby_button(
     match button {
         LobbyButton::Settings => {
             p.defer_private().await?;
-            let loaded = p.data.call(move |s| s.load(game)).await?;
-            if !(who.admin || who.user == loaded.row.owner_id) {
+            let game_view = p.data.call(move |s| s.game(game)).await?;
+            if !(who.admin || who.user == game_view.owner) {
                 return Err(BotError::NotOwner);
             }
-            if loaded.row.status != GameStatus::Lobby {
+            if game_view.status != GameStatus::Lobby {
                 return Err(ServiceError::AlreadyStarted(game).into());
             }
             let edit = EditInteractionResponse::new()
@@ -392,9 +392,9 @@ async fn lobby_button(
                     p.lang,
                     "settings-title",
                     game = game,
-                    summary = settings::summary(&loaded.config, p.lang)
+                    summary = settings::summary(&game_view.config, p.lang)
                 ))
-                .components(vec![settings::pick_menu(game, &loaded.config, p.lang)]);
+                .components(vec![settings::pick_menu(game, &game_view.config, p.lang)]);
             p.c.edit_response(p.ctx, edit).await?;
             return Ok(());
         }
@@ -437,9 +437,9 @@ async fn lobby_button(
         }
         LobbyButton::Settings => {}
     }
-    let loaded = p.data.call(move |s| s.load(game)).await?;
-    let lang = Lang::parse(&loaded.row.language).unwrap_or_default();
-    let (content, components) = lobby::view(&loaded, lang);
+    let game_view = p.data.call(move |s| s.game(game)).await?;
+    let lang = game_view.lang;
+    let (content, components) = lobby::view(&game_view, lang);
     let edit = EditInteractionResponse::new()
         .content(content)
         .components(components)
@@ -453,8 +453,8 @@ async fn add_bot(p: &Press<'_>, game: crate::game::GameId, level: BotLevel) -> R
     let who = p.actor;
     p.data
         .change(move |s| {
-            let loaded = s.load(game)?;
-            let seat = *loaded
+            let game_view = s.game(game)?;
+            let seat = *game_view
                 .free_seats()
                 .first()
                 .ok_or(ServiceError::Full(game))?;

@@ -4,7 +4,7 @@
 
 use crate::engine::error::Detail;
 use crate::engine::{ErrorKind, IllegalAction};
-use crate::game::GameId;
+
 use crate::game::ServiceError;
 use crate::game::reminders::SettingError;
 use crate::tr;
@@ -70,12 +70,6 @@ pub enum BotError {
     /// The game service refused (nothing was changed).
     #[error(transparent)]
     Service(#[from] ServiceError),
-    /// No game of the caller's in this channel or thread.
-    #[error("no game here")]
-    NoGameHere,
-    /// Several games here: the user must name one.
-    #[error("several games here: {0:?}")]
-    WhichGame(Vec<GameId>),
     /// A server-only command used in a DM.
     #[error("needs a server")]
     NotInServer,
@@ -139,11 +133,6 @@ impl BotError {
     pub fn user_text(&self, lang: Lang) -> String {
         match self {
             BotError::Service(e) => service_text(e, lang),
-            BotError::NoGameHere => tr!(lang, "err-no-game-here"),
-            BotError::WhichGame(ids) => {
-                let list: Vec<String> = ids.iter().map(|id| format!("#{id}")).collect();
-                tr!(lang, "err-which-game", games = list.join(", "))
-            }
             BotError::NotInServer => tr!(lang, "err-not-in-server"),
             BotError::MissingPermissions(perms) => {
                 let names: Vec<String> = perms.iter().map(|p| p.name(lang)).collect();
@@ -212,6 +201,11 @@ fn service_text(e: &ServiceError, lang: Lang) -> String {
         ServiceError::NotYourGame(id) => tr!(lang, "err-not-your-game", game = *id),
         ServiceError::NothingToReclaim(id) => tr!(lang, "err-nothing-to-reclaim", game = *id),
         ServiceError::NotOwner => tr!(lang, "err-not-owner"),
+        ServiceError::NoGameHere => tr!(lang, "err-no-game-here"),
+        ServiceError::WhichGame(ids) => {
+            let list: Vec<String> = ids.iter().map(|id| format!("#{id}")).collect();
+            tr!(lang, "err-which-game", games = list.join(", "))
+        }
         ServiceError::NotServerManager => tr!(lang, "err-not-server-manager"),
         ServiceError::NotYourTurn { team } => tr!(lang, "err-not-your-turn", team = *team),
         ServiceError::StaleButton { move_number, .. } => {

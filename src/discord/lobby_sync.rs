@@ -5,20 +5,18 @@
 use super::types::Data;
 use super::views::lobby;
 use crate::game::GameId;
-use crate::words::Lang;
 
 /// Redraws the lobby message of `game`, if it has one. Failures are logged, not raised: the
 /// change itself is committed, and the message is only its picture.
 pub async fn refresh(data: &Data, game: GameId) {
-    let Ok(loaded) = data.call(move |s| s.load(game)).await else {
+    let Ok(game_view) = data.call(move |s| s.game(game)).await else {
         return;
     };
-    let (Some(channel), Some(message)) = (loaded.row.channel_id, loaded.row.lobby_message_id)
-    else {
+    let (Some(channel), Some(message)) = (game_view.channel_id, game_view.lobby_message_id) else {
         return;
     };
-    let lang = Lang::parse(&loaded.row.language).unwrap_or_default();
-    let (content, components) = lobby::view(&loaded, lang);
+    let lang = game_view.lang;
+    let (content, components) = lobby::view(&game_view, lang);
     if let Err(e) = data
         .rest
         .edit(channel, message, &content, &components)

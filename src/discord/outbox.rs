@@ -22,7 +22,9 @@ use super::types::Data;
 use super::views::lobby;
 use super::views::picker::{self as picker_view};
 use super::views::post::{self, Post};
-use crate::game::{GameEnd, Loaded, Notice, OutboxMessage, Question, Queued, ServiceError, Target};
+use crate::game::{
+    GameEnd, GameView, Notice, OutboxMessage, Question, Queued, ServiceError, Target,
+};
 use crate::game::{GameId, GameStatus, ReminderVia, UserId, UserPrefs};
 use crate::render::{self, RenderOptions};
 use crate::tr;
@@ -258,8 +260,8 @@ fn failure(e: RestError) -> Failure {
 }
 
 /// The language of a game's public posts.
-fn game_lang(loaded: &Loaded) -> Lang {
-    Lang::parse(&loaded.row.language).unwrap_or_default()
+fn game_lang(game_view: &GameView) -> Lang {
+    game_view.lang
 }
 
 /// A nonce for a row: unique to the row in this database (ids alone could repeat in a new
@@ -289,7 +291,7 @@ async fn deliver(data: &Data, row: &Queued) -> Delivery {
             let material = data
                 .call(move |s| s.post_material(game, first, last))
                 .await?;
-            let lang = game_lang(&material.loaded);
+            let lang = game_lang(&material.game);
             let message = post::board(&material, lang, *deadline_ms);
             let events: Vec<_> = material
                 .steps
@@ -305,7 +307,7 @@ async fn deliver(data: &Data, row: &Queued) -> Delivery {
             };
             let png = turn::draw(data, material.position.clone(), options).await?;
             let file = turn::board_file(game, last);
-            post_public(data, row, &material.loaded, message, Some((file, png))).await
+            post_public(data, row, &material.game, message, Some((file, png))).await
         }
         OutboxMessage::YourTurn {
             game_id,
@@ -332,9 +334,9 @@ async fn deliver(data: &Data, row: &Queued) -> Delivery {
 /// my seat back") is remembered; one that answers a question takes the buttons off the posts
 /// that asked it.
 async fn deliver_notice(data: &Data, row: &Queued, game: GameId, notice: Notice) -> Delivery {
-    let loaded = data.call(move |s| s.load(game)).await?;
-    let message = post::notice(&loaded, &notice, game_lang(&loaded));
-    let Some(posted) = post_public_message(data, row, &loaded, message, None, 0).await? else {
+    let game_view = data.call(move |s| s.game(game)).await?;
+    let message = post::notice(&game_view, &notice, game_lang(&game_view));
+    let Some(posted) = post_public_message(data, row, &game_view, message, None, 0).await? else {
         return Ok(Outcome::Moot);
     };
     let asks = match notice {
@@ -389,11 +391,11 @@ async fn retire_questions(
 async fn post_public(
     data: &Data,
     row: &Queued,
-    loaded: &Loaded,
+    game_view: &GameView,
     post: Post,
     image: Option<(String, Vec<u8>)>,
 ) -> Delivery {
-    post_public_part(data, row, loaded, post, image, 0).await
+    post_public_part(data, row, game_view, post, image, 0).await
 }
 
 /// [`post_public`] for one of several posts a row makes (each `part` has its own nonce, so a
@@ -401,13 +403,13 @@ async fn post_public(
 async fn post_public_part(
     data: &Data,
     row: &Queued,
-    loaded: &Loaded,
+    game_view: &GameView,
     post: Post,
     image: Option<(String, Vec<u8>)>,
     part: u8,
 ) -> Delivery {
     Ok(
-        match post_public_message(data, row, loaded, post, image, part).await? {
+        match post_public_message(data, row, game_view, post, image, part).await? {
             Some(_) => Outcome::Delivered,
             None => Outcome::Moot,
         },
@@ -419,7 +421,7 @@ async fn post_public_part(
 async fn post_public_message(
     data: &Data,
     row: &Queued,
-    loaded: &Loaded,
+    game_view: &GameView,
     post: Post,
     image: Option<(String, Vec<u8>)>,
     part: u8,
@@ -429,12 +431,12 @@ async fn post_public_message(
         // A game archived because its thread was deleted now "lives" in the thread's
         // channel only to say so there: what it had yet to post in the thread is dropped.
         Target::Game
-            if loaded.end() == Some(GameEnd::ThreadDeleted)
+            if game_view.end == Some(GameEnd::ThreadDeleted)
                 && !matches!(row.message, OutboxMessage::GameOver { .. }) =>
         {
             return Ok(None);
         }
-        Target::Game => match loaded.row.thread_id.or(loaded.row.channel_id) {
+        Target::Game => match game_view.place() {
             Some(place) => place,
             // A local game has no public place.
             None => return Ok(None),
@@ -456,7 +458,7 @@ async fn post_public_message(
         Ok(posted) => Ok(Some(posted)),
         Err(e) if e.code() == Some(10003) && row.target == Target::Game => {
             // The game's thread (or channel) is gone: archive the game where it stood.
-            let game = loaded.row.id;
+            let game = game_view.id;
             let archived = data.call(move |s| s.thread_deleted(game)).await?;
             if archived {
                 data.wake();
@@ -471,18 +473,18 @@ async fn post_public_message(
 
 /// The start: opens the game's thread (once), marks the lobby started, posts the board.
 async fn game_started(data: &Data, row: &Queued, game: GameId, deadline: Option<i64>) -> Delivery {
-    let mut loaded = data.call(move |s| s.load(game)).await?;
-    let Some(channel) = loaded.row.channel_id else {
+    let mut game_view = data.call(move |s| s.game(game)).await?;
+    let Some(channel) = game_view.channel_id else {
         return Ok(Outcome::Moot);
     };
-    if loaded.row.thread_id.is_none() {
-        let thread = open_thread(data, &loaded, channel).await?;
+    if game_view.thread_id.is_none() {
+        let thread = open_thread(data, &game_view, channel).await?;
         data.call(move |s| s.set_thread(game, thread)).await?;
-        loaded.row.thread_id = Some(thread);
+        game_view.thread_id = Some(thread);
     }
-    let lang = game_lang(&loaded);
-    if let Some(message) = loaded.row.lobby_message_id {
-        let (content, components) = lobby::view(&loaded, lang);
+    let lang = game_lang(&game_view);
+    if let Some(message) = game_view.lobby_message_id {
+        let (content, components) = lobby::view(&game_view, lang);
         if let Err(e) = data
             .rest
             .edit(channel, message, &content, &components)
@@ -499,18 +501,18 @@ async fn game_started(data: &Data, row: &Queued, game: GameId, deadline: Option<
     };
     let png = turn::draw(data, material.position.clone(), options).await?;
     let image = Some((turn::board_file(game, 0), png));
-    post_public(data, row, &loaded, message, image).await
+    post_public(data, row, &game_view, message, image).await
 }
 
 /// The game's thread: on the lobby message (a second attempt finds the first thread, whose
 /// id is the message's), or without one; the channel itself where threads cannot be made.
 async fn open_thread(
     data: &Data,
-    loaded: &Loaded,
+    game_view: &GameView,
     channel: u64,
 ) -> std::result::Result<u64, Failure> {
-    let name = thread_name(data, loaded).await;
-    let made = match loaded.row.lobby_message_id {
+    let name = thread_name(data, game_view).await;
+    let made = match game_view.lobby_message_id {
         Some(message) => match data.rest.thread_from_message(channel, message, &name).await {
             Err(e) if e.code() == Some(160004) => Ok(message),
             other => other,
@@ -523,17 +525,17 @@ async fn open_thread(
         Err(e) => {
             // No thread here (missing permissions, a channel type without threads): the game
             // is played in the channel itself.
-            tracing::info!(game = loaded.row.id, error = %e, "no thread; playing in the channel");
+            tracing::info!(game = game_view.id, error = %e, "no thread; playing in the channel");
             Ok(channel)
         }
     }
 }
 
 /// "Jackal #12: alice, bob".
-async fn thread_name(data: &Data, loaded: &Loaded) -> String {
-    let lang = game_lang(loaded);
+async fn thread_name(data: &Data, game_view: &GameView) -> String {
+    let lang = game_lang(game_view);
     let mut names = Vec::new();
-    for seat in &loaded.seats {
+    for seat in &game_view.seats {
         let name = match seat.user_id {
             Some(user) => data
                 .rest
@@ -547,7 +549,7 @@ async fn thread_name(data: &Data, loaded: &Loaded) -> String {
     let name = tr!(
         lang,
         "thread-name",
-        game = loaded.row.id,
+        game = game_view.id,
         players = names.join(", ")
     );
     crate::discord::picker::clip(&name, 100)
@@ -566,13 +568,13 @@ async fn your_turn(
     let Target::User { id: user } = row.target else {
         return Err(Failure::GiveUp("a DM without a user".into()));
     };
-    let loaded = data.call(move |s| s.load(game)).await?;
-    let Some(state) = loaded.game.clone() else {
+    let game_view = data.call(move |s| s.game(game)).await?;
+    let Some(state) = game_view.state.clone() else {
         return Ok(Outcome::Moot);
     };
-    let still_on_turn = loaded.row.status == GameStatus::Active
+    let still_on_turn = game_view.status == GameStatus::Active
         && state.ply() == ply
-        && loaded.seat(team).and_then(|s| s.user_id) == Some(user);
+        && game_view.seat(team).and_then(|s| s.user_id) == Some(user);
     if !still_on_turn {
         return Ok(Outcome::Moot);
     }
@@ -583,7 +585,7 @@ async fn your_turn(
         // Closed lately: the thread's post pings them and carries "My moves" instead.
         return Ok(Outcome::Moot);
     }
-    let lang = reader_lang(data, &prefs, &loaded).await;
+    let lang = reader_lang(data, &prefs, &game_view).await;
     let mut view = match data.call(move |s| s.turn(user, game, Some(ply))).await {
         Ok(view) => view,
         // The turn moved on meanwhile (or the seat changed hands): nothing to prompt.
@@ -609,18 +611,18 @@ async fn your_turn(
             .await?;
             Ok(Outcome::Delivered)
         }
-        Err(e) if e.code() == Some(50007) => dms_closed(data, row, &loaded, user).await,
+        Err(e) if e.code() == Some(50007) => dms_closed(data, row, &game_view, user).await,
         Err(e) => Err(failure(e)),
     }
 }
 
 /// The language a user reads in private: their own choice, else their server's, else their
 /// Discord client's (as their latest interaction said it), else the game's.
-async fn reader_lang(data: &Data, prefs: &UserPrefs, loaded: &Loaded) -> Lang {
+async fn reader_lang(data: &Data, prefs: &UserPrefs, game_view: &GameView) -> Lang {
     if let Some(lang) = data.user_lang(prefs.user_id).await {
         return lang;
     }
-    if let Some(guild) = loaded.row.guild_id
+    if let Some(guild) = game_view.guild_id
         && let Some(lang) = data.guild_lang(guild).await
     {
         return lang;
@@ -629,34 +631,34 @@ async fn reader_lang(data: &Data, prefs: &UserPrefs, loaded: &Loaded) -> Lang {
         .locale
         .as_deref()
         .and_then(Lang::parse)
-        .unwrap_or_else(|| game_lang(loaded))
+        .unwrap_or_else(|| game_lang(game_view))
 }
 
 /// [`reader_lang`] for a user whose preferences the caller has not read.
 async fn reader_lang_of(
     data: &Data,
     user: UserId,
-    loaded: &Loaded,
+    game_view: &GameView,
 ) -> std::result::Result<Lang, Failure> {
     let prefs = data.call(move |s| s.user_prefs(user)).await?;
-    Ok(reader_lang(data, &prefs, loaded).await)
+    Ok(reader_lang(data, &prefs, game_view).await)
 }
 
 /// Discord refused a DM to `user` (50007): remembered, so no DM is tried for a week, and the
 /// first time since their DMs were last open they are told so in the game's thread (how to
 /// open them, or to keep their turns in the thread).
-async fn dms_closed(data: &Data, row: &Queued, loaded: &Loaded, user: UserId) -> Delivery {
+async fn dms_closed(data: &Data, row: &Queued, game_view: &GameView, user: UserId) -> Delivery {
     let tell = data.call(move |s| s.dms_refused(user)).await?;
     if !tell {
         return Ok(Outcome::Moot);
     }
-    let message = post::dms_closed(user, game_lang(loaded));
+    let message = post::dms_closed(user, game_lang(game_view));
     let public = Queued {
         target: Target::Game,
         ..row.clone()
     };
     // Its own nonce: the row's other parts (a reminder in the thread) keep theirs.
-    post_public_part(data, &public, loaded, message, None, DMS_CLOSED_PART).await
+    post_public_part(data, &public, game_view, message, None, DMS_CLOSED_PART).await
 }
 
 /// The nonce part of the one-time "your DMs are closed" post.
@@ -674,10 +676,10 @@ async fn reminder(
     let Target::User { id: user } = row.target else {
         return Err(Failure::GiveUp("a reminder without a user".into()));
     };
-    let loaded = data.call(move |s| s.load(game)).await?;
-    let on_turn = loaded.row.status == GameStatus::Active
-        && loaded.row.ply == ply
-        && loaded.seat(team).and_then(|s| s.user_id) == Some(user);
+    let game_view = data.call(move |s| s.game(game)).await?;
+    let on_turn = game_view.status == GameStatus::Active
+        && game_view.ply == ply
+        && game_view.seat(team).and_then(|s| s.user_id) == Some(user);
     if !on_turn {
         return Ok(Outcome::Moot);
     }
@@ -685,8 +687,8 @@ async fn reminder(
         .call(move |s| Ok((s.user_prefs(user)?, s.now_ms())))
         .await?;
     if prefs.may_dm(now) && prefs.reminder_via != Some(ReminderVia::Thread) {
-        let lang = reader_lang(data, &prefs, &loaded).await;
-        let message = post::reminder_dm(&loaded, deadline, lang);
+        let lang = reader_lang(data, &prefs, &game_view).await;
+        let message = post::reminder_dm(&game_view, deadline, lang);
         let new = NewMessage {
             content: message.content,
             components: message.components,
@@ -696,14 +698,14 @@ async fn reminder(
         if send_dm(data, user, &new).await? {
             return Ok(Outcome::Delivered);
         }
-        dms_closed(data, row, &loaded, user).await?;
+        dms_closed(data, row, &game_view, user).await?;
     }
-    let message = post::reminder(&loaded, team, deadline, game_lang(&loaded));
+    let message = post::reminder(&game_view, team, deadline, game_lang(&game_view));
     let public = Queued {
         target: Target::Game,
         ..row.clone()
     };
-    post_public(data, &public, &loaded, message, None).await
+    post_public(data, &public, &game_view, message, None).await
 }
 
 /// Sends a private message without buttons to remember; `false` when the user's DMs are
@@ -751,15 +753,15 @@ async fn digest(data: &Data, row: &Queued, games: &[GameId]) -> Delivery {
         }
         dms_closed(data, row, &turns[0].0, user).await?;
     }
-    for (part, (loaded, deadline)) in turns.iter().enumerate() {
-        let team = loaded.seat_of(user).map_or(0, |s| s.team);
-        let message = post::reminder(loaded, team, *deadline, game_lang(loaded));
+    for (part, (game_view, deadline)) in turns.iter().enumerate() {
+        let team = game_view.seat_of(user).map_or(0, |s| s.seat);
+        let message = post::reminder(game_view, team, *deadline, game_lang(game_view));
         let public = Queued {
             target: Target::Game,
             ..row.clone()
         };
         let part = u8::try_from(part + 1).unwrap_or(u8::MAX);
-        post_public_part(data, &public, loaded, message, None, part).await?;
+        post_public_part(data, &public, game_view, message, None, part).await?;
     }
     Ok(Outcome::Delivered)
 }
@@ -772,8 +774,8 @@ async fn turn_over(data: &Data, row: &Queued, game: GameId, ply: u32) -> Deliver
     let Some(prompt) = data.call(move |s| s.prompt_of(game, user, ply)).await? else {
         return Ok(Outcome::Moot);
     };
-    let loaded = data.call(move |s| s.load(game)).await?;
-    let lang = reader_lang_of(data, user, &loaded).await?;
+    let game_view = data.call(move |s| s.game(game)).await?;
+    let lang = reader_lang_of(data, user, &game_view).await?;
     let from = prompt.ply;
     let Some(played) = data.call(move |s| s.move_played_after(game, from)).await? else {
         // Unreachable: the row is written when the move is complete.
@@ -783,8 +785,9 @@ async fn turn_over(data: &Data, row: &Queued, game: GameId, ply: u32) -> Deliver
         .steps
         .iter()
         .map(|step| {
-            serde_json::from_str::<crate::engine::Action>(&step.row.action)
-                .map_or_else(|_| step.row.notation.clone(), |a| narrate::action(lang, &a))
+            step.action
+                .as_ref()
+                .map_or_else(|| step.notation.clone(), |a| narrate::action(lang, a))
         })
         .collect();
     let text = picker_view::turn_over(lang, game, played.number, &words.join(", "));
@@ -818,12 +821,12 @@ async fn retire_prompt(
 /// The end: the result and the final board in the thread (a lobby that never started only
 /// has its lobby message updated).
 async fn game_over(data: &Data, row: &Queued, game: GameId, end: &GameEnd) -> Delivery {
-    let loaded = data.call(move |s| s.load(game)).await?;
-    let lang = game_lang(&loaded);
-    if let (Some(channel), Some(message)) = (loaded.row.channel_id, loaded.row.lobby_message_id)
-        && loaded.row.started_at.is_none()
+    let game_view = data.call(move |s| s.game(game)).await?;
+    let lang = game_lang(&game_view);
+    if let (Some(channel), Some(message)) = (game_view.channel_id, game_view.lobby_message_id)
+        && game_view.started_at.is_none()
     {
-        let (content, components) = lobby::view(&loaded, lang);
+        let (content, components) = lobby::view(&game_view, lang);
         return match data
             .rest
             .edit(channel, message, &content, &components)
@@ -834,8 +837,8 @@ async fn game_over(data: &Data, row: &Queued, game: GameId, end: &GameEnd) -> De
             Err(e) => Err(Failure::GiveUp(e.to_string())),
         };
     }
-    let message = post::over(&loaded, loaded.game.as_ref(), end, lang);
-    let image = match &loaded.game {
+    let message = post::over(&game_view, game_view.state.as_ref(), end, lang);
+    let image = match &game_view.state {
         Some(state) if end.is_result() => {
             let ply = state.ply();
             let events = data.call(move |s| s.move_events(game, ply)).await?;
@@ -849,11 +852,11 @@ async fn game_over(data: &Data, row: &Queued, game: GameId, end: &GameEnd) -> De
         }
         _ => None,
     };
-    let Some(posted) = post_public_message(data, row, &loaded, message, image, 0).await? else {
+    let Some(posted) = post_public_message(data, row, &game_view, message, image, 0).await? else {
         return Ok(Outcome::Moot);
     };
-    end_lobby_message(data, &loaded, lang, &posted).await;
-    close_prompts(data, &loaded, end).await?;
+    end_lobby_message(data, &game_view, lang, &posted).await;
+    close_prompts(data, &game_view, end).await?;
     retire_questions(data, game, None).await?;
     Ok(Outcome::Delivered)
 }
@@ -862,14 +865,14 @@ async fn game_over(data: &Data, row: &Queued, game: GameId, end: &GameEnd) -> De
 /// buttons go, so nothing is left to press.
 async fn close_prompts(
     data: &Data,
-    loaded: &Loaded,
+    game_view: &GameView,
     end: &GameEnd,
 ) -> std::result::Result<(), Failure> {
-    let game = loaded.row.id;
+    let game = game_view.id;
     for prompt in data.call(move |s| s.open_prompts(game)).await? {
         let user = prompt.user_id;
-        let lang = reader_lang_of(data, user, loaded).await?;
-        let text = post::prompt_closed(loaded, end, lang);
+        let lang = reader_lang_of(data, user, game_view).await?;
+        let text = post::prompt_closed(game_view, end, lang);
         retire_prompt(data, prompt, &text).await?;
     }
     Ok(())
@@ -877,26 +880,24 @@ async fn close_prompts(
 
 /// The lobby message of a game that was played ends with the result and a link to the post
 /// that told it. Failures are logged: the game-over post itself is out.
-async fn end_lobby_message(data: &Data, loaded: &Loaded, lang: Lang, posted: &Posted) {
-    let (Some(channel), Some(message)) = (loaded.row.channel_id, loaded.row.lobby_message_id)
-    else {
+async fn end_lobby_message(data: &Data, game_view: &GameView, lang: Lang, posted: &Posted) {
+    let (Some(channel), Some(message)) = (game_view.channel_id, game_view.lobby_message_id) else {
         return;
     };
-    let guild = loaded
-        .row
+    let guild = game_view
         .guild_id
         .map_or_else(|| "@me".to_string(), |g| g.to_string());
     let link = format!(
         "https://discord.com/channels/{guild}/{}/{}",
         posted.channel, posted.message
     );
-    let (content, components) = lobby::view_over(loaded, lang, &link);
+    let (content, components) = lobby::view_over(game_view, lang, &link);
     if let Err(e) = data
         .rest
         .edit(channel, message, &content, &components)
         .await
     {
-        tracing::warn!(game = loaded.row.id, error = %e, "could not end the lobby message");
+        tracing::warn!(game = game_view.id, error = %e, "could not end the lobby message");
     }
 }
 

@@ -7,7 +7,7 @@ use super::end::GameEnd;
 use super::lobby::end_in;
 use super::outbox::Queued;
 use super::record::{self, MoveStep};
-use super::{GameService, Loaded, Result, ServiceError};
+use super::{GameService, GameView, Result, ServiceError};
 use crate::engine::Game;
 use crate::store::{self, GameId, GameStatus, PromptRow, Question, QuestionRow, UserId, UserPrefs};
 
@@ -15,7 +15,7 @@ use crate::store::{self, GameId, GameStatus, PromptRow, Question, QuestionRow, U
 /// to it, and the game around it (seats, settings, language, place).
 #[derive(Clone, Debug)]
 pub struct PostMaterial {
-    pub loaded: Loaded,
+    pub game: GameView,
     /// The position after `ply` (the game may have moved on since the row was written).
     pub position: Game,
     /// The plies `first_ply..=ply`, oldest first, with their events.
@@ -206,13 +206,13 @@ impl GameService {
         } else {
             record::move_steps(&conn, id, ply)?
                 .into_iter()
-                .filter(|s| s.row.ply >= first_ply)
+                .filter(|s| s.ply >= first_ply)
                 .collect()
         };
         let paused_until = store::paused_until(&conn, id, self.now())?;
         let number = store::completed_moves(&conn, id, ply)?;
         Ok(PostMaterial {
-            loaded,
+            game: GameView::of(loaded),
             position,
             steps,
             paused_until,

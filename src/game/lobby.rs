@@ -4,7 +4,9 @@ use super::Needs;
 use super::end::GameEnd;
 use super::outbox::{self, Notice, OutboxMessage, Target};
 use super::turns::turn_deadline;
-use super::{Actor, GameConfig, GameService, Loaded, Location, Result, ServiceError, load_with};
+use super::{
+    Actor, GameConfig, GameService, GameView, Loaded, Location, Result, ServiceError, load_with,
+};
 use crate::ai::BotLevel;
 use crate::engine::Game;
 use crate::store::{self, GameId, GameRow, GameStatus, NewGame, SeatRow, UserId};
@@ -244,19 +246,20 @@ impl GameService {
 
     /// Starts a full lobby (owner or admin): the seed comes from the operating system's
     /// generator and is stored; the first player is told it is their turn.
-    pub fn start(&self, actor: Actor, id: GameId) -> Result<Loaded> {
+    pub fn start(&self, actor: Actor, id: GameId) -> Result<GameView> {
         let seed = getrandom::u64().map_err(|e| ServiceError::NoRandomness(e.to_string()))?;
         self.start_with_seed(actor, id, seed)
     }
 
     /// As [`GameService::start`] with a chosen seed (local games, tests, imports).
-    pub fn start_with_seed(&self, actor: Actor, id: GameId, seed: u64) -> Result<Loaded> {
+    pub fn start_with_seed(&self, actor: Actor, id: GameId, seed: u64) -> Result<GameView> {
         let now = self.now();
         self.lobby_change(id, |tx, g| {
             require_lobby(&g.row)?;
             require_owner(&g.row, actor)?;
             self.start_in(tx, g, seed, now)
         })
+        .map(GameView::of)
     }
 
     /// Creates a game whose every seat is known at once (a local game of `jackal play`),
@@ -397,17 +400,5 @@ impl GameService {
             }
             cancel_in(tx, &g.row, now)
         })
-    }
-
-    /// The games a user sits in (lobbies and running games only, unless `all`).
-    pub fn my_games(&self, user: UserId, all: bool) -> Result<Vec<GameRow>> {
-        let conn = self.store.conn()?;
-        Ok(store::games_of_user(&conn, user, !all)?)
-    }
-
-    /// Lobbies and running games in a channel or thread.
-    pub fn games_here(&self, channel: u64) -> Result<Vec<GameRow>> {
-        let conn = self.store.conn()?;
-        Ok(store::games_in_channel(&conn, channel)?)
     }
 }

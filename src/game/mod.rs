@@ -25,6 +25,8 @@ mod transfer;
 pub mod turn_view;
 mod turns;
 mod vacation;
+mod view;
+mod which;
 pub mod zones;
 
 use crate::store::{Db, Tx};
@@ -50,6 +52,7 @@ pub use turns::{Accepted, HistoryEntry, LegalMove, Next};
 pub use vacation::{
     CameBack, DEFAULT_MAX_PAUSE_DAYS, DEFAULT_VACATION_DAYS, NewVacation, VacationStatus,
 };
+pub use view::{GameView, ListedGame, SeatView};
 
 // The store's values that callers of the service name (the Discord layer reaches the store
 // only through the service, so it takes them from here).
@@ -87,6 +90,12 @@ pub enum ServiceError {
     AlreadyBot(u8),
     #[error("you have no seat in game #{0}")]
     NotYourGame(GameId),
+    /// A command that names no game, where the caller has none.
+    #[error("no game here")]
+    NoGameHere,
+    /// A command that names no game, where the caller has several: they must name one.
+    #[error("several games here: {0:?}")]
+    WhichGame(Vec<GameId>),
     #[error("no bot holds a seat of yours in game #{0}")]
     NothingToReclaim(GameId),
     #[error("only the game's owner or a server admin can do that")]
@@ -182,9 +191,10 @@ impl Actor {
     }
 }
 
-/// A loaded game: its row, seats, configuration and engine state.
+/// A loaded game: its row, seats, configuration and engine state (the service's own; callers
+/// see a [`GameView`]).
 #[derive(Clone, Debug)]
-pub struct Loaded {
+struct Loaded {
     pub row: GameRow,
     pub seats: Vec<SeatRow>,
     pub config: GameConfig,
@@ -281,15 +291,19 @@ impl GameService {
         self.clock.now_ms()
     }
 
-    /// Loads a game: latest snapshot plus the actions after it (O(1) in game length). A
+    /// A game as it stands: latest snapshot plus the actions after it (O(1) in game length). A
     /// snapshot that cannot be read is logged and the game is replayed from its seed.
-    pub fn load(&self, id: GameId) -> Result<Loaded> {
+    pub fn game(&self, id: GameId) -> Result<GameView> {
+        Ok(GameView::of(self.load(id)?))
+    }
+
+    fn load(&self, id: GameId) -> Result<Loaded> {
         let conn = self.store.conn()?;
         self.load_on(&conn, id)
     }
 
     /// [`load_with`] through the state cache.
-    pub(crate) fn load_on(&self, conn: &impl Db, id: GameId) -> Result<Loaded> {
+    fn load_on(&self, conn: &impl Db, id: GameId) -> Result<Loaded> {
         self.loads
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let row = store::get_game(conn, id)?.ok_or(ServiceError::UnknownGame(id))?;
@@ -316,7 +330,7 @@ impl GameService {
     /// and the change; with [`Needs::Running`] a game that is not being played is refused.
     /// `change` writes through the transaction and may play on the loaded game in place; the
     /// write commits when it returns `Ok`, and the game's state is kept for the next call.
-    pub(crate) fn write<T>(
+    fn write<T>(
         &self,
         id: GameId,
         needs: Needs,
@@ -342,15 +356,8 @@ impl GameService {
         self.loads.load(std::sync::atomic::Ordering::Relaxed)
     }
 
-    /// A game's seats, without loading the game: enough to tell whose game it is, even when
-    /// its stored state is damaged.
-    pub fn seats(&self, id: GameId) -> Result<Vec<SeatRow>> {
-        let conn = self.store.conn()?;
-        Ok(store::seats(&conn, id)?)
-    }
-
     /// Keeps a game's latest state (`game`, the state at `loaded`'s ply) for the next move.
-    pub(crate) fn remember(&self, loaded: &Loaded, game: Game) {
+    fn remember(&self, loaded: &Loaded, game: Game) {
         let id = loaded.row.id;
         if let Ok(mut states) = self.states.lock() {
             if states.len() >= CACHED_STATES && !states.contains_key(&id) {
@@ -398,7 +405,7 @@ fn parse_config(row: &GameRow) -> Result<GameConfig> {
     Ok(config)
 }
 
-pub(crate) fn load_with(conn: &impl Db, id: GameId) -> Result<Loaded> {
+fn load_with(conn: &impl Db, id: GameId) -> Result<Loaded> {
     let row = store::get_game(conn, id)?.ok_or(ServiceError::UnknownGame(id))?;
     load_row(conn, row, None)
 }

@@ -3,14 +3,20 @@
 //! `ChoiceRequired`; the board post and the board picture show them as one move.
 
 use super::Result;
-use crate::engine::Event;
+use crate::engine::{Action, Event};
 use crate::store::Db;
 use crate::store::{self, ActionRow, GameId};
 
 /// One recorded ply and its events.
 #[derive(Clone, Debug)]
 pub struct MoveStep {
-    pub row: ActionRow,
+    pub ply: u32,
+    /// The seat that played it (its team's number).
+    pub team: u8,
+    /// The action (`None` if the stored JSON cannot be read: then `notation` tells it).
+    pub action: Option<Action>,
+    /// The action as it was typed or picked.
+    pub notation: String,
     /// The events `Game::play` returned (empty if the stored JSON cannot be read: the
     /// narration and the path are a courtesy, the action itself replays without them).
     pub events: Vec<Event>,
@@ -18,8 +24,13 @@ pub struct MoveStep {
 
 impl MoveStep {
     fn new(row: ActionRow) -> MoveStep {
-        let events = serde_json::from_str(&row.events).unwrap_or_default();
-        MoveStep { row, events }
+        MoveStep {
+            ply: row.ply,
+            team: row.team,
+            action: serde_json::from_str(&row.action).ok(),
+            events: serde_json::from_str(&row.events).unwrap_or_default(),
+            notation: row.notation,
+        }
     }
 
     fn stopped_for_choice(&self) -> bool {

@@ -7,7 +7,7 @@ use jiff::tz::TimeZone;
 
 use super::config::GameConfig;
 use super::reminders::{self, QuietHours, ReminderPlan};
-use super::{GameService, Loaded, Result, ServiceError};
+use super::{GameService, GameView, Loaded, Result, ServiceError};
 use crate::store::{self, GameId, GameStatus, ReminderVia, UserId, UserPrefs, UserTimerKind};
 
 /// A change to a player's reminder settings: `None` leaves a setting as it is; `Some(None)`
@@ -154,11 +154,12 @@ impl GameService {
 impl GameService {
     /// Of `games`, those where it is still `user`'s turn, with the deadline (a digest is read
     /// again when it is sent).
-    pub fn turns_among(&self, user: UserId, games: &[GameId]) -> Result<Vec<(Loaded, i64)>> {
+    pub fn turns_among(&self, user: UserId, games: &[GameId]) -> Result<Vec<(GameView, i64)>> {
         let conn = self.store.conn()?;
         Ok(turns_of(self, &conn, user)?
             .into_iter()
             .filter(|(loaded, _)| games.contains(&loaded.row.id))
+            .map(|(loaded, deadline)| (GameView::of(loaded), deadline))
             .collect())
     }
 }

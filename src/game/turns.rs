@@ -492,7 +492,7 @@ impl GameService {
         let move_actions = if pending.is_none() && answered_choice {
             record::move_steps(tx, id, ply)?
                 .iter()
-                .map(|s| serde_json::from_str(&s.row.action).ok())
+                .map(|s| s.action)
                 .collect::<Option<Vec<Action>>>()
                 .unwrap_or_else(|| vec![action])
         } else {
@@ -530,7 +530,7 @@ impl GameService {
         // Only a move that answered a choice has earlier plies to read back.
         let first_ply = if this.answered_choice {
             let steps = record::move_steps(tx, loaded.row.id, this.ply - 1)?;
-            steps.first().map_or(this.ply, |s| s.row.ply)
+            steps.first().map_or(this.ply, |s| s.ply)
         } else {
             this.ply
         };
@@ -783,7 +783,7 @@ mod tests {
         );
         let history = service.history(id).unwrap();
         let first = history[0].action.expect("a readable action");
-        (first, started.game.expect("a started game"))
+        (first, started.state.expect("a started game"))
     }
 
     /// A person's timed-out turn is played by the level the game sets, deciding on

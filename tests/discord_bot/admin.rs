@@ -17,7 +17,7 @@ async fn the_owner_kicks_a_player_and_a_server_manager_cancels_the_game() {
         .load(duel.game)
         .seat_of(duel.bob.get())
         .expect("seated")
-        .team;
+        .seat;
 
     // Alice owns the game: she frees Bob's seat, and a bot takes it.
     let answer = ask(
@@ -43,8 +43,8 @@ async fn the_owner_kicks_a_player_and_a_server_manager_cancels_the_game() {
         .expect("still a seat")
         .clone();
     assert_eq!(seat.user_id, None, "Bob no longer holds the seat");
-    assert!(seat.bot_level.is_some(), "a bot plays it");
-    assert_eq!(h.load(duel.game).row.status, GameStatus::Active);
+    assert!(seat.bot.is_some(), "a bot plays it");
+    assert_eq!(h.load(duel.game).status, GameStatus::Active);
 
     // The game goes on between Alice and the bot, which moves by itself on its turns: Alice
     // plays until the bot has moved Bob's team once (under the weed, R-WEED-2, a round of
@@ -54,11 +54,11 @@ async fn the_owner_kicks_a_player_and_a_server_manager_cancels_the_game() {
         .load(duel.game)
         .seat_of(duel.alice.get())
         .expect("seated")
-        .team;
+        .seat;
     let alices_turn = |_: &crate::fake_discord::FakeDiscord| {
         let loaded = h.load(duel.game);
-        let over = loaded.row.status != GameStatus::Active;
-        let turn = loaded.game.as_ref().map(|g| g.controller().number());
+        let over = loaded.status != GameStatus::Active;
+        let turn = loaded.state.as_ref().map(|g| g.controller().number());
         (over || turn == Some(alice_team)).then_some(())
     };
     let moved = |team: u8, bot: bool| {
@@ -69,7 +69,7 @@ async fn the_owner_kicks_a_player_and_a_server_manager_cancels_the_game() {
     };
     for _ in 0..8 {
         fake.wait_for("Alice's turn", alices_turn).await;
-        assert_eq!(h.load(duel.game).row.status, GameStatus::Active);
+        assert_eq!(h.load(duel.game).status, GameStatus::Active);
         if moved(bob_team, true) {
             break;
         }
@@ -97,7 +97,7 @@ async fn the_owner_kicks_a_player_and_a_server_manager_cancels_the_game() {
         m.content.contains("The game was cancelled.")
     })
     .await;
-    assert_eq!(h.load(duel.game).row.status, GameStatus::Cancelled);
+    assert_eq!(h.load(duel.game).status, GameStatus::Cancelled);
 
     // A cancelled game takes no more moves.
     let answer = ask(&h, duel.alice, duel.thread, "moves", &[]).await;

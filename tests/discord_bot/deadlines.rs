@@ -47,7 +47,7 @@ pub async fn start(h: &Harness, game: GameId, lobby: &Message, other: UserId) ->
             f.message(lobby.id).filter(|m| m.content.contains(&joined))
         })
         .await;
-    let owner = UserId::new(h.load(game).row.owner_id);
+    let owner = UserId::new(h.load(game).owner);
     let ix = fake.click(owner, lobby.id, &format!("jk1:lobby:{game}:start"));
     fake.response(&ix).await;
     // The thread opens on the lobby message: its id is the message's.
@@ -73,7 +73,7 @@ pub async fn duel(
 /// The person on turn (panics if a bot is).
 pub fn on_turn(h: &Harness, game: GameId) -> UserId {
     let loaded = h.load(game);
-    let team = loaded.game.as_ref().expect("running").controller();
+    let team = loaded.state.as_ref().expect("running").controller();
     UserId::new(
         loaded
             .team_seat(team)
@@ -84,7 +84,7 @@ pub fn on_turn(h: &Harness, game: GameId) -> UserId {
 
 /// The team on turn.
 pub fn team_on_turn(h: &Harness, game: GameId) -> u8 {
-    h.load(game).game.expect("running").controller().number()
+    h.load(game).state.expect("running").controller().number()
 }
 
 /// The bot's posts in a thread that tell a move ("· move N**").
@@ -119,7 +119,7 @@ pub async fn play_in_thread(h: &Harness, duel: &Duel) -> u32 {
     // A bot seat's move is played at once: wait for the person after it.
     let person_on_turn = || {
         let loaded = h.load(duel.game);
-        let team = loaded.game.as_ref()?.controller();
+        let team = loaded.state.as_ref()?.controller();
         loaded.team_seat(team)?.user_id.map(UserId::new)
     };
     let user = h
@@ -160,11 +160,11 @@ async fn miss_deadline(h: &Harness, game: GameId) {
         .deadline_of(game)
         .unwrap()
         .expect("a person's deadline");
-    let ply = h.load(game).row.ply;
+    let ply = h.load(game).ply;
     h.advance(deadline - now(h) + 1);
     h.fake
         .wait_for("the deadline to be applied", |_| {
-            let row = h.load(game).row;
+            let row = h.load(game);
             (row.ply > ply || row.status != GameStatus::Active).then_some(())
         })
         .await;
@@ -236,7 +236,7 @@ async fn a_reminder_comes_once_before_the_deadline_and_not_for_a_turn_already_pl
         notices(&h, duel.thread).is_empty(),
         "no deadline was missed"
     );
-    assert_eq!(h.load(duel.game).row.ply, ply, "nobody timed out");
+    assert_eq!(h.load(duel.game).ply, ply, "nobody timed out");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -292,7 +292,7 @@ async fn missed_deadlines_let_a_bot_move_then_take_the_seat() {
     );
     let actions = h.service.history(game).unwrap();
     assert_eq!(actions[0].user_id, None, "a bot made the move");
-    let ply = h.load(game).row.ply;
+    let ply = h.load(game).ply;
     let post = move_post(&h, duel.thread, ply).await;
     assert!(
         notice.id < post.id,
@@ -340,10 +340,10 @@ async fn missed_deadlines_let_a_bot_move_then_take_the_seat() {
     let loaded = h.load(game);
     let seat = loaded.seat(sleeper_team).unwrap();
     assert_eq!((seat.user_id, seat.missed_deadlines), (None, 2));
-    assert!(seat.bot_level.is_some());
+    assert!(seat.bot.is_some());
     // From now on a bot plays that seat, at once, with no deadline for it.
-    let taken_at = loaded.row.ply;
-    if loaded.row.status != GameStatus::Active {
+    let taken_at = loaded.ply;
+    if loaded.status != GameStatus::Active {
         return;
     }
     play_in_thread(&h, &duel).await;
@@ -395,7 +395,7 @@ async fn missed_deadlines_let_a_bot_move_then_take_the_seat() {
     );
     let seat = h.load(game).seat(sleeper_team).unwrap().clone();
     assert_eq!(
-        (seat.user_id, seat.bot_level, seat.missed_deadlines),
+        (seat.user_id, seat.bot, seat.missed_deadlines),
         (Some(sleeper.get()), None, 0)
     );
     let back = h
@@ -448,9 +448,9 @@ async fn the_resign_policy_ends_a_duel_at_its_deadline() {
         over.content
     );
     let loaded = h.load(duel.game);
-    assert_eq!(loaded.row.status, GameStatus::Finished);
+    assert_eq!(loaded.status, GameStatus::Finished);
     assert_eq!(
-        loaded.end(),
+        loaded.end,
         Some(GameEnd::Resigned {
             team: jackal::engine::Team::of(loser),
             winners: vec![jackal::engine::Team::of(winner)],
@@ -471,7 +471,7 @@ async fn the_resign_policy_ends_a_duel_at_its_deadline() {
         "{}",
         closed.content
     );
-    assert_eq!(loaded.row.ply, 0, "nobody moved");
+    assert_eq!(loaded.ply, 0, "nobody moved");
     assert_eq!(h.service.deadline_of(duel.game).unwrap(), None);
     assert!(move_posts(&h, duel.thread).is_empty());
 }

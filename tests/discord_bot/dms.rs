@@ -19,7 +19,7 @@ async fn a_player_with_closed_dms_plays_from_the_thread() {
     // Alice, if she moves first, plays from her DM (her whole turn: the weed found, she
     // commands the hermit's team next).
     while on_turn(&h, game) == alice {
-        let dm = play::prompt(&h, alice, game, h.load(game).row.ply + 1).await;
+        let dm = play::prompt(&h, alice, game, h.load(game).ply + 1).await;
         play::through_picker(&h, alice, dm).await;
         move_post(&h, duel.thread, play::last_ply_of(&h, game, alice)).await;
     }
@@ -62,7 +62,7 @@ async fn a_player_with_closed_dms_plays_from_the_thread() {
     board_picture(fake, &picker).await;
     let done = play::through_picker(&h, hermit, picker).await;
     assert!(done.is_ephemeral() && done.content.contains('✅'));
-    let ply = h.load(game).row.ply;
+    let ply = h.load(game).ply;
     move_post(&h, duel.thread, ply).await;
     assert_eq!(
         h.service.history(game).unwrap().last().unwrap().user_id,
@@ -259,6 +259,6 @@ async fn a_dm_prompt_loses_its_buttons_when_the_turn_is_played_elsewhere() {
     // The other player's prompt for the next move is live.
     let other = on_turn(&h, duel.game);
     assert_ne!(other, first);
-    let next = play::prompt(&h, other, duel.game, h.load(duel.game).row.ply + 1).await;
+    let next = play::prompt(&h, other, duel.game, h.load(duel.game).ply + 1).await;
     assert!(!next.components.is_empty());
 }

@@ -61,10 +61,7 @@ pub(crate) async fn ask(
 pub(crate) fn snapshot(h: &Harness, game: GameId) -> String {
     let loaded = h.load(game);
     let outbox = h.service.messages_of(game).expect("outbox").len();
-    format!(
-        "{:?}\n{:?}\n{:?}\n{:?}\noutbox rows: {outbox}",
-        loaded.row, loaded.seats, loaded.config, loaded.game
-    )
+    format!("{loaded:?}\noutbox rows: {outbox}")
 }
 
 /// A lobby by `owner` in #general (2 players, 5×5); its message.
@@ -119,7 +116,7 @@ impl Duel {
     /// The player on turn and the other one.
     pub(crate) fn players(&self, h: &Harness) -> (UserId, UserId) {
         let loaded = h.load(self.game);
-        let team = loaded.game.as_ref().expect("running").controller();
+        let team = loaded.state.as_ref().expect("running").controller();
         let on_turn = UserId::new(
             loaded
                 .team_seat(team)
@@ -139,7 +136,7 @@ impl Duel {
         let (on_turn, _) = self.players(h);
         let done = play::by_command(h, on_turn, self.thread).await;
         assert!(done.content.contains('✅'), "{}", done.content);
-        let ply = h.load(self.game).row.ply;
+        let ply = h.load(self.game).ply;
         let number = h.move_number(self.game, ply);
         h.fake
             .wait_message(self.thread, |m| {

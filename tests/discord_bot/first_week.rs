@@ -48,7 +48,7 @@ async fn every_offered_turn_time_is_accepted_with_a_reminder_that_fits() {
         let ix = fake.click(alice, lobby.id, &format!("jk1:lobby:{game}:cancel"));
         fake.response(&ix).await;
         fake.wait_for("the lobby to be cancelled", |_| {
-            (h.load(game).row.status == GameStatus::Cancelled).then_some(())
+            (h.load(game).status == GameStatus::Cancelled).then_some(())
         })
         .await;
     }
@@ -396,13 +396,13 @@ async fn a_whole_game_in_russian_reads_in_russian() {
     let duel = crate::deadlines::Duel { game, thread };
     for _ in 0..300 {
         let loaded = h.load(game);
-        if loaded.row.status != GameStatus::Active {
+        if loaded.status != GameStatus::Active {
             break;
         }
         let user = crate::deadlines::on_turn(&h, game);
-        let state = loaded.game.as_ref().expect("running");
+        let state = loaded.state.as_ref().expect("running");
         let own_turn =
-            loaded.seat_of(alice.get()).map(|s| s.team) == Some(state.controller().number());
+            loaded.seat_of(alice.get()).map(|s| s.seat) == Some(state.controller().number());
         let done = if user == alice && own_turn && state.pending().is_none() {
             // Alisa plays her own turns from her DMs; everything else is typed in the thread.
             let heading = format!("Шакал #{game} · ход {} ", loaded.move_number());
@@ -440,7 +440,7 @@ async fn a_whole_game_in_russian_reads_in_russian() {
         };
         assert!(done.content.contains("✅"), "{}", done.content);
         // The move's post in the thread, in Russian.
-        let ply = h.load(game).row.ply;
+        let ply = h.load(game).ply;
         let number = h.move_number(game, ply);
         fake.wait_message(duel.thread, |m| {
             m.content
@@ -448,7 +448,7 @@ async fn a_whole_game_in_russian_reads_in_russian() {
         })
         .await;
     }
-    assert_eq!(h.load(game).row.status, GameStatus::Finished);
+    assert_eq!(h.load(game).status, GameStatus::Finished);
     let over = fake
         .wait_message(duel.thread, |m| m.content.starts_with("🏁"))
         .await;

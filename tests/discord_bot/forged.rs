@@ -20,7 +20,7 @@ async fn a_resignation_forged_under_the_public_board_is_refused_and_edits_nothin
         .into_iter()
         .find(|m| m.content.contains("begins"))
         .expect("the first board post");
-    let before = h.load(duel.game).row;
+    let before = h.load(duel.game);
 
     let ix = fake.click_forged(bob, board.id, &format!("jk1:resign:{}", duel.game));
     let answer = private_answer(&h, &ix).await;
@@ -28,9 +28,9 @@ async fn a_resignation_forged_under_the_public_board_is_refused_and_edits_nothin
         answer.content,
         "To resign, use `/jackal resign` and confirm it there."
     );
-    let after = h.load(duel.game).row;
+    let after = h.load(duel.game);
     assert_eq!(after.status, GameStatus::Active);
-    assert_eq!((after.ply, after.result), (before.ply, before.result));
+    assert_eq!((after.ply, after.end), (before.ply, before.end));
     let board_now = fake.message(board.id).expect("the post is there");
     assert_eq!(board_now.content, board.content);
     assert_eq!(board_now.components, board.components);
@@ -89,6 +89,6 @@ async fn a_picker_forged_under_the_public_board_edits_nothing() {
         let now = fake.message(board.id).expect("the post is there");
         assert_eq!(now.content, board.content, "{forged}");
         assert_eq!(now.components, board.components, "{forged}");
-        assert_eq!(h.load(game).row.ply, 0, "{forged}: nothing was played");
+        assert_eq!(h.load(game).ply, 0, "{forged}: nothing was played");
     }
 }

@@ -9,7 +9,7 @@ use std::sync::mpsc;
 use std::time::Duration;
 
 use jackal::discord::{Config, Launch};
-use jackal::game::{Clock, GameService, Loaded, ManualClock};
+use jackal::game::{Clock, GameService, GameView, ManualClock};
 use jackal::store::{Durability, GameId, Store};
 use serde_json::Value;
 use serenity::all::{ChannelId, MessageId, UserId};
@@ -171,8 +171,8 @@ impl Harness {
         self.bot().wake();
     }
 
-    pub fn load(&self, game: GameId) -> Loaded {
-        self.service.load(game).expect("the game loads")
+    pub fn load(&self, game: GameId) -> GameView {
+        self.service.game(game).expect("the game loads")
     }
 
     /// The number players see on the post of the move that ended at `ply` (a move through a
@@ -191,7 +191,7 @@ impl Harness {
     /// The last ply of the move that `ply` belongs to (a move that stopped for choices ends
     /// at its last answer).
     pub fn move_end_at_or_after(&self, game: GameId, ply: u32) -> u32 {
-        let last = self.load(game).row.ply;
+        let last = self.load(game).ply;
         (ply..=last)
             .find(|&p| {
                 let position = self.service.position_at(game, p).expect("the position");
@@ -255,18 +255,18 @@ impl Drop for Harness {
             return;
         }
         for id in 1.. {
-            let Ok(loaded) = self.service.load(id) else {
+            let Ok(loaded) = self.service.game(id) else {
                 break;
             };
-            let row = &loaded.row;
-            let state = loaded.game.as_ref();
+            let row = &loaded;
+            let state = loaded.state.as_ref();
             eprintln!(
                 "game #{id}: {:?} seed {:?} ply {} result {:?} thread {:?} lobby message {:?}; \
                  commanded by team {:?}, pending {:?}",
                 row.status,
                 row.seed,
                 row.ply,
-                row.result,
+                row.end,
                 row.thread_id,
                 row.lobby_message_id,
                 state.map(|g| g.controller().number()),

@@ -119,7 +119,7 @@ async fn load_1000_active_games_100_players_moving_at_once() {
             match (&p.error, p.click) {
                 (Some(e), _) => errors.push(format!("round {}: game #{}: {e}", round + 1, p.game)),
                 (None, Some(click)) => {
-                    let loaded = service.load(p.game).expect("load");
+                    let loaded = service.game(p.game).expect("load");
                     let header = format!("· move {}**", loaded.moves);
                     clicks.insert(p.thread, (click, header));
                 }
@@ -486,14 +486,14 @@ pub(crate) fn turn(
     game: &PreparedGame,
     way: Way,
 ) -> Option<Turn> {
-    let loaded = service.load(game.id).expect("load");
-    if loaded.row.status != GameStatus::Active {
+    let loaded = service.game(game.id).expect("load");
+    if loaded.status != GameStatus::Active {
         return None;
     }
-    let state = loaded.game.as_ref().expect("running");
+    let state = loaded.state.as_ref().expect("running");
     let user = UserId::new(loaded.team_seat(state.controller())?.user_id?);
     debug_assert!(game.people.contains(&Some(user)));
-    let thread = ChannelId::new(loaded.row.thread_id.expect("the game has its thread"));
+    let thread = ChannelId::new(loaded.thread_id.expect("the game has its thread"));
     let start = match way {
         Way::MyMoves => {
             let id = format!("jk1:moves:{}", game.id);

@@ -84,7 +84,7 @@ fn team_of(h: &Harness, game: GameId, user: UserId) -> u8 {
     h.load(game)
         .seat_of(user.get())
         .unwrap_or_else(|| panic!("{user} has no seat"))
-        .team
+        .seat
 }
 
 /// Presses a lobby button and returns the lobby message once the press changed it.
@@ -267,7 +267,7 @@ async fn a_2x2_game_with_a_bot_seat_played_in_its_thread() {
     let mut moves: HashMap<UserId, u32> = HashMap::new();
     for _ in 0..80 {
         let loaded = h.load(game);
-        assert_eq!(loaded.row.status, GameStatus::Active, "the game goes on");
+        assert_eq!(loaded.status, GameStatus::Active, "the game goes on");
         if [alice, bob, carol]
             .iter()
             .all(|u| moves.get(u).copied().unwrap_or(0) >= 2)
@@ -275,16 +275,14 @@ async fn a_2x2_game_with_a_bot_seat_played_in_its_thread() {
         {
             break;
         }
-        let state = loaded.game.clone().expect("running");
+        let state = loaded.state.clone().expect("running");
         let ply = state.ply();
         let on_turn = loaded.team_seat(state.controller()).and_then(|s| s.user_id);
         let done = match on_turn.map(UserId::new) {
             None => {
                 h.bot().wake();
-                fake.wait_for("the bot's move", |_| {
-                    (h.load(game).row.ply > ply).then_some(())
-                })
-                .await;
+                fake.wait_for("the bot's move", |_| (h.load(game).ply > ply).then_some(()))
+                    .await;
                 continue;
             }
             Some(user) if user == alice => {
@@ -312,14 +310,14 @@ async fn a_2x2_game_with_a_bot_seat_played_in_its_thread() {
     // are named after it.
     fake.wait_for("a person's turn", |_| {
         let loaded = h.load(game);
-        let state = loaded.game.as_ref()?;
+        let state = loaded.state.as_ref()?;
         loaded
             .team_seat(state.controller())
             .and_then(|s| s.user_id)
             .map(|_| ())
     })
     .await;
-    let last = h.move_number(game, h.load(game).row.ply);
+    let last = h.move_number(game, h.load(game).ply);
     fake.wait_message(thread, |m| m.content.contains(&format!("· move {last}**")))
         .await;
     let bot_mark = ["🟠", "🟦", "🟩", "🟪"][usize::from(bot_team) - 1];
@@ -364,7 +362,7 @@ async fn leave_frees_a_seat_and_the_owner_leaving_cancels_the_lobby() {
     );
     assert!(!lobby.content.contains(&format!("<@{bob}>")));
     assert!(h.load(game).seat_of(bob.get()).is_none());
-    assert_eq!(h.load(game).row.status, GameStatus::Lobby);
+    assert_eq!(h.load(game).status, GameStatus::Lobby);
     assert!(!disabled(&lobby, &lobby_id(game, "join")));
 
     // The owner leaves: the lobby is cancelled, says so, and its buttons go.
@@ -375,7 +373,7 @@ async fn leave_frees_a_seat_and_the_owner_leaving_cancels_the_lobby() {
         lobby.content
     );
     assert!(lobby.custom_ids().is_empty(), "{:?}", lobby.custom_ids());
-    assert_eq!(h.load(game).row.status, GameStatus::Cancelled);
+    assert_eq!(h.load(game).status, GameStatus::Cancelled);
     // The game-over row redraws the same message; it stays cancelled and without buttons.
     fake.wait_for("the outbox to be delivered", |_| {
         h.service
@@ -441,7 +439,7 @@ async fn two_people_racing_for_the_last_seat_one_is_refused_kindly() {
     press(&h, alice, &lobby, "start").await;
     fake.wait_for("the game's thread", |f| f.threads().first().copied())
         .await;
-    assert_eq!(h.load(game).row.status, GameStatus::Active);
+    assert_eq!(h.load(game).status, GameStatus::Active);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -479,8 +477,8 @@ async fn start_with_empty_seats_is_refused_with_the_seats_named() {
         )
     );
     let after = h.load(game);
-    assert_eq!(after.row, before.row, "nothing changed");
-    assert_eq!(after.row.status, GameStatus::Lobby);
+    assert_eq!(after, before, "nothing changed");
+    assert_eq!(after.status, GameStatus::Lobby);
     assert!(fake.threads().is_empty());
 
     // Bob comes back to his seat: one seat is left, named in the singular.
@@ -496,7 +494,7 @@ async fn start_with_empty_seats_is_refused_with_the_seats_named() {
             empty[1]
         )
     );
-    assert_eq!(h.load(game).row.status, GameStatus::Lobby);
+    assert_eq!(h.load(game).status, GameStatus::Lobby);
 
     // The refusals crashed nothing. A change of settings redraws the lobby as it is (one
     // seat free), a bot takes that seat, and the game starts.
@@ -526,5 +524,5 @@ async fn start_with_empty_seats_is_refused_with_the_seats_named() {
     press(&h, alice, &lobby, "start").await;
     fake.wait_for("the game's thread", |f| f.threads().first().copied())
         .await;
-    assert_eq!(h.load(game).row.status, GameStatus::Active);
+    assert_eq!(h.load(game).status, GameStatus::Active);
 }

@@ -115,7 +115,7 @@ pub fn commander_at(h: &Harness, game: GameId, ply: u32) -> Option<UserId> {
 /// The plies at which a move was complete (0, the start, and every ply that left no choice
 /// pending): each has its post (but 0) and its "your turn".
 pub fn move_ends(h: &Harness, game: GameId) -> Vec<u32> {
-    let last = h.load(game).row.ply;
+    let last = h.load(game).ply;
     (0..=last)
         .filter(|&ply| {
             let position = h.service.position_at(game, ply).expect("the position");

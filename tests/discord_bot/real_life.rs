@@ -334,7 +334,7 @@ async fn a_pause_is_voted_with_buttons_shown_on_the_posts_and_ends_by_itself() {
         .await;
 
     // More time: the owner may give it, the other player may not.
-    let owner = UserId::new(h.load(game).row.owner_id);
+    let owner = UserId::new(h.load(game).owner);
     let other = if owner == alice { bob } else { alice };
     let refused = in_thread(&h, other, duel.thread, "extend", &[("length", text("1d"))]).await;
     assert!(
@@ -385,7 +385,7 @@ async fn a_vacation_holds_a_deadline_is_announced_and_ends_when_the_player_moves
     h.fake
         .wait_message(duel.thread, |m| m.content.contains("their turn now ends"))
         .await;
-    assert_eq!(h.load(duel.game).row.ply, 0);
+    assert_eq!(h.load(duel.game).ply, 0);
     let status = remind_like(&h, first, "vacation", &[]).await;
     assert!(
         status.content.contains("10 days of 14 days"),
@@ -444,7 +444,7 @@ async fn the_skip_policy_passes_the_turn_and_says_so_in_the_thread() {
         notice.content
     );
     let loaded = h.load(duel.game);
-    assert_eq!(loaded.row.ply, 1, "one action: the pass");
+    assert_eq!(loaded.ply, 1, "one action: the pass");
     assert_ne!(on_turn(&h, duel.game), sleeper);
     assert_eq!(h.service.history(duel.game).unwrap()[0].notation, "pass");
 }
@@ -472,7 +472,7 @@ async fn three_deadlines_that_passed_while_the_bot_was_down_fire_once_each() {
     }
     // A moment later nothing more has come: one notice each, one move each.
     h.advance(1);
-    crate::deadlines::move_post(&h, duels[2].thread, h.load(duels[2].game).row.ply).await;
+    crate::deadlines::move_post(&h, duels[2].thread, h.load(duels[2].game).ply).await;
     for d in &duels {
         let told: Vec<Message> = posts(&h.fake, d.thread)
             .into_iter()

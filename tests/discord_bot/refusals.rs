@@ -204,7 +204,7 @@ async fn a_player_acting_out_of_turn_is_told_whose_turn_it_is() {
     let fake = &h.fake;
     let duel = Duel::start(&h).await;
     let (on_turn, waiting) = duel.players(&h);
-    let team = h.load(duel.game).game.unwrap().controller();
+    let team = h.load(duel.game).state.unwrap().controller();
     let expected = format!("It is not your turn: team {team} is to move.");
     let before = snapshot(&h, duel.game);
 
@@ -321,7 +321,7 @@ async fn an_illegal_move_is_explained_in_words() {
         );
     }
     // A piece of theirs to a cell it cannot reach from its ship.
-    let state = h.load(duel.game).game.unwrap();
+    let state = h.load(duel.game).state.unwrap();
     let legal: Vec<String> = state
         .legal_actions()
         .iter()
@@ -466,7 +466,7 @@ async fn an_option_out_of_range_or_absurdly_long_is_refused() {
         &[("ply", OptionValue::Int(2))],
     )
     .await;
-    let ply = h.load(duel.game).row.ply;
+    let ply = h.load(duel.game).ply;
     if ply < 2 {
         assert_eq!(
             answer.content,
@@ -565,7 +565,7 @@ async fn a_channel_where_the_bot_lacks_permissions_is_named() {
     let ix = h.jackal(alice, fake.general(), "new", &[]).await;
     let lobby = h.reply(&ix).await;
     assert!(!lobby.is_ephemeral());
-    assert_eq!(h.load(game_of(&lobby)).row.status, GameStatus::Lobby);
+    assert_eq!(h.load(game_of(&lobby)).status, GameStatus::Lobby);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -664,7 +664,7 @@ async fn a_game_that_ended_is_over_in_its_thread_not_missing() {
     fake.response(&ix).await;
     fake.wait_message(duel.thread, |m| m.content.starts_with("🏁"))
         .await;
-    let finished = h.load(duel.game).row;
+    let finished = h.load(duel.game);
     assert_eq!(finished.status, GameStatus::Finished);
     // The map is dealt at random: the move played may have taken a choice too (an arrow).
     let plies = match finished.ply {

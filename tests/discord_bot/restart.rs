@@ -32,7 +32,7 @@ async fn a_post_left_unsent_by_a_crash_is_delivered_once_after_the_restart() {
     }
     let mover = on_turn(&h, duel.game);
     play::by_command(&h, mover, duel.thread).await;
-    let ply = h.load(duel.game).row.ply;
+    let ply = h.load(duel.game).ply;
     h.fake
         .wait_for("the post to go back to the queue", |_| {
             h.service
@@ -106,7 +106,7 @@ async fn a_deadline_that_came_due_while_the_bot_was_down_fires_once() {
     let next = h
         .fake
         .wait_for("the bot's move for them", |_| {
-            let ply = h.load(duel.game).row.ply;
+            let ply = h.load(duel.game).ply;
             (ply > 0).then_some(ply)
         })
         .await;
@@ -148,7 +148,7 @@ async fn a_clean_stop_and_a_new_bot_carry_the_game_on() {
     let mover = on_turn(&h, duel.game);
     let done = play::by_command(&h, mover, duel.thread).await;
     assert!(done.content.contains('✅'));
-    let ply = h.load(duel.game).row.ply;
+    let ply = h.load(duel.game).ply;
     let bot = h.bot.take().expect("a bot runs");
     tokio::task::spawn_blocking(move || bot.stop())
         .await

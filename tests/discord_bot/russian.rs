@@ -74,7 +74,7 @@ async fn new_lobby(h: &Harness, owner: UserId, options: &[(&str, OptionValue)]) 
 /// The user on turn, and the ply.
 fn on_turn(h: &Harness, game: GameId) -> (UserId, u32) {
     let loaded = h.load(game);
-    let state = loaded.game.as_ref().expect("running");
+    let state = loaded.state.as_ref().expect("running");
     let user = loaded
         .team_seat(state.controller())
         .and_then(|s| s.user_id)
@@ -116,7 +116,7 @@ async fn a_game_in_russian_with_russian_plurals() {
     )
     .await;
     let game = game_of(&lobby);
-    assert_eq!(h.load(game).row.language, "ru");
+    assert_eq!(h.load(game).lang, jackal::words::Lang::Ru);
     for words in [
         &format!("**Шакал #{game}** · новая игра, создал <@{alice}>"),
         "Игроки: 2 игрока",
@@ -316,7 +316,7 @@ async fn a_game_in_russian_with_russian_plurals() {
             .any(|m| assert_plurals(&m.content, coins) > 0)
     };
     while moves < 8 || (moves < 24 && !coins_told(&h)) {
-        if h.load(game).row.status != GameStatus::Active {
+        if h.load(game).status != GameStatus::Active {
             break;
         }
         let (user, ply) = on_turn(&h, game);
@@ -349,7 +349,7 @@ async fn a_game_in_russian_with_russian_plurals() {
             assert!(played_ru(&done), "{}", done.content);
         }
         moves += 1;
-        let plies = h.load(game).row.ply;
+        let plies = h.load(game).ply;
         assert!(plies > ply);
         let number = h.move_number(game, plies);
         let post = fake
@@ -411,7 +411,7 @@ async fn a_game_in_russian_with_russian_plurals() {
     let ix = h.jackal(other, thread, "moves", &[]).await;
     let refused = h.reply(&ix).await;
     assert!(refused.is_ephemeral());
-    let expected = match h.load(game).row.status {
+    let expected = match h.load(game).status {
         GameStatus::Active => "Сейчас не ваш ход: ходит команда ".to_string(),
         _ => format!("Игра #{game} окончена."),
     };
@@ -465,7 +465,7 @@ async fn a_player_who_chooses_english_hears_english_while_the_game_stays_russian
 
     // Bob's prompts and answers are English; Alice's and the thread's stay Russian.
     for _ in 0..4 {
-        if h.load(game).row.status != GameStatus::Active {
+        if h.load(game).status != GameStatus::Active {
             break;
         }
         let (user, ply) = on_turn(&h, game);
@@ -488,7 +488,7 @@ async fn a_player_who_chooses_english_hears_english_while_the_game_stays_russian
         } else {
             assert!(played_ru(&done), "{}", done.content);
         }
-        let number = h.move_number(game, h.load(game).row.ply);
+        let number = h.move_number(game, h.load(game).ply);
         fake.wait_message(thread, |m| {
             m.content
                 .contains(&format!("**Шакал #{game} · ход {number}**"))
@@ -595,7 +595,7 @@ async fn a_server_admin_sets_the_server_language() {
     // A game opened by an English client is Russian.
     let lobby = new_lobby(&h, carol, &[("size", OptionValue::Int(0))]).await;
     let game = game_of(&lobby);
-    assert_eq!(h.load(game).row.language, "ru");
+    assert_eq!(h.load(game).lang, jackal::words::Lang::Ru);
     assert!(
         lobby
             .content
@@ -607,7 +607,7 @@ async fn a_server_admin_sets_the_server_language() {
     assert!(first.content.contains("начинается"), "{}", first.content);
     let (_, dm, _) = play_from_dm(&h, game).await;
     assert!(dm.content.starts_with("**Ваш ход**"), "{}", dm.content);
-    let number = h.move_number(game, h.load(game).row.ply);
+    let number = h.move_number(game, h.load(game).ply);
     fake.wait_message(thread, |m| {
         m.content
             .contains(&format!("**Шакал #{game} · ход {number}**"))
@@ -635,7 +635,7 @@ async fn a_server_admin_sets_the_server_language() {
     let lobby = h.reply(&ix).await;
     assert!(lobby.content.contains("a new game by"), "{}", lobby.content);
     // The running game keeps its language.
-    assert_eq!(h.load(game).row.language, "ru");
+    assert_eq!(h.load(game).lang, jackal::words::Lang::Ru);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -63,7 +63,7 @@ fn assert_prompts_once(h: &Harness, user: UserId) {
 
 /// Waits for the "your turn" DM of the player on turn, then plays their move in the thread.
 async fn play_after_prompt(h: &Harness, duel: &Duel) -> u32 {
-    let ply = h.load(duel.game).row.ply;
+    let ply = h.load(duel.game).ply;
     play::prompt(h, on_turn(h, duel.game), duel.game, ply + 1).await;
     play_in_thread(h, duel).await
 }
@@ -144,7 +144,7 @@ async fn a_failure_outlasting_the_quick_retries_waits_for_the_service_clock() {
     }
     let done = play::by_command(&h, mover, duel.thread).await;
     assert!(done.content.contains('✅'));
-    let ply = h.load(duel.game).row.ply;
+    let ply = h.load(duel.game).ply;
     let now = deadlines::now(&h);
     // The row goes back to the queue with a backoff on the service clock.
     let (row, _) = fake
@@ -192,16 +192,16 @@ async fn a_deleted_thread_archives_its_game_and_the_bot_carries_on() {
     let doomed = deadlines::duel(&h, alice, bob, &[]).await;
     let other = deadlines::duel(&h, bob, alice, &[]).await;
     play_in_thread(&h, &doomed).await;
-    let ply = h.load(doomed.game).row.ply;
+    let ply = h.load(doomed.game).ply;
 
     fake.delete_channel(doomed.thread);
     fake.wait_for("the game to be archived", |_| {
-        (h.load(doomed.game).row.status != GameStatus::Active).then_some(())
+        (h.load(doomed.game).status != GameStatus::Active).then_some(())
     })
     .await;
     let loaded = h.load(doomed.game);
-    assert_eq!(loaded.row.status, GameStatus::Cancelled);
-    assert_eq!(loaded.end(), Some(GameEnd::ThreadDeleted));
+    assert_eq!(loaded.status, GameStatus::Cancelled);
+    assert_eq!(loaded.end, Some(GameEnd::ThreadDeleted));
     assert_eq!(
         h.service.deadline_of(doomed.game).unwrap(),
         None,
@@ -223,7 +223,7 @@ async fn a_deleted_thread_archives_its_game_and_the_bot_carries_on() {
         .await;
     play_in_thread(&h, &other).await;
     assert_eq!(
-        h.load(doomed.game).row.ply,
+        h.load(doomed.game).ply,
         ply,
         "the archived game stays where it stood"
     );
@@ -273,7 +273,7 @@ async fn a_post_waiting_when_its_thread_is_deleted_does_not_land_in_the_channel(
 
     fake.delete_channel(duel.thread);
     fake.wait_for("the game to be archived", |_| {
-        (h.load(duel.game).row.status == GameStatus::Cancelled).then_some(())
+        (h.load(duel.game).status == GameStatus::Cancelled).then_some(())
     })
     .await;
     h.advance(60_000);

@@ -94,7 +94,7 @@ async fn a_whole_game_from_new_to_game_over() {
         .wait_message(thread, |m| m.content.contains("begins"))
         .await;
     board_picture(fake, &start).await;
-    let first = h.load(game).game.expect("started").controller();
+    let first = h.load(game).state.expect("started").controller();
     let first_user = h
         .load(game)
         .team_seat(first)
@@ -115,10 +115,10 @@ async fn a_whole_game_from_new_to_game_over() {
     let mut moves = 0;
     loop {
         let loaded = h.load(game);
-        if loaded.row.status != GameStatus::Active {
+        if loaded.status != GameStatus::Active {
             break;
         }
-        let state = loaded.game.clone().expect("running");
+        let state = loaded.state.clone().expect("running");
         let user = loaded
             .team_seat(state.controller())
             .and_then(|s| s.user_id)
@@ -133,7 +133,7 @@ async fn a_whole_game_from_new_to_game_over() {
         };
         assert!(done.content.contains('✅'), "{}", done.content);
         let after = h.load(game);
-        assert!(after.row.ply >= number, "the move was stored");
+        assert!(after.ply >= number, "the move was stored");
         moves += 1;
         assert!(moves < 400, "the game should have ended");
         // Its post in the thread.
@@ -149,14 +149,13 @@ async fn a_whole_game_from_new_to_game_over() {
         .await;
     board_picture(fake, &over).await;
     let loaded = h.load(game);
-    assert_eq!(loaded.row.status, GameStatus::Finished);
-    assert!(loaded.end().is_some());
-    let mut replay =
-        Game::new(loaded.config.rules.clone(), loaded.row.seed.expect("seed")).unwrap();
+    assert_eq!(loaded.status, GameStatus::Finished);
+    assert!(loaded.end.is_some());
+    let mut replay = Game::new(loaded.config.rules.clone(), loaded.seed.expect("seed")).unwrap();
     for entry in h.service.history(game).unwrap() {
         replay.play(&entry.action.expect("readable")).unwrap();
     }
-    assert_eq!(Some(&replay), loaded.game.as_ref());
+    assert_eq!(Some(&replay), loaded.state.as_ref());
 
     // Every move has one post, each with its picture; no post was made twice.
     let thread_posts = posts(fake, ChannelId::new(thread.get()));

@@ -112,9 +112,9 @@ async fn complete_value_choices(ctx: Context<'_>, partial: &str) -> Vec<Autocomp
     let config = match which_game(ctx, game, true).await {
         Ok(id) => ctx
             .data()
-            .call(move |s| s.load(id))
+            .call(move |s| s.game(id))
             .await
-            .map(|loaded| loaded.config)
+            .map(|game_view| game_view.config)
             .unwrap_or_default(),
         Err(_) => GameConfig::default(),
     };
@@ -170,8 +170,8 @@ pub async fn settings(
             crate::game::ServiceError::BadSetting(tr!(lang, "settings-need-both")),
         )),
         (None, None) => {
-            let loaded = ctx.data().call(move |s| s.load(id)).await?;
-            if !(who.admin || who.user == loaded.row.owner_id) {
+            let game_view = ctx.data().call(move |s| s.game(id)).await?;
+            if !(who.admin || who.user == game_view.owner) {
                 return Err(BotError::NotOwner);
             }
             let mut reply = CreateReply::default()
@@ -179,11 +179,11 @@ pub async fn settings(
                     lang,
                     "settings-title",
                     game = id,
-                    summary = settings::summary(&loaded.config, lang)
+                    summary = settings::summary(&game_view.config, lang)
                 ))
                 .ephemeral(true);
-            if loaded.row.status == crate::game::GameStatus::Lobby {
-                reply = reply.components(vec![settings::pick_menu(id, &loaded.config, lang)]);
+            if game_view.status == crate::game::GameStatus::Lobby {
+                reply = reply.components(vec![settings::pick_menu(id, &game_view.config, lang)]);
             }
             ctx.send(reply).await?;
             Ok(())

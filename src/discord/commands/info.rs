@@ -31,8 +31,8 @@ pub async fn board(
     ctx.defer_ephemeral().await?;
     let lang = lang(ctx).await;
     let id = which_game(ctx, game, true).await?;
-    let loaded = ctx.data().call(move |s| s.load(id)).await?;
-    let Some(current) = loaded.game.as_ref().map(|g| g.ply()) else {
+    let game_view = ctx.data().call(move |s| s.game(id)).await?;
+    let Some(current) = game_view.state.as_ref().map(|g| g.ply()) else {
         return Err(crate::game::ServiceError::NotRunning(id).into());
     };
     let ply = match ply {
@@ -77,7 +77,7 @@ pub async fn games(ctx: Context<'_>) -> Result<()> {
             let mut out = Vec::new();
             for row in s.my_games(user, false)? {
                 // One damaged game (logged) leaves the others listed.
-                let loaded = match s.load(row.id) {
+                let game_view = match s.game(row.id) {
                     Err(e @ ServiceError::Damaged { .. }) => {
                         tracing::error!(game = row.id, error = %e, "a damaged game was left out of a list");
                         continue;
@@ -85,7 +85,7 @@ pub async fn games(ctx: Context<'_>) -> Result<()> {
                     other => other?,
                 };
                 let deadline = s.deadline_of(row.id)?;
-                out.push((loaded, deadline));
+                out.push((game_view, deadline));
             }
             Ok(out)
         })
@@ -95,19 +95,17 @@ pub async fn games(ctx: Context<'_>) -> Result<()> {
     }
     let lines: Vec<String> = rows
         .iter()
-        .map(|(loaded, deadline)| {
-            let place = loaded
-                .row
-                .thread_id
-                .or(loaded.row.channel_id)
+        .map(|(game_view, deadline)| {
+            let place = game_view
+                .place()
                 .map(|p| format!("<#{p}>"))
                 .unwrap_or_default();
-            let state = match (&loaded.game, loaded.row.status) {
+            let state = match (&game_view.state, game_view.status) {
                 (_, GameStatus::Lobby) => tr!(lang, "status-lobby"),
                 (Some(game), _) => {
                     let team = game.controller();
-                    let teams = GameTeams { loaded, lang };
-                    let whose = if loaded.team_seat(team).and_then(|s| s.user_id) == Some(user) {
+                    let teams = GameTeams { game_view, lang };
+                    let whose = if game_view.team_seat(team).and_then(|s| s.user_id) == Some(user) {
                         tr!(lang, "games-your-turn")
                     } else {
                         narrate::Teams::name(&teams, team)
@@ -122,7 +120,7 @@ pub async fn games(ctx: Context<'_>) -> Result<()> {
             tr!(
                 lang,
                 "games-line",
-                game = loaded.row.id,
+                game = game_view.id,
                 place = place,
                 state = state
             )
@@ -143,12 +141,12 @@ pub async fn history(
     ctx.defer_ephemeral().await?;
     let lang = lang(ctx).await;
     let id = which_game(ctx, game, true).await?;
-    let (loaded, history) = ctx
+    let (game_view, history) = ctx
         .data()
-        .call(move |s| Ok((s.load(id)?, s.history(id)?)))
+        .call(move |s| Ok((s.game(id)?, s.history(id)?)))
         .await?;
     let teams = GameTeams {
-        loaded: &loaded,
+        game_view: &game_view,
         lang,
     };
     // The latest moves matter most: newest last, as many as fit.

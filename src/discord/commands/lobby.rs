@@ -154,8 +154,8 @@ pub async fn new(
         .change(move |s| s.create_lobby(who, location, game_lang.code(), config, None))
         .await?;
     data.call(move |s| s.set_lobby_message(id, message)).await?;
-    let loaded = data.call(move |s| s.load(id)).await?;
-    let (content, components) = lobby::view(&loaded, game_lang);
+    let game_view = data.call(move |s| s.game(id)).await?;
+    let (content, components) = lobby::view(&game_view, game_lang);
     ctx.send(
         CreateReply::default()
             .content(content)

@@ -102,10 +102,8 @@ pub async fn say(ctx: Context<'_>, text: String) -> Result<()> {
     Ok(())
 }
 
-/// The game a command is about: the `game` option if given, else the caller's one game in
-/// this channel or thread (with `any_here`, also a game here the caller does not play in,
-/// for admins); in a thread with no open game, the caller's latest game played there (a game
-/// that ended keeps its thread, where its board and history are still asked for).
+/// The game a command is about: the `game` option if given, else the one the service finds
+/// for the caller here ([`crate::game::GameService::which_game`]).
 pub async fn which_game(ctx: Context<'_>, option: Option<i64>, any_here: bool) -> Result<GameId> {
     if let Some(id) = option {
         if id <= 0 {
@@ -117,44 +115,11 @@ pub async fn which_game(ctx: Context<'_>, option: Option<i64>, any_here: bool) -
     }
     let user = ctx.author().id.get();
     let channel = ctx.channel_id().get();
-    let (mine, all, ended) = ctx
+    let id = ctx
         .data()
-        .call(move |s| {
-            let here = s.games_here(channel)?;
-            let mut mine = Vec::new();
-            for row in &here {
-                // Seats only: a game here whose stored state is damaged must not stop every
-                // command in the channel (the command on that game then says what is wrong).
-                if s.seats(row.id)?
-                    .iter()
-                    .any(|seat| seat.user_id == Some(user))
-                {
-                    mine.push(row.id);
-                }
-            }
-            let ended = if here.is_empty() {
-                s.my_games(user, true)?
-                    .into_iter()
-                    .filter(|g| g.thread_id == Some(channel))
-                    .map(|g| g.id)
-                    .next_back()
-            } else {
-                None
-            };
-            Ok((
-                mine,
-                here.into_iter().map(|r| r.id).collect::<Vec<_>>(),
-                ended,
-            ))
-        })
+        .call(move |s| s.which_game(user, channel, any_here))
         .await?;
-    match (mine.as_slice(), all.as_slice()) {
-        ([one], _) => Ok(*one),
-        ([], [one]) if any_here => Ok(*one),
-        ([], []) => ended.ok_or(BotError::NoGameHere),
-        ([], _) => Err(BotError::NoGameHere),
-        (many, _) => Err(BotError::WhichGame(many.to_vec())),
-    }
+    Ok(id)
 }
 
 /// Autocomplete of the `game` option: the caller's open games, newest first.

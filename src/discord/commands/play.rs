@@ -129,9 +129,9 @@ pub async fn resign(
     ctx.defer_ephemeral().await?;
     // Only a player of a running game is asked.
     let user = ctx.author().id.get();
-    let loaded = ctx.data().call(move |s| s.load(id)).await?;
-    match loaded.row.status {
-        GameStatus::Active if loaded.seat_of(user).is_some() => {}
+    let game_view = ctx.data().call(move |s| s.game(id)).await?;
+    match game_view.status {
+        GameStatus::Active if game_view.seat_of(user).is_some() => {}
         GameStatus::Active => return Err(ServiceError::NotYourGame(id).into()),
         GameStatus::Lobby => return Err(ServiceError::NotRunning(id).into()),
         _ => return Err(ServiceError::Finished(id).into()),

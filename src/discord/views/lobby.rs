@@ -9,14 +9,18 @@ use super::{GameTeams, team_mark};
 use crate::discord::ids::{CustomId, LobbyButton};
 use crate::engine::Team;
 use crate::game::GameStatus;
-use crate::game::{GameEnd, Loaded};
+use crate::game::{GameEnd, GameView};
 use crate::tr;
 use crate::words::Lang;
 use crate::words::narrate::Teams;
 
 /// The lobby message of a game that ended, with a link to the post that tells its end.
-pub fn view_over(loaded: &Loaded, lang: Lang, final_post: &str) -> (String, Vec<CreateActionRow>) {
-    let (mut text, components) = view(loaded, lang);
+pub fn view_over(
+    game_view: &GameView,
+    lang: Lang,
+    final_post: &str,
+) -> (String, Vec<CreateActionRow>) {
+    let (mut text, components) = view(game_view, lang);
     text.push('\n');
     text.push_str(&tr!(
         lang,
@@ -27,54 +31,54 @@ pub fn view_over(loaded: &Loaded, lang: Lang, final_post: &str) -> (String, Vec<
 }
 
 /// The text and components of a game's lobby message.
-pub fn view(loaded: &Loaded, lang: Lang) -> (String, Vec<CreateActionRow>) {
-    let id = loaded.row.id;
-    let teams = GameTeams { loaded, lang };
+pub fn view(game_view: &GameView, lang: Lang) -> (String, Vec<CreateActionRow>) {
+    let id = game_view.id;
+    let teams = GameTeams { game_view, lang };
     let mut text = tr!(
         lang,
         "lobby-title",
         game = id,
-        owner = format!("<@{}>", loaded.row.owner_id)
+        owner = format!("<@{}>", game_view.owner)
     );
     text.push('\n');
-    text.push_str(&summary(&loaded.config, lang));
+    text.push_str(&summary(&game_view.config, lang));
     text.push_str("\n\n");
     text.push_str(&tr!(lang, "lobby-seats"));
     text.push('\n');
-    for team in 1..=loaded.config.team_count() {
+    for team in 1..=game_view.config.team_count() {
         text.push_str(&tr!(
             lang,
             "lobby-seat",
             mark = team_mark(team),
             seat = team,
-            who = match loaded.seat(team) {
+            who = match game_view.seat(team) {
                 Some(_) => teams.name(Team::of(team)),
                 None => format!("{} {}", team_mark(team), tr!(lang, "seat-free")),
             }
         ));
         text.push('\n');
     }
-    if let Some(sides) = settings::sides(&loaded.config, lang) {
+    if let Some(sides) = settings::sides(&game_view.config, lang) {
         text.push_str(&sides);
         text.push('\n');
     }
-    let rules = settings::changed_rules(&loaded.config, lang);
+    let rules = settings::changed_rules(&game_view.config, lang);
     if !rules.is_empty() {
         text.push_str(&tr!(lang, "lobby-rules", rules = rules.join(", ")));
         text.push('\n');
     }
-    match loaded.row.status {
+    match game_view.status {
         GameStatus::Lobby => {
             text.push('\n');
             text.push_str(&tr!(lang, "lobby-how"));
-            (text, buttons(loaded, lang))
+            (text, buttons(game_view, lang))
         }
         GameStatus::Active => {
             text.push('\n');
             // Said once the game's place is known: the thread opens after Start is pressed.
-            let line = match loaded.row.thread_id {
+            let line = match game_view.thread_id {
                 None => tr!(lang, "lobby-starting"),
-                Some(thread) if Some(thread) == loaded.row.channel_id => {
+                Some(thread) if Some(thread) == game_view.channel_id => {
                     tr!(lang, "lobby-started-here")
                 }
                 Some(thread) => tr!(lang, "lobby-started", place = format!("<#{thread}>")),
@@ -84,10 +88,10 @@ pub fn view(loaded: &Loaded, lang: Lang) -> (String, Vec<CreateActionRow>) {
         }
         GameStatus::Finished | GameStatus::Cancelled => {
             text.push('\n');
-            let end = loaded.end().unwrap_or(GameEnd::Cancelled);
+            let end = game_view.end.clone().unwrap_or(GameEnd::Cancelled);
             // A played game ends with its result and scores, as the game-over post says them.
             let ending = if end.is_result() {
-                super::post::over(loaded, loaded.game.as_ref(), &end, lang).content
+                super::post::over(game_view, game_view.state.as_ref(), &end, lang).content
             } else {
                 crate::game::narrate::ending(lang, &teams, &end)
             };
@@ -97,9 +101,9 @@ pub fn view(loaded: &Loaded, lang: Lang) -> (String, Vec<CreateActionRow>) {
     }
 }
 
-fn buttons(loaded: &Loaded, lang: Lang) -> Vec<CreateActionRow> {
-    let game = loaded.row.id;
-    let full = loaded.free_seats().is_empty();
+fn buttons(game_view: &GameView, lang: Lang) -> Vec<CreateActionRow> {
+    let game = game_view.id;
+    let full = game_view.free_seats().is_empty();
     let button = |b: LobbyButton, style: ButtonStyle, label: String| {
         CreateButton::new(CustomId::Lobby { game, button: b }.encode())
             .label(label)

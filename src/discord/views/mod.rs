@@ -12,7 +12,7 @@ use serenity::all::{ButtonStyle, CreateActionRow, CreateButton};
 use super::ids::CustomId;
 use crate::engine::Team;
 use crate::game::GameId;
-use crate::game::Loaded;
+use crate::game::GameView;
 use crate::tr;
 use crate::words::Lang;
 use crate::words::narrate::Teams;
@@ -34,13 +34,13 @@ pub fn team_mark(team: u8) -> &'static str {
 /// How a game's teams are named in its messages: mark and player (a mention, which Discord
 /// shows as the name) or bot.
 pub struct GameTeams<'a> {
-    pub loaded: &'a Loaded,
+    pub game_view: &'a GameView,
     pub lang: Lang,
 }
 
 impl Teams for GameTeams<'_> {
     fn name(&self, team: Team) -> String {
-        let who = match self.loaded.team_seat(team) {
+        let who = match self.game_view.team_seat(team) {
             Some(seat) => match (seat.user_id, seat.away_user_id) {
                 (Some(user), _) => format!("<@{user}>"),
                 // A bot keeps the seat of a player whose time ran out: it plays for them.
@@ -56,7 +56,7 @@ impl Teams for GameTeams<'_> {
 
     fn person(&self, team: Team) -> String {
         match self
-            .loaded
+            .game_view
             .team_seat(team)
             .and_then(|s| s.user_id.or(s.away_user_id))
         {

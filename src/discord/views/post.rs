@@ -7,7 +7,7 @@ use super::{
     GameTeams, fit_lines, my_moves_row, pause_vote_row, reclaim_row, relative_time, team_mark,
 };
 use crate::engine::{Action, Event, Game, Motion, Team};
-use crate::game::{GameEnd, Loaded, Notice, PostMaterial};
+use crate::game::{GameEnd, GameView, Notice, PostMaterial};
 use crate::tr;
 use crate::words::Lang;
 use crate::words::narrate::{self, Teams};
@@ -21,8 +21,8 @@ pub struct Post {
 }
 
 /// "Gold: 🟠 @alice 3 · 🟦 @bob 1".
-fn scores(loaded: &Loaded, game: &Game, lang: Lang) -> String {
-    let teams = GameTeams { loaded, lang };
+fn scores(game_view: &GameView, game: &Game, lang: Lang) -> String {
+    let teams = GameTeams { game_view, lang };
     let parts: Vec<String> = game
         .teams()
         .map(|t| format!("{} {}", teams.name(t), game.score(t)))
@@ -32,7 +32,7 @@ fn scores(loaded: &Loaded, game: &Game, lang: Lang) -> String {
 
 /// Whose turn it is (pinging them) and the deadline, or nothing when the game is over.
 fn next_turn(
-    loaded: &Loaded,
+    game_view: &GameView,
     game: &Game,
     lang: Lang,
     deadline: Option<i64>,
@@ -41,8 +41,8 @@ fn next_turn(
         return (String::new(), Vec::new());
     }
     let team = game.controller();
-    let teams = GameTeams { loaded, lang };
-    let user = loaded.team_seat(team).and_then(|s| s.user_id);
+    let teams = GameTeams { game_view, lang };
+    let user = game_view.team_seat(team).and_then(|s| s.user_id);
     let when = deadline
         .map(|d| tr!(lang, "post-deadline", when = relative_time(d)))
         .unwrap_or_default();
@@ -52,30 +52,30 @@ fn next_turn(
 
 /// The post for a completed move: plies `first_ply..=ply`.
 pub fn board(material: &PostMaterial, lang: Lang, deadline: Option<i64>) -> Post {
-    let loaded = &material.loaded;
+    let game_view = &material.game;
     let game = &material.position;
-    let teams = GameTeams { loaded, lang };
-    let mover = material.steps.first().map_or(0, |s| s.row.team);
+    let teams = GameTeams { game_view, lang };
+    let mover = material.steps.first().map_or(0, |s| s.team);
     // The step rows come from the store: a team number that names no team (a damaged row)
     // is still told.
     let mover = Team::new(mover).map_or_else(|| mover.to_string(), |t| teams.name(t));
     let head = tr!(
         lang,
         "post-move",
-        game = loaded.row.id,
+        game = game_view.id,
         number = material.number,
         team = mover
     );
     let mut lines = Vec::new();
     for step in &material.steps {
-        let action: Option<Action> = serde_json::from_str(&step.row.action).ok();
-        let words = action.map_or_else(|| step.row.notation.clone(), |a| narrate::action(lang, &a));
+        let action = step.action.as_ref();
+        let words = action.map_or_else(|| step.notation.clone(), |a| narrate::action(lang, a));
         lines.push(format!("**{words}**"));
-        let events = without_the_step_itself(action.as_ref(), &step.events);
+        let events = without_the_step_itself(action, &step.events);
         lines.extend(narrate::events(lang, &teams, events));
     }
-    let (next, ping) = next_turn(loaded, game, lang, deadline);
-    let mut tail = format!("{}\n{next}", scores(loaded, game, lang));
+    let (next, ping) = next_turn(game_view, game, lang, deadline);
+    let mut tail = format!("{}\n{next}", scores(game_view, game, lang));
     if let (Some(until), false) = (material.paused_until, game.is_over()) {
         tail.push('\n');
         tail.push_str(&tr!(lang, "post-paused", until = relative_time(until)));
@@ -84,7 +84,7 @@ pub fn board(material: &PostMaterial, lang: Lang, deadline: Option<i64>) -> Post
     let components = if game.is_over() {
         Vec::new()
     } else {
-        vec![my_moves_row(lang, loaded.row.id)]
+        vec![my_moves_row(lang, game_view.id)]
     };
     Post {
         content,
@@ -112,19 +112,19 @@ fn without_the_step_itself<'a>(action: Option<&Action>, events: &'a [Event]) -> 
 
 /// The first post of a game: who plays, and who moves first.
 pub fn start(material: &PostMaterial, lang: Lang, deadline: Option<i64>) -> Post {
-    let loaded = &material.loaded;
+    let game_view = &material.game;
     let game = &material.position;
-    let teams = GameTeams { loaded, lang };
+    let teams = GameTeams { game_view, lang };
     let players: Vec<String> = game.teams().map(|t| teams.name(t)).collect();
     let mut content = tr!(
         lang,
         "post-start",
-        game = loaded.row.id,
+        game = game_view.id,
         players = players.join(" · ")
     );
     content.push('\n');
-    content.push_str(&super::settings::summary(&loaded.config, lang));
-    let (next, ping) = next_turn(loaded, game, lang, deadline);
+    content.push_str(&super::settings::summary(&game_view.config, lang));
+    let (next, ping) = next_turn(game_view, game, lang, deadline);
     content.push('\n');
     content.push_str(&next);
     content.push('\n');
@@ -132,13 +132,13 @@ pub fn start(material: &PostMaterial, lang: Lang, deadline: Option<i64>) -> Post
     Post {
         content,
         ping,
-        components: vec![my_moves_row(lang, loaded.row.id)],
+        components: vec![my_moves_row(lang, game_view.id)],
     }
 }
 
 /// The end: the result, and a line per team.
-pub fn over(loaded: &Loaded, game: Option<&Game>, end: &GameEnd, lang: Lang) -> Post {
-    let teams = GameTeams { loaded, lang };
+pub fn over(game_view: &GameView, game: Option<&Game>, end: &GameEnd, lang: Lang) -> Post {
+    let teams = GameTeams { game_view, lang };
     let mut content = format!("🏁 {}", crate::game::narrate::ending(lang, &teams, end));
     if let Some(game) = game.filter(|_| end.is_result()) {
         for team in game.teams() {
@@ -169,27 +169,27 @@ pub fn dms_closed(user: u64, lang: Lang) -> Post {
 }
 
 /// A private prompt of a game that ended: the result in a line.
-pub fn prompt_closed(loaded: &Loaded, end: &GameEnd, lang: Lang) -> String {
-    let teams = GameTeams { loaded, lang };
+pub fn prompt_closed(game_view: &GameView, end: &GameEnd, lang: Lang) -> String {
+    let teams = GameTeams { game_view, lang };
     tr!(
         lang,
         "picker-game-over",
-        game = loaded.row.id,
+        game = game_view.id,
         ending = crate::game::narrate::ending(lang, &teams, end)
     )
 }
 
 /// A notice about a seat.
-pub fn notice(loaded: &Loaded, notice: &Notice, lang: Lang) -> Post {
-    let teams = GameTeams { loaded, lang };
+pub fn notice(game_view: &GameView, notice: &Notice, lang: Lang) -> Post {
+    let teams = GameTeams { game_view, lang };
     let components = match notice {
-        Notice::TakenOver { .. } => vec![reclaim_row(lang, loaded.row.id)],
-        Notice::PauseProposed { .. } => vec![pause_vote_row(lang, loaded.row.id)],
+        Notice::TakenOver { .. } => vec![reclaim_row(lang, game_view.id)],
+        Notice::PauseProposed { .. } => vec![pause_vote_row(lang, game_view.id)],
         _ => Vec::new(),
     };
     // The player whose seat a bot took is pinged: the button to take it back is theirs.
     let ping = match notice {
-        Notice::TakenOver { team, .. } => loaded
+        Notice::TakenOver { team, .. } => game_view
             .seat(*team)
             .and_then(|s| s.user_id.or(s.away_user_id))
             .into_iter()
@@ -205,32 +205,32 @@ pub fn notice(loaded: &Loaded, notice: &Notice, lang: Lang) -> Post {
 }
 
 /// A reminder posted in the thread for a player whose DMs are closed.
-pub fn reminder(loaded: &Loaded, team: u8, deadline: i64, lang: Lang) -> Post {
-    let user = loaded.seat(team).and_then(|s| s.user_id);
+pub fn reminder(game_view: &GameView, team: u8, deadline: i64, lang: Lang) -> Post {
+    let user = game_view.seat(team).and_then(|s| s.user_id);
     let who = user.map_or_else(|| team_mark(team).to_string(), |u| format!("<@{u}>"));
     Post {
         content: tr!(
             lang,
             "post-reminder",
             who = who,
-            game = loaded.row.id,
+            game = game_view.id,
             when = relative_time(deadline)
         ),
         ping: user.into_iter().collect(),
-        components: vec![my_moves_row(lang, loaded.row.id)],
+        components: vec![my_moves_row(lang, game_view.id)],
     }
 }
 
 /// The daily digest: each game where it is the reader's turn, where it is and until when.
-pub fn digest_dm(games: &[(Loaded, i64)], lang: Lang) -> Post {
+pub fn digest_dm(games: &[(GameView, i64)], lang: Lang) -> Post {
     let lines: Vec<String> = games
         .iter()
-        .map(|(loaded, deadline)| {
-            let place = loaded.row.thread_id.or(loaded.row.channel_id);
+        .map(|(game_view, deadline)| {
+            let place = game_view.place();
             tr!(
                 lang,
                 "digest-line",
-                game = loaded.row.id,
+                game = game_view.id,
                 place = place.map(|p| format!("<#{p}>")).unwrap_or_default(),
                 when = relative_time(*deadline)
             )
@@ -245,17 +245,17 @@ pub fn digest_dm(games: &[(Loaded, i64)], lang: Lang) -> Post {
 }
 
 /// The private reminder.
-pub fn reminder_dm(loaded: &Loaded, deadline: i64, lang: Lang) -> Post {
-    let place = loaded.row.thread_id.or(loaded.row.channel_id);
+pub fn reminder_dm(game_view: &GameView, deadline: i64, lang: Lang) -> Post {
+    let place = game_view.place();
     Post {
         content: tr!(
             lang,
             "dm-reminder",
-            game = loaded.row.id,
+            game = game_view.id,
             when = relative_time(deadline),
             place = place.map(|p| format!("<#{p}>")).unwrap_or_default()
         ),
         ping: Vec::new(),
-        components: vec![my_moves_row(lang, loaded.row.id)],
+        components: vec![my_moves_row(lang, game_view.id)],
     }
 }

@@ -1,0 +1,167 @@
+//! What the service shows of a game to its callers (the bot, the terminal game, the tools):
+//! plain, typed values made from the stored rows, which stay inside the service and the store.
+
+use crate::ai::BotLevel;
+use crate::engine::{Game, Team};
+use crate::words::Lang;
+
+use super::{GameConfig, GameEnd, GameId, GameStatus, Loaded, UserId};
+
+/// A game as its callers see it: where it is played, who sits where, how far it has gone, and
+/// its state once started.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameView {
+    pub id: GameId,
+    pub status: GameStatus,
+    pub owner: UserId,
+    /// The language the game's public posts are written in.
+    pub lang: Lang,
+    pub guild_id: Option<u64>,
+    /// The channel the game was made in (`None` for a terminal game).
+    pub channel_id: Option<u64>,
+    /// The game's own thread, once made.
+    pub thread_id: Option<u64>,
+    /// The lobby message in `channel_id`.
+    pub lobby_message_id: Option<u64>,
+    pub seed: Option<u64>,
+    pub created_at: i64,
+    pub started_at: Option<i64>,
+    pub ended_at: Option<i64>,
+    /// How many actions have been played.
+    pub ply: u32,
+    /// The moves complete at `ply` (a move that stopped for a choice is complete once the
+    /// choice is answered): what players count moves by.
+    pub moves: u32,
+    pub seats: Vec<SeatView>,
+    pub config: GameConfig,
+    /// `None` before the game starts.
+    pub state: Option<Game>,
+    /// How the game ended, once it has (`None` also for an ending stored unreadably).
+    pub end: Option<GameEnd>,
+}
+
+/// One seat of a game: a player's, or a bot's.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SeatView {
+    /// The seat's number, 1–4: the team that plays it once the game starts.
+    pub seat: u8,
+    /// The player in the seat (`None` for a bot).
+    pub user_id: Option<UserId>,
+    /// The bot playing the seat: a bot's own seat, or one taken over for `away_user_id`.
+    pub bot: Option<BotLevel>,
+    /// The player a bot plays the seat for: one whose time ran out too often (they may take
+    /// it back while the game runs), or one who resigned (`resigned`: they may not).
+    pub away_user_id: Option<UserId>,
+    pub resigned: bool,
+    pub missed_deadlines: u32,
+}
+
+impl SeatView {
+    /// The player the seat belongs to, playing or away.
+    pub fn owner(&self) -> Option<UserId> {
+        self.user_id.or(self.away_user_id)
+    }
+
+    /// The team playing this seat.
+    pub fn team(&self) -> Option<Team> {
+        Team::new(self.seat)
+    }
+}
+
+impl GameView {
+    pub(super) fn of(loaded: Loaded) -> GameView {
+        let end = loaded.end();
+        let Loaded {
+            row,
+            seats,
+            config,
+            game,
+            moves,
+        } = loaded;
+        GameView {
+            id: row.id,
+            status: row.status,
+            owner: row.owner_id,
+            lang: Lang::parse(&row.language).unwrap_or_default(),
+            guild_id: row.guild_id,
+            channel_id: row.channel_id,
+            thread_id: row.thread_id,
+            lobby_message_id: row.lobby_message_id,
+            seed: row.seed,
+            created_at: row.created_at,
+            started_at: row.started_at,
+            ended_at: row.ended_at,
+            ply: row.ply,
+            moves,
+            seats: seats
+                .into_iter()
+                .map(|s| SeatView {
+                    seat: s.team,
+                    user_id: s.user_id,
+                    // A level the service does not know was refused when the game loaded.
+                    bot: s.bot_level.as_deref().and_then(|l| l.parse().ok()),
+                    away_user_id: s.away_user_id,
+                    resigned: s.resigned,
+                    missed_deadlines: s.missed_deadlines,
+                })
+                .collect(),
+            config,
+            state: game,
+            end,
+        }
+    }
+
+    /// Where the game's public posts go: its thread, else the channel it was made in.
+    pub fn place(&self) -> Option<u64> {
+        self.thread_id.or(self.channel_id)
+    }
+
+    /// The number players know the move on hand by: the one being played (a choice on hand
+    /// belongs to the move that stopped for it), or the next.
+    pub fn move_number(&self) -> u32 {
+        let choosing = self.state.as_ref().is_some_and(|g| g.pending().is_some());
+        if choosing { self.moves } else { self.moves + 1 }
+    }
+
+    /// The seat numbered `seat` (a lobby's seat, 1–4).
+    pub fn seat(&self, seat: u8) -> Option<&SeatView> {
+        self.seats.iter().find(|s| s.seat == seat)
+    }
+
+    /// The seat of `team` once the game is played: the seat with its number.
+    pub fn team_seat(&self, team: Team) -> Option<&SeatView> {
+        self.seat(team.number())
+    }
+
+    /// The seat `user` plays in.
+    pub fn seat_of(&self, user: UserId) -> Option<&SeatView> {
+        self.seats.iter().find(|s| s.user_id == Some(user))
+    }
+
+    /// The game's seats nobody holds, in order.
+    pub fn free_seats(&self) -> Vec<u8> {
+        (1..=self.config.team_count())
+            .filter(|t| self.seat(*t).is_none())
+            .collect()
+    }
+}
+
+/// A game in a list: enough to name it and say where it is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ListedGame {
+    pub id: GameId,
+    pub status: GameStatus,
+    pub channel_id: Option<u64>,
+    pub thread_id: Option<u64>,
+}
+
+impl ListedGame {
+    pub(super) fn of(row: &crate::store::GameRow) -> ListedGame {
+        ListedGame {
+            id: row.id,
+            status: row.status,
+            channel_id: row.channel_id,
+            thread_id: row.thread_id,
+        }
+    }
+}
