@@ -8,15 +8,16 @@ use serenity::all::{
     CreateInteractionResponseMessage, EditAttachments, EditInteractionResponse, Permissions,
 };
 
+use super::cost::{self, PressCost};
 use super::errors::BotError;
-use super::ids::{CustomId, LobbyButton};
+use super::ids::{CustomId, LobbyButton, PickValue};
 use super::turn::{self, PickerMessage};
 use super::types::{Data, Result};
 use super::views::{lobby, relative_time, settings};
 use super::{lobby_sync, picker};
 use crate::ai::BotLevel;
-use crate::game::{Actor, ServiceError};
-use crate::game::{GameId, GameStatus, PauseVote};
+use crate::game::{Actor, LobbyChange, ServiceError};
+use crate::game::{GameId, PauseVote};
 use crate::tr;
 use crate::words::Lang;
 
@@ -31,8 +32,18 @@ struct Press<'a> {
     answered: bool,
 }
 
-/// Handles a component interaction from start to end; failures are told to the user.
+/// Handles a component interaction from start to end; failures are told to the user. What
+/// it cost in service calls is kept ([`super::RunningBot::press_costs`]).
 pub async fn handle(ctx: &SerenityContext, c: &ComponentInteraction, data: &Data) {
+    let ((), service_calls) = cost::measured(answer(ctx, c, data)).await;
+    tracing::debug!(custom_id = %c.data.custom_id, service_calls, "a press answered");
+    data.press_costs.record(PressCost {
+        custom_id: c.data.custom_id.clone(),
+        service_calls,
+    });
+}
+
+async fn answer(ctx: &SerenityContext, c: &ComponentInteraction, data: &Data) {
     let user = c.user.id.get();
     let lang = data
         .lang_for(user, c.guild_id.map(|g| g.get()), Some(&c.locale))
@@ -197,8 +208,13 @@ async fn route(p: &mut Press<'_>, id: CustomId) -> Result<()> {
         CustomId::BotLevel { game } => {
             let level = BotLevel::parse(&p.chosen()?).ok_or(BotError::UnknownComponent)?;
             p.acknowledge().await?;
-            add_bot(p, game, level).await?;
-            lobby_sync::refresh(p.data, game).await;
+            let who = p.actor;
+            let change = LobbyChange::AddBot(level);
+            let game_view = p
+                .data
+                .change(move |s| s.change_lobby(who, game, change))
+                .await?;
+            lobby_sync::show(p.data, &game_view).await;
             p.edit(text_only(tr!(p.lang, "bot-added"))).await
         }
         CustomId::SettingPick { game } => {
@@ -226,11 +242,13 @@ async fn route(p: &mut Press<'_>, id: CustomId) -> Result<()> {
             p.acknowledge().await?;
             let who = p.actor;
             let name = settings::name(p.lang, &setting);
-            let config = p
+            let change = LobbyChange::Configure { setting, value };
+            let game_view = p
                 .data
-                .change(move |s| s.configure(who, game, &setting, &value))
+                .change(move |s| s.change_lobby(who, game, change))
                 .await?;
-            lobby_sync::refresh(p.data, game).await;
+            lobby_sync::show(p.data, &game_view).await;
+            let config = game_view.config;
             let text = tr!(
                 p.lang,
                 "settings-changed",
@@ -252,24 +270,13 @@ async fn route(p: &mut Press<'_>, id: CustomId) -> Result<()> {
             p.edit(message).await
         }
         CustomId::Pick { game, ply, path } => {
-            let index: usize = p
-                .chosen()?
-                .parse()
-                .map_err(|_| BotError::UnknownComponent)?;
+            let value = PickValue::parse(&p.chosen()?).map_err(|_| BotError::UnknownComponent)?;
             p.acknowledge().await?;
-            let view = current(p, game, ply).await?;
-            let menu = picker::menu(&view, p.lang, &path).ok_or(BotError::UnknownComponent)?;
-            let entry = menu.entries.get(index).ok_or(BotError::UnknownComponent)?;
-            match &entry.kind {
-                picker::EntryKind::Group(i) => {
-                    let mut deeper = path.clone();
-                    deeper.push(*i);
-                    p.edit(turn::menu_at(&view, p.lang, &deeper)?).await
-                }
-                picker::EntryKind::Action { notation, .. } => {
-                    let notation = notation.clone();
-                    play(p, game, ply, &notation, false).await
-                }
+            match value {
+                // The service checks a picked action as it would a typed one.
+                PickValue::Action(notation) => play(p, game, ply, &notation, false).await,
+                PickValue::Group(i) => open_group(p, game, ply, path, i).await,
+                PickValue::Index(index) => pick_by_index(p, game, ply, &path, index).await,
             }
         }
         CustomId::PickRoot { game, ply } => {
@@ -358,6 +365,43 @@ async fn current(p: &Press<'_>, game: GameId, ply: u32) -> Result<crate::game::T
     p.data.call(move |s| s.turn(user, game, Some(ply))).await
 }
 
+/// Opens group `group` of the picker's menu at `path`.
+async fn open_group(
+    p: &mut Press<'_>,
+    game: GameId,
+    ply: u32,
+    mut path: Vec<u8>,
+    group: u8,
+) -> Result<()> {
+    let view = current(p, game, ply).await?;
+    path.push(group);
+    p.edit(turn::menu_at(&view, p.lang, &path)?).await
+}
+
+/// An entry of a menu sent by an earlier version, whose values were the entries' indexes:
+/// the menu is rebuilt to find which entry it was.
+async fn pick_by_index(
+    p: &mut Press<'_>,
+    game: GameId,
+    ply: u32,
+    path: &[u8],
+    index: usize,
+) -> Result<()> {
+    let view = current(p, game, ply).await?;
+    let menu = picker::menu(&view, p.lang, path).ok_or(BotError::UnknownComponent)?;
+    let entry = menu.entries.get(index).ok_or(BotError::UnknownComponent)?;
+    match &entry.kind {
+        picker::EntryKind::Group(i) => {
+            let deeper: Vec<u8> = path.iter().copied().chain([*i]).collect();
+            p.edit(turn::menu_at(&view, p.lang, &deeper)?).await
+        }
+        picker::EntryKind::Action { notation, .. } => {
+            let notation = notation.clone();
+            play(p, game, ply, &notation, false).await
+        }
+    }
+}
+
 /// Plays (or asks to confirm) an action pressed in the picker.
 async fn play(
     p: &mut Press<'_>,
@@ -371,73 +415,65 @@ async fn play(
     p.edit(message).await
 }
 
+/// The lobby's settings panel, privately (owner or admin, while it is a lobby).
+async fn settings_panel(p: &mut Press<'_>, game: GameId) -> Result<()> {
+    let who = p.actor;
+    p.defer_private().await?;
+    let shown = p.data.call(move |s| s.lobby_settings(who, game)).await?;
+    if !shown.editable {
+        return Err(ServiceError::AlreadyStarted(game).into());
+    }
+    let edit = EditInteractionResponse::new()
+        .content(tr!(
+            p.lang,
+            "settings-title",
+            game = game,
+            summary = settings::summary(&shown.config, p.lang)
+        ))
+        .components(vec![settings::pick_menu(game, &shown.config, p.lang)]);
+    p.c.edit_response(p.ctx, edit).await?;
+    Ok(())
+}
+
+/// The menu of bot levels, privately: the bot is seated when one is chosen.
+async fn bot_level_menu(p: &mut Press<'_>, game: GameId) -> Result<()> {
+    let options = BotLevel::ALL
+        .iter()
+        .map(|l| {
+            serenity::all::CreateSelectMenuOption::new(settings::level(p.lang, *l), l.name())
+                .description(settings::level_about(p.lang, *l))
+        })
+        .collect();
+    let menu = serenity::all::CreateSelectMenu::new(
+        CustomId::BotLevel { game }.encode(),
+        serenity::all::CreateSelectMenuKind::String { options },
+    );
+    let message = CreateInteractionResponseMessage::new()
+        .content(tr!(p.lang, "bot-level"))
+        .components(vec![serenity::all::CreateActionRow::SelectMenu(menu)]);
+    p.reply_private(message).await
+}
+
 async fn lobby_button(
     p: &mut Press<'_>,
     game: crate::game::GameId,
     button: LobbyButton,
 ) -> Result<()> {
     let who = p.actor;
-    match button {
-        LobbyButton::Settings => {
-            p.defer_private().await?;
-            let game_view = p.data.call(move |s| s.game(game)).await?;
-            if !(who.admin || who.user == game_view.owner) {
-                return Err(BotError::NotOwner);
-            }
-            if game_view.status != GameStatus::Lobby {
-                return Err(ServiceError::AlreadyStarted(game).into());
-            }
-            let edit = EditInteractionResponse::new()
-                .content(tr!(
-                    p.lang,
-                    "settings-title",
-                    game = game,
-                    summary = settings::summary(&game_view.config, p.lang)
-                ))
-                .components(vec![settings::pick_menu(game, &game_view.config, p.lang)]);
-            p.c.edit_response(p.ctx, edit).await?;
-            return Ok(());
-        }
-        LobbyButton::AddBot if BotLevel::ALL.len() > 1 => {
-            let options = BotLevel::ALL
-                .iter()
-                .map(|l| {
-                    serenity::all::CreateSelectMenuOption::new(
-                        settings::level(p.lang, *l),
-                        l.name(),
-                    )
-                    .description(settings::level_about(p.lang, *l))
-                })
-                .collect();
-            let menu = serenity::all::CreateSelectMenu::new(
-                CustomId::BotLevel { game }.encode(),
-                serenity::all::CreateSelectMenuKind::String { options },
-            );
-            let message = CreateInteractionResponseMessage::new()
-                .content(tr!(p.lang, "bot-level"))
-                .components(vec![serenity::all::CreateActionRow::SelectMenu(menu)]);
-            return p.reply_private(message).await;
-        }
-        _ => {}
-    }
+    let change = match button {
+        LobbyButton::Settings => return settings_panel(p, game).await,
+        LobbyButton::AddBot if BotLevel::ALL.len() > 1 => return bot_level_menu(p, game).await,
+        LobbyButton::AddBot => LobbyChange::AddBot(BotLevel::ALL[0]),
+        LobbyButton::Join => LobbyChange::Join,
+        LobbyButton::Leave => LobbyChange::Leave,
+        LobbyButton::Start => LobbyChange::Start,
+        LobbyButton::Cancel => LobbyChange::Cancel,
+    };
     p.acknowledge().await?;
-    match button {
-        LobbyButton::Join => {
-            p.data.change(move |s| s.join(who, game, None)).await?;
-        }
-        LobbyButton::Leave => {
-            p.data.change(move |s| s.leave(who, game)).await?;
-        }
-        LobbyButton::AddBot => add_bot(p, game, BotLevel::ALL[0]).await?,
-        LobbyButton::Start => {
-            p.data.change(move |s| s.start(who, game)).await?;
-        }
-        LobbyButton::Cancel => {
-            p.data.change(move |s| s.cancel(who, game)).await?;
-        }
-        LobbyButton::Settings => {}
-    }
-    let game_view = p.data.call(move |s| s.game(game)).await?;
+    let game_view = p
+        .data
+        .change(move |s| s.change_lobby(who, game, change))
+        .await?;
     let lang = game_view.lang;
     let (content, components) = lobby::view(&game_view, lang);
     let edit = EditInteractionResponse::new()
@@ -446,19 +482,4 @@ async fn lobby_button(
         .allowed_mentions(serenity::all::CreateAllowedMentions::new());
     p.c.edit_response(p.ctx, edit).await?;
     Ok(())
-}
-
-/// Seats a bot of `level` on the lobby's first free seat.
-async fn add_bot(p: &Press<'_>, game: crate::game::GameId, level: BotLevel) -> Result<()> {
-    let who = p.actor;
-    p.data
-        .change(move |s| {
-            let game_view = s.game(game)?;
-            let seat = *game_view
-                .free_seats()
-                .first()
-                .ok_or(ServiceError::Full(game))?;
-            s.add_bot(who, game, seat, level)
-        })
-        .await
 }

@@ -205,6 +205,46 @@ impl CustomId {
     }
 }
 
+/// The value of an entry of the move picker's select menu: the entry itself, so that choosing
+/// an action plays it in one service call, with no need to rebuild the menu to look it up.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PickValue {
+    /// Opens the group at this index of the menu.
+    Group(u8),
+    /// Plays the action written in this notation.
+    Action(String),
+    /// An entry's index in its menu, as menus sent by earlier versions carry it.
+    Index(usize),
+}
+
+impl PickValue {
+    pub fn encode(&self) -> String {
+        let value = match self {
+            PickValue::Group(i) => format!("g{i}"),
+            PickValue::Action(notation) => format!("a{notation}"),
+            PickValue::Index(i) => i.to_string(),
+        };
+        debug_assert!(value.len() <= MAX_LEN, "pick value too long: {value}");
+        value
+    }
+
+    pub fn parse(text: &str) -> Result<PickValue, UnknownId> {
+        let unknown = || UnknownId(text.chars().take(MAX_LEN).collect());
+        if text.len() > MAX_LEN {
+            return Err(unknown());
+        }
+        if let Some(notation) = text.strip_prefix('a') {
+            return (!notation.trim().is_empty())
+                .then(|| PickValue::Action(notation.to_string()))
+                .ok_or_else(unknown);
+        }
+        if let Some(group) = text.strip_prefix('g') {
+            return group.parse().map(PickValue::Group).map_err(|_| unknown());
+        }
+        text.parse().map(PickValue::Index).map_err(|_| unknown())
+    }
+}
+
 /// Setting ids are lowercase words with underscores.
 fn valid_setting_word(text: &str) -> bool {
     !text.is_empty()
@@ -321,5 +361,23 @@ mod tests {
         let long = format!("jk1:play:1:2:1 e5{}", " coin".repeat(20));
         assert!(long.len() > MAX_LEN);
         assert!(CustomId::parse(&long).is_err());
+    }
+
+    #[test]
+    fn pick_values_read_back_and_old_indexes_are_still_read() {
+        for value in [
+            PickValue::Group(0),
+            PickValue::Group(24),
+            PickValue::Action("1 e5 coin".into()),
+            PickValue::Action("ship w".into()),
+            PickValue::Index(7),
+        ] {
+            assert_eq!(PickValue::parse(&value.encode()), Ok(value));
+        }
+        assert_eq!(PickValue::parse("3"), Ok(PickValue::Index(3)));
+        for forged in ["", "a", "a  ", "g", "gx", "g300", "x1", "-1"] {
+            assert!(PickValue::parse(forged).is_err(), "{forged}");
+        }
+        assert!(PickValue::parse(&format!("a{}", "x".repeat(MAX_LEN))).is_err());
     }
 }

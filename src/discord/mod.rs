@@ -12,6 +12,7 @@ mod background;
 pub mod commands;
 mod components;
 pub mod config;
+pub mod cost;
 pub mod errors;
 pub mod i18n;
 pub mod ids;
@@ -103,6 +104,11 @@ impl RunningBot {
     /// their manual clock).
     pub fn wake(&self) {
         self.data.wake();
+    }
+
+    /// What the latest button presses and menu choices cost, oldest first.
+    pub fn press_costs(&self) -> Vec<cost::PressCost> {
+        self.data.press_costs.recent()
     }
 
     /// The game service the bot runs on.

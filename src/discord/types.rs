@@ -44,6 +44,8 @@ pub struct Data {
     /// The client language each user's latest interaction in this process said, so that the
     /// database is written only when it changes.
     locales_seen: Arc<Mutex<HashMap<u64, Lang>>>,
+    /// What the latest presses cost in service calls.
+    pub press_costs: Arc<super::cost::PressCosts>,
 }
 
 /// Who chose a language.
@@ -69,6 +71,7 @@ impl Data {
             languages: Arc::new(Mutex::new(HashMap::new())),
             languages_loaded: Arc::new(AtomicBool::new(false)),
             locales_seen: Arc::new(Mutex::new(HashMap::new())),
+            press_costs: Arc::default(),
         }
     }
 
@@ -129,6 +132,7 @@ impl Data {
         F: FnOnce(&GameService) -> crate::game::Result<T> + Send + 'static,
     {
         let service = Arc::clone(&self.service);
+        super::cost::count_call();
         self.in_flight.fetch_add(1, Ordering::SeqCst);
         let (in_flight, idle) = (Arc::clone(&self.in_flight), Arc::clone(&self.idle));
         move || {

@@ -12,7 +12,7 @@ use crate::engine::Game;
 use crate::store::{self, GameId, GameRow, GameStatus, NewGame, SeatRow, UserId};
 use crate::store::{Db, Tx};
 
-fn require_owner(row: &GameRow, actor: Actor) -> Result<()> {
+pub(super) fn require_owner(row: &GameRow, actor: Actor) -> Result<()> {
     if actor.admin || actor.user == row.owner_id {
         Ok(())
     } else {
@@ -20,12 +20,37 @@ fn require_owner(row: &GameRow, actor: Actor) -> Result<()> {
     }
 }
 
-fn require_lobby(row: &GameRow) -> Result<()> {
+pub(super) fn require_lobby(row: &GameRow) -> Result<()> {
     match row.status {
         GameStatus::Lobby => Ok(()),
         GameStatus::Active => Err(ServiceError::AlreadyStarted(row.id)),
         _ => Err(ServiceError::Finished(row.id)),
     }
+}
+
+/// Changes one setting of the lobby `g` (owner or admin). Seats beyond a smaller player count
+/// are freed.
+pub(super) fn configure_in(
+    tx: &Tx<'_>,
+    g: &Loaded,
+    actor: Actor,
+    setting: &str,
+    value: &str,
+) -> Result<GameConfig> {
+    let id = g.row.id;
+    require_lobby(&g.row)?;
+    require_owner(&g.row, actor)?;
+    let mut config = g.config.clone();
+    config
+        .set(setting, value)
+        .map_err(ServiceError::BadSetting)?;
+    for s in &g.seats {
+        if s.team > config.team_count() {
+            store::delete_seat(tx, id, s.team)?;
+        }
+    }
+    store::set_settings(tx, id, &serde_json::to_string(&config).expect("plain data"))?;
+    Ok(config)
 }
 
 /// The game's public place, if it has one (a game outside Discord has none).
@@ -170,36 +195,47 @@ impl GameService {
 
     /// Takes a seat in a lobby: the one asked for, or a random free one. Returns the team.
     pub fn join(&self, actor: Actor, id: GameId, seat: Option<u8>) -> Result<u8> {
-        self.lobby_change(id, |tx, g| {
-            require_lobby(&g.row)?;
-            if g.seat_of(actor.user).is_some() {
-                return Err(ServiceError::AlreadySeated(id));
-            }
-            let free = g.free_seats();
-            let team = match seat {
-                Some(t) if !g.config.has_seat(t) => return Err(ServiceError::NoSuchSeat(t)),
-                Some(t) if !free.contains(&t) => return Err(ServiceError::SeatTaken(t)),
-                Some(t) => t,
-                None if free.is_empty() => return Err(ServiceError::Full(id)),
-                None => random_seat(&free),
-            };
-            store::put_seat(tx, &self.human_seat(id, team, actor.user))?;
-            Ok(team)
-        })
+        self.lobby_change(id, |tx, g| self.join_in(tx, g, actor, seat))
+    }
+
+    pub(super) fn join_in(
+        &self,
+        tx: &Tx<'_>,
+        g: &Loaded,
+        actor: Actor,
+        seat: Option<u8>,
+    ) -> Result<u8> {
+        let id = g.row.id;
+        require_lobby(&g.row)?;
+        if g.seat_of(actor.user).is_some() {
+            return Err(ServiceError::AlreadySeated(id));
+        }
+        let free = g.free_seats();
+        let team = match seat {
+            Some(t) if !g.config.has_seat(t) => return Err(ServiceError::NoSuchSeat(t)),
+            Some(t) if !free.contains(&t) => return Err(ServiceError::SeatTaken(t)),
+            Some(t) => t,
+            None if free.is_empty() => return Err(ServiceError::Full(id)),
+            None => random_seat(&free),
+        };
+        store::put_seat(tx, &self.human_seat(id, team, actor.user))?;
+        Ok(team)
     }
 
     /// Leaves a lobby. The owner leaving cancels it (in the same transaction).
     pub fn leave(&self, actor: Actor, id: GameId) -> Result<()> {
-        let now = self.now();
-        self.lobby_change(id, |tx, g| {
-            require_lobby(&g.row)?;
-            let seat = g.seat_of(actor.user).ok_or(ServiceError::NotYourGame(id))?;
-            store::delete_seat(tx, id, seat.team)?;
-            if g.row.owner_id == actor.user {
-                cancel_in(tx, &g.row, now)?;
-            }
-            Ok(())
-        })
+        self.lobby_change(id, |tx, g| self.leave_in(tx, g, actor))
+    }
+
+    pub(super) fn leave_in(&self, tx: &Tx<'_>, g: &Loaded, actor: Actor) -> Result<()> {
+        let id = g.row.id;
+        require_lobby(&g.row)?;
+        let seat = g.seat_of(actor.user).ok_or(ServiceError::NotYourGame(id))?;
+        store::delete_seat(tx, id, seat.team)?;
+        if g.row.owner_id == actor.user {
+            cancel_in(tx, &g.row, self.now())?;
+        }
+        Ok(())
     }
 
     /// Changes one setting of a lobby (owner or admin). Seats beyond a smaller player count
@@ -211,37 +247,38 @@ impl GameService {
         setting: &str,
         value: &str,
     ) -> Result<GameConfig> {
-        self.lobby_change(id, |tx, g| {
-            require_lobby(&g.row)?;
-            require_owner(&g.row, actor)?;
-            let mut config = g.config.clone();
-            config
-                .set(setting, value)
-                .map_err(ServiceError::BadSetting)?;
-            for s in &g.seats {
-                if s.team > config.team_count() {
-                    store::delete_seat(tx, id, s.team)?;
-                }
-            }
-            store::set_settings(tx, id, &serde_json::to_string(&config).expect("plain data"))?;
-            Ok(config)
-        })
+        self.lobby_change(id, |tx, g| configure_in(tx, g, actor, setting, value))
     }
 
     /// Puts a bot on a free seat (owner or admin).
     pub fn add_bot(&self, actor: Actor, id: GameId, team: u8, level: BotLevel) -> Result<()> {
-        self.lobby_change(id, |tx, g| {
-            require_lobby(&g.row)?;
-            require_owner(&g.row, actor)?;
-            if !g.config.has_seat(team) {
-                return Err(ServiceError::NoSuchSeat(team));
-            }
-            if g.seat(team).is_some() {
-                return Err(ServiceError::SeatTaken(team));
-            }
-            store::put_seat(tx, &bot_seat(id, team, level, self.now()))?;
-            Ok(())
-        })
+        self.lobby_change(id, |tx, g| self.add_bot_in(tx, g, actor, Some(team), level))
+    }
+
+    /// Seats a bot on `team`, or on the first free seat.
+    pub(super) fn add_bot_in(
+        &self,
+        tx: &Tx<'_>,
+        g: &Loaded,
+        actor: Actor,
+        team: Option<u8>,
+        level: BotLevel,
+    ) -> Result<()> {
+        let id = g.row.id;
+        require_lobby(&g.row)?;
+        require_owner(&g.row, actor)?;
+        let team = match team {
+            Some(team) => team,
+            None => *g.free_seats().first().ok_or(ServiceError::Full(id))?,
+        };
+        if !g.config.has_seat(team) {
+            return Err(ServiceError::NoSuchSeat(team));
+        }
+        if g.seat(team).is_some() {
+            return Err(ServiceError::SeatTaken(team));
+        }
+        store::put_seat(tx, &bot_seat(id, team, level, self.now()))?;
+        Ok(())
     }
 
     /// Starts a full lobby (owner or admin): the seed comes from the operating system's
@@ -300,7 +337,7 @@ impl GameService {
     }
 
     /// Starts the full lobby `g` inside the caller's transaction.
-    fn start_in(&self, tx: &Tx<'_>, g: &Loaded, seed: u64, now: i64) -> Result<Loaded> {
+    pub(super) fn start_in(&self, tx: &Tx<'_>, g: &Loaded, seed: u64, now: i64) -> Result<Loaded> {
         let id = g.row.id;
         let empty = g.free_seats();
         if !empty.is_empty() {
@@ -392,13 +429,14 @@ impl GameService {
 
     /// Cancels a lobby or a running game (owner or admin).
     pub fn cancel(&self, actor: Actor, id: GameId) -> Result<()> {
-        let now = self.now();
-        self.lobby_change(id, |tx, g| {
-            require_owner(&g.row, actor)?;
-            if matches!(g.row.status, GameStatus::Finished | GameStatus::Cancelled) {
-                return Err(ServiceError::Finished(id));
-            }
-            cancel_in(tx, &g.row, now)
-        })
+        self.lobby_change(id, |tx, g| self.cancel_by(tx, g, actor))
+    }
+
+    pub(super) fn cancel_by(&self, tx: &Tx<'_>, g: &Loaded, actor: Actor) -> Result<()> {
+        require_owner(&g.row, actor)?;
+        if matches!(g.row.status, GameStatus::Finished | GameStatus::Cancelled) {
+            return Err(ServiceError::Finished(g.row.id));
+        }
+        cancel_in(tx, &g.row, self.now())
     }
 }

@@ -250,6 +250,13 @@ pub(super) fn require_active(loaded: &Loaded) -> Result<&Game> {
     }
 }
 
+/// The seat `user` would resign: theirs, in a game being played.
+fn resigning_seat(loaded: &Loaded, user: UserId) -> Result<&SeatRow> {
+    loaded
+        .seat_of(user)
+        .ok_or(ServiceError::NotYourGame(loaded.row.id))
+}
+
 /// Does `submitted` say the same as the action recorded at that ply? (A double click.)
 fn same_text(game_board: crate::engine::Board, submitted: &str, recorded: &str) -> bool {
     match (
@@ -594,12 +601,17 @@ impl GameService {
     /// Resigns the actor's seat: a duel is lost at once; otherwise a bot plays the team on.
     pub fn resign(&self, actor: Actor, id: GameId) -> Result<()> {
         self.write(id, Needs::Running, |tx, loaded| {
-            let seat = loaded
-                .seat_of(actor.user)
-                .ok_or(ServiceError::NotYourGame(id))?
-                .clone();
+            let seat = resigning_seat(loaded, actor.user)?.clone();
             self.resign_seat(tx, loaded, &seat, Resignation::ByHand)
         })
+    }
+
+    /// Whether `user` may resign game `id` now (asked before the confirmation is shown):
+    /// `Ok`, or the refusal [`GameService::resign`] would give.
+    pub fn may_resign(&self, user: UserId, id: GameId) -> Result<()> {
+        let loaded = self.load(id)?;
+        require_active(&loaded)?;
+        resigning_seat(&loaded, user).map(|_| ())
     }
 
     /// Resigns `seat` inside the write `loaded` was read in.

@@ -8,6 +8,7 @@ use std::sync::Arc;
 use std::sync::mpsc;
 use std::time::Duration;
 
+use jackal::discord::cost::PressCost;
 use jackal::discord::{Config, Launch};
 use jackal::game::{Clock, GameService, GameView, ManualClock};
 use jackal::store::{Durability, GameId, Store};
@@ -23,6 +24,7 @@ pub const HOUR: i64 = 3_600_000;
 enum Command {
     Wake,
     Stop(mpsc::Sender<()>),
+    PressCosts(tokio::sync::oneshot::Sender<Vec<PressCost>>),
 }
 
 /// The bot, running on its own thread.
@@ -137,6 +139,9 @@ impl Harness {
                 while let Some(command) = inbox.recv().await {
                     match command {
                         Command::Wake => bot.wake(),
+                        Command::PressCosts(reply) => {
+                            let _ = reply.send(bot.press_costs());
+                        }
                         Command::Stop(done) => {
                             bot.stop().await;
                             let _ = done.send(());
@@ -159,6 +164,16 @@ impl Harness {
         });
         self.fake.wait_identified(identified + 1).await;
         self.fake.wait_commands(&["jackal"]).await;
+    }
+
+    /// What the bot's latest button presses and menu choices cost in service calls.
+    pub async fn press_costs(&self) -> Vec<PressCost> {
+        let (reply, costs) = tokio::sync::oneshot::channel();
+        self.bot()
+            .commands
+            .send(Command::PressCosts(reply))
+            .expect("the bot runs");
+        costs.await.expect("the bot answers")
     }
 
     pub fn bot(&self) -> &BotThread {

@@ -17,10 +17,15 @@ use crate::harness::{Harness, buttons, select_values};
 /// the first answer of each choice, and "play it anyway" when a move is fatal. Returns the
 /// final message ("✅ Played …").
 pub async fn through_picker(h: &Harness, user: UserId, start: Message) -> Message {
+    through_picker_counted(h, user, start).await.0
+}
+
+/// [`through_picker`], with the number of presses it took.
+async fn through_picker_counted(h: &Harness, user: UserId, start: Message) -> (Message, usize) {
     let mut m = start;
-    for _ in 0..20 {
+    for presses in 0..20 {
         if m.content.contains('✅') {
-            return m;
+            return (m, presses);
         }
         let values = select_values(&m);
         let ix = if let Some((_, value)) = values.first() {
@@ -154,4 +159,43 @@ pub async fn finish_turn(h: &Harness, game: GameId, thread: ChannelId, user: Use
         ply = last_ply_of(h, game, user);
     }
     panic!("game #{game}: {user} was still on turn after ten moves");
+}
+
+/// Every press is answered with one call of the game service: the lobby's buttons, "My
+/// moves", each menu of the picker and the move it plays. (The service answers in views made
+/// for each press; a press that asked several times would hold the interaction longer and
+/// load the game again each time.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_press_costs_one_service_call() {
+    let h = Harness::start().await;
+    let duel = crate::duel::Duel::start(&h).await;
+    let (on_turn, _) = duel.players(&h);
+    let ix = h.fake.click(on_turn, duel.start.id, &duel.my_moves());
+    h.fake.response(&ix).await;
+    let picker = h.reply(&ix).await;
+    let (played, picks) = through_picker_counted(&h, on_turn, picker).await;
+    assert!(played.content.contains('✅'), "{}", played.content);
+
+    // Join, start, My moves, then the picker's presses: each is counted once answered, a
+    // moment after its message changed.
+    let presses = 3 + picks;
+    let mut costs = h.press_costs().await;
+    for _ in 0..500 {
+        if costs.len() >= presses {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+        costs = h.press_costs().await;
+    }
+    assert_eq!(costs.len(), presses, "{costs:?}");
+    let kinds: Vec<&str> = costs
+        .iter()
+        .map(|c| c.custom_id.split(':').nth(1).unwrap_or_default())
+        .collect();
+    for kind in ["lobby", "moves", "pick"] {
+        assert!(kinds.contains(&kind), "no `{kind}` press among {kinds:?}");
+    }
+    for cost in &costs {
+        assert_eq!(cost.service_calls, 1, "{cost:?}");
+    }
 }

@@ -11,7 +11,7 @@ use crate::discord::errors::BotError;
 use crate::discord::lobby_sync;
 use crate::discord::types::{Context, Result};
 use crate::discord::views::settings;
-use crate::game::GameConfig;
+use crate::game::{GameConfig, LobbyChange};
 use crate::tr;
 
 /// Remove a player: from a lobby their seat is freed; in a running game a bot plays on
@@ -152,11 +152,13 @@ pub async fn settings(
             check_length("value", &value)?;
             ctx.defer_ephemeral().await?;
             let name = settings::name(lang, &setting);
-            let config = ctx
+            let change = LobbyChange::Configure { setting, value };
+            let game_view = ctx
                 .data()
-                .change(move |s| s.configure(who, id, &setting, &value))
+                .change(move |s| s.change_lobby(who, id, change))
                 .await?;
-            lobby_sync::refresh(ctx.data(), id).await;
+            lobby_sync::show(ctx.data(), &game_view).await;
+            let config = game_view.config;
             let text = tr!(
                 lang,
                 "settings-changed",
@@ -170,20 +172,17 @@ pub async fn settings(
             crate::game::ServiceError::BadSetting(tr!(lang, "settings-need-both")),
         )),
         (None, None) => {
-            let game_view = ctx.data().call(move |s| s.game(id)).await?;
-            if !(who.admin || who.user == game_view.owner) {
-                return Err(BotError::NotOwner);
-            }
+            let shown = ctx.data().call(move |s| s.lobby_settings(who, id)).await?;
             let mut reply = CreateReply::default()
                 .content(tr!(
                     lang,
                     "settings-title",
                     game = id,
-                    summary = settings::summary(&game_view.config, lang)
+                    summary = settings::summary(&shown.config, lang)
                 ))
                 .ephemeral(true);
-            if game_view.status == crate::game::GameStatus::Lobby {
-                reply = reply.components(vec![settings::pick_menu(id, &game_view.config, lang)]);
+            if shown.editable {
+                reply = reply.components(vec![settings::pick_menu(id, &shown.config, lang)]);
             }
             ctx.send(reply).await?;
             Ok(())

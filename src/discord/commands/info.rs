@@ -11,7 +11,7 @@ use crate::discord::errors::BotError;
 use crate::discord::turn;
 use crate::discord::types::{Context, Result};
 use crate::discord::views::{self, GameTeams, fit_lines, relative_time, team_mark};
-use crate::game::{GameStatus, ServiceError};
+use crate::game::GameStatus;
 use crate::guide;
 use crate::render::{self, RenderOptions};
 use crate::tr;
@@ -71,25 +71,7 @@ pub async fn games(ctx: Context<'_>) -> Result<()> {
     ctx.defer_ephemeral().await?;
     let lang = lang(ctx).await;
     let user = ctx.author().id.get();
-    let rows = ctx
-        .data()
-        .call(move |s| {
-            let mut out = Vec::new();
-            for row in s.my_games(user, false)? {
-                // One damaged game (logged) leaves the others listed.
-                let game_view = match s.game(row.id) {
-                    Err(e @ ServiceError::Damaged { .. }) => {
-                        tracing::error!(game = row.id, error = %e, "a damaged game was left out of a list");
-                        continue;
-                    }
-                    other => other?,
-                };
-                let deadline = s.deadline_of(row.id)?;
-                out.push((game_view, deadline));
-            }
-            Ok(out)
-        })
-        .await?;
+    let rows = ctx.data().call(move |s| s.my_games_now(user)).await?;
     if rows.is_empty() {
         return say(ctx, tr!(lang, "games-none")).await;
     }

@@ -12,7 +12,6 @@ use crate::discord::ids::CustomId;
 use crate::discord::picker::clip;
 use crate::discord::turn::{self, PickerMessage};
 use crate::discord::types::{Context, Result};
-use crate::game::{GameStatus, ServiceError};
 use crate::tr;
 use crate::words::narrate;
 
@@ -129,13 +128,7 @@ pub async fn resign(
     ctx.defer_ephemeral().await?;
     // Only a player of a running game is asked.
     let user = ctx.author().id.get();
-    let game_view = ctx.data().call(move |s| s.game(id)).await?;
-    match game_view.status {
-        GameStatus::Active if game_view.seat_of(user).is_some() => {}
-        GameStatus::Active => return Err(ServiceError::NotYourGame(id).into()),
-        GameStatus::Lobby => return Err(ServiceError::NotRunning(id).into()),
-        _ => return Err(ServiceError::Finished(id).into()),
-    }
+    ctx.data().call(move |s| s.may_resign(user, id)).await?;
     let button = CreateButton::new(CustomId::Resign { game: id }.encode())
         .label(tr!(lang, "button-resign"))
         .style(ButtonStyle::Danger);

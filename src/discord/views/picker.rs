@@ -7,7 +7,7 @@ use serenity::all::{
 };
 
 use super::{relative_time, team_mark};
-use crate::discord::ids::CustomId;
+use crate::discord::ids::{CustomId, PickValue};
 use crate::discord::picker::{self as pick, EntryKind, Menu};
 use crate::game::GameId;
 use crate::tr;
@@ -86,13 +86,17 @@ pub fn view(lang: Lang, at: &At, menu: &Menu) -> (String, Vec<CreateActionRow>) 
         let options = menu
             .entries
             .iter()
-            .enumerate()
-            .map(|(i, e)| {
-                let option =
-                    CreateSelectMenuOption::new(clip(&e.label, pick::TEXT_MAX), i.to_string());
-                match e.kind {
-                    EntryKind::Group(_) => option.emoji('📂'),
-                    EntryKind::Action { .. } => option,
+            .map(|e| {
+                let label = clip(&e.label, pick::TEXT_MAX);
+                match &e.kind {
+                    EntryKind::Group(i) => {
+                        CreateSelectMenuOption::new(label, PickValue::Group(*i).encode())
+                            .emoji('📂')
+                    }
+                    EntryKind::Action { notation, .. } => CreateSelectMenuOption::new(
+                        label,
+                        PickValue::Action(notation.clone()).encode(),
+                    ),
                 }
             })
             .collect();
