@@ -260,10 +260,6 @@ fn failure(e: RestError) -> Failure {
 }
 
 /// The language of a game's public posts.
-fn game_lang(game_view: &GameView) -> Lang {
-    game_view.lang
-}
-
 /// A nonce for a row: unique to the row in this database (ids alone could repeat in a new
 /// database file within Discord's de-duplication window).
 fn nonce(row: &Queued, part: u8) -> String {
@@ -291,7 +287,7 @@ async fn deliver(data: &Data, row: &Queued) -> Delivery {
             let material = data
                 .call(move |s| s.post_material(game, first, last))
                 .await?;
-            let lang = game_lang(&material.game);
+            let lang = material.game.lang;
             let message = post::board(&material, lang, *deadline_ms);
             let events: Vec<_> = material
                 .steps
@@ -309,12 +305,13 @@ async fn deliver(data: &Data, row: &Queued) -> Delivery {
             let file = turn::board_file(game, last);
             post_public(data, row, &material.game, message, Some((file, png))).await
         }
+        // The team is the one on turn at `ply`: the service checks the user still holds it.
         OutboxMessage::YourTurn {
             game_id,
             ply,
-            team,
+            team: _,
             deadline_ms,
-        } => your_turn(data, row, *game_id, *ply, *team, *deadline_ms).await,
+        } => your_turn(data, row, *game_id, *ply, *deadline_ms).await,
         OutboxMessage::Reminder {
             game_id,
             ply,
@@ -335,7 +332,7 @@ async fn deliver(data: &Data, row: &Queued) -> Delivery {
 /// that asked it.
 async fn deliver_notice(data: &Data, row: &Queued, game: GameId, notice: Notice) -> Delivery {
     let game_view = data.call(move |s| s.game(game)).await?;
-    let message = post::notice(&game_view, &notice, game_lang(&game_view));
+    let message = post::notice(&game_view, &notice, game_view.lang);
     let Some(posted) = post_public_message(data, row, &game_view, message, None, 0).await? else {
         return Ok(Outcome::Moot);
     };
@@ -436,7 +433,7 @@ async fn post_public_message(
         {
             return Ok(None);
         }
-        Target::Game => match game_view.place() {
+        Target::Game => match game_view.place {
             Some(place) => place,
             // A local game has no public place.
             None => return Ok(None),
@@ -479,10 +476,15 @@ async fn game_started(data: &Data, row: &Queued, game: GameId, deadline: Option<
     };
     if game_view.thread_id.is_none() {
         let thread = open_thread(data, &game_view, channel).await?;
-        data.call(move |s| s.set_thread(game, thread)).await?;
-        game_view.thread_id = Some(thread);
+        // Read again: the thread is now the game's public place.
+        game_view = data
+            .call(move |s| {
+                s.set_thread(game, thread)?;
+                s.game(game)
+            })
+            .await?;
     }
-    let lang = game_lang(&game_view);
+    let lang = game_view.lang;
     if let Some(message) = game_view.lobby_message_id {
         let (content, components) = lobby::view(&game_view, lang);
         if let Err(e) = data
@@ -533,7 +535,7 @@ async fn open_thread(
 
 /// "Jackal #12: alice, bob".
 async fn thread_name(data: &Data, game_view: &GameView) -> String {
-    let lang = game_lang(game_view);
+    let lang = game_view.lang;
     let mut names = Vec::new();
     for seat in &game_view.seats {
         let name = match seat.user_id {
@@ -562,36 +564,32 @@ async fn your_turn(
     row: &Queued,
     game: GameId,
     ply: u32,
-    team: u8,
     deadline: Option<i64>,
 ) -> Delivery {
     let Target::User { id: user } = row.target else {
         return Err(Failure::GiveUp("a DM without a user".into()));
     };
-    let game_view = data.call(move |s| s.game(game)).await?;
-    let Some(state) = game_view.state.clone() else {
-        return Ok(Outcome::Moot);
-    };
-    let still_on_turn = game_view.status == GameStatus::Active
-        && state.ply() == ply
-        && game_view.seat(team).and_then(|s| s.user_id) == Some(user);
-    if !still_on_turn {
-        return Ok(Outcome::Moot);
-    }
-    let (prefs, now) = data
-        .call(move |s| Ok((s.user_prefs(user)?, s.now_ms())))
+    let (turn, prefs, now) = data
+        .call(move |s| {
+            Ok((
+                s.turn(user, game, Some(ply)),
+                s.user_prefs(user)?,
+                s.now_ms(),
+            ))
+        })
         .await?;
+    let mut view = match turn.map_err(crate::discord::BotError::from) {
+        Ok(view) => view,
+        // The turn moved on meanwhile (or the seat changed hands, or the game ended): nothing
+        // to prompt.
+        Err(e) if e.is_refusal() => return Ok(Outcome::Moot),
+        Err(e) => return Err(e.into()),
+    };
     if !prefs.may_dm(now) {
         // Closed lately: the thread's post pings them and carries "My moves" instead.
         return Ok(Outcome::Moot);
     }
-    let lang = reader_lang(data, &prefs, &game_view).await;
-    let mut view = match data.call(move |s| s.turn(user, game, Some(ply))).await {
-        Ok(view) => view,
-        // The turn moved on meanwhile (or the seat changed hands): nothing to prompt.
-        Err(e) if e.is_refusal() => return Ok(Outcome::Moot),
-        Err(e) => return Err(e.into()),
-    };
+    let lang = reader_lang(data, &prefs, view.guild_id, view.lang).await;
     view.deadline_ms = deadline;
     let message = turn::first_menu(data, &view, lang).await?;
     let dm = data.rest.dm_channel(user).await.map_err(failure)?;
@@ -611,18 +609,21 @@ async fn your_turn(
             .await?;
             Ok(Outcome::Delivered)
         }
-        Err(e) if e.code() == Some(50007) => dms_closed(data, row, &game_view, user).await,
+        Err(e) if e.code() == Some(50007) => {
+            let game_view = data.call(move |s| s.game(game)).await?;
+            dms_closed(data, row, &game_view, user).await
+        }
         Err(e) => Err(failure(e)),
     }
 }
 
 /// The language a user reads in private: their own choice, else their server's, else their
 /// Discord client's (as their latest interaction said it), else the game's.
-async fn reader_lang(data: &Data, prefs: &UserPrefs, game_view: &GameView) -> Lang {
+async fn reader_lang(data: &Data, prefs: &UserPrefs, guild: Option<u64>, game_lang: Lang) -> Lang {
     if let Some(lang) = data.user_lang(prefs.user_id).await {
         return lang;
     }
-    if let Some(guild) = game_view.guild_id
+    if let Some(guild) = guild
         && let Some(lang) = data.guild_lang(guild).await
     {
         return lang;
@@ -631,7 +632,7 @@ async fn reader_lang(data: &Data, prefs: &UserPrefs, game_view: &GameView) -> La
         .locale
         .as_deref()
         .and_then(Lang::parse)
-        .unwrap_or_else(|| game_lang(game_view))
+        .unwrap_or(game_lang)
 }
 
 /// [`reader_lang`] for a user whose preferences the caller has not read.
@@ -641,7 +642,7 @@ async fn reader_lang_of(
     game_view: &GameView,
 ) -> std::result::Result<Lang, Failure> {
     let prefs = data.call(move |s| s.user_prefs(user)).await?;
-    Ok(reader_lang(data, &prefs, game_view).await)
+    Ok(reader_lang(data, &prefs, game_view.guild_id, game_view.lang).await)
 }
 
 /// Discord refused a DM to `user` (50007): remembered, so no DM is tried for a week, and the
@@ -652,7 +653,7 @@ async fn dms_closed(data: &Data, row: &Queued, game_view: &GameView, user: UserI
     if !tell {
         return Ok(Outcome::Moot);
     }
-    let message = post::dms_closed(user, game_lang(game_view));
+    let message = post::dms_closed(user, game_view.lang);
     let public = Queued {
         target: Target::Game,
         ..row.clone()
@@ -687,7 +688,7 @@ async fn reminder(
         .call(move |s| Ok((s.user_prefs(user)?, s.now_ms())))
         .await?;
     if prefs.may_dm(now) && prefs.reminder_via != Some(ReminderVia::Thread) {
-        let lang = reader_lang(data, &prefs, &game_view).await;
+        let lang = reader_lang(data, &prefs, game_view.guild_id, game_view.lang).await;
         let message = post::reminder_dm(&game_view, deadline, lang);
         let new = NewMessage {
             content: message.content,
@@ -700,7 +701,7 @@ async fn reminder(
         }
         dms_closed(data, row, &game_view, user).await?;
     }
-    let message = post::reminder(&game_view, team, deadline, game_lang(&game_view));
+    let message = post::reminder(&game_view, team, deadline, game_view.lang);
     let public = Queued {
         target: Target::Game,
         ..row.clone()
@@ -741,7 +742,7 @@ async fn digest(data: &Data, row: &Queued, games: &[GameId]) -> Delivery {
         .call(move |s| Ok((s.user_prefs(user)?, s.now_ms())))
         .await?;
     if prefs.may_dm(now) {
-        let lang = reader_lang(data, &prefs, &turns[0].0).await;
+        let lang = reader_lang(data, &prefs, turns[0].0.guild_id, turns[0].0.lang).await;
         let message = post::digest_dm(&turns, lang);
         let new = NewMessage {
             content: message.content,
@@ -755,7 +756,7 @@ async fn digest(data: &Data, row: &Queued, games: &[GameId]) -> Delivery {
     }
     for (part, (game_view, deadline)) in turns.iter().enumerate() {
         let team = game_view.seat_of(user).map_or(0, |s| s.seat);
-        let message = post::reminder(game_view, team, *deadline, game_lang(game_view));
+        let message = post::reminder(game_view, team, *deadline, game_view.lang);
         let public = Queued {
             target: Target::Game,
             ..row.clone()
@@ -822,7 +823,7 @@ async fn retire_prompt(
 /// has its lobby message updated).
 async fn game_over(data: &Data, row: &Queued, game: GameId, end: &GameEnd) -> Delivery {
     let game_view = data.call(move |s| s.game(game)).await?;
-    let lang = game_lang(&game_view);
+    let lang = game_view.lang;
     if let (Some(channel), Some(message)) = (game_view.channel_id, game_view.lobby_message_id)
         && game_view.started_at.is_none()
     {

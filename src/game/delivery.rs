@@ -153,7 +153,7 @@ impl GameService {
     pub fn public_place(&self, id: GameId) -> Result<Option<u64>> {
         let conn = self.store.conn()?;
         let row = store::get_game(&conn, id)?.ok_or(ServiceError::UnknownGame(id))?;
-        Ok(row.thread_id.or(row.channel_id))
+        Ok(super::public_place(&row))
     }
 
     /// The game's thread is gone (deleted on Discord): the game is archived where it stood,
@@ -188,7 +188,7 @@ impl GameService {
         let conn = self.store.conn()?;
         Ok(store::games_in_channel(&conn, channel)?
             .into_iter()
-            .filter(|g| g.thread_id.or(g.channel_id) == Some(channel))
+            .filter(|g| super::public_place(g) == Some(channel))
             .map(|g| g.id)
             .collect())
     }

@@ -384,6 +384,17 @@ impl GameService {
     }
 }
 
+/// Where the public posts of the game of `row` go: its thread, else the channel it was made
+/// in (`None`: a game outside Discord).
+fn public_place(row: &GameRow) -> Option<u64> {
+    row.thread_id.or(row.channel_id)
+}
+
+/// The language the public posts of the game of `row` are written in.
+fn game_lang(row: &GameRow) -> crate::words::Lang {
+    crate::words::Lang::parse(&row.language).unwrap_or_default()
+}
+
 /// How the game of `row` ended, if it has.
 pub fn ending(row: &GameRow) -> Option<GameEnd> {
     let text = row.result.as_deref()?;

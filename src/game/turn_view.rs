@@ -6,6 +6,7 @@ use super::turns::{Extra, require_active, seat_on_turn};
 use super::{GameService, Loaded, Needs, Result, ServiceError, record};
 use crate::engine::{Action, Event, Game, LegalAction, Team};
 use crate::store::{self, Db, GameId, UserId};
+use crate::words::Lang;
 
 /// Where a player's turn stands: the position, and the number players know the move by.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -26,6 +27,11 @@ pub struct TurnView {
     pub legal: Vec<LegalAction>,
     pub last_move: Vec<Event>,
     pub deadline_ms: Option<i64>,
+    /// The language of the game's public posts.
+    pub lang: Lang,
+    pub guild_id: Option<u64>,
+    /// Where the game's public posts go ([`super::GameView::place`]).
+    pub place: Option<u64>,
 }
 
 /// What pressing an action did.
@@ -92,6 +98,9 @@ fn view_of(db: &impl Db, loaded: &Loaded, game: &Game, with_deadline: bool) -> R
         legal: game.legal_actions(),
         last_move: record::move_events(db, id, game.ply())?,
         deadline_ms,
+        lang: super::game_lang(&loaded.row),
+        guild_id: loaded.row.guild_id,
+        place: super::public_place(&loaded.row),
     })
 }
 
@@ -110,6 +119,9 @@ impl TurnView {
             position,
             last_move: Vec::new(),
             deadline_ms: None,
+            lang: Lang::default(),
+            guild_id: None,
+            place: None,
         }
     }
 }

@@ -23,6 +23,8 @@ pub struct GameView {
     pub thread_id: Option<u64>,
     /// The lobby message in `channel_id`.
     pub lobby_message_id: Option<u64>,
+    /// Where the game's public posts go: its thread, else the channel it was made in.
+    pub place: Option<u64>,
     pub seed: Option<u64>,
     pub created_at: i64,
     pub started_at: Option<i64>,
@@ -82,7 +84,8 @@ impl GameView {
             id: row.id,
             status: row.status,
             owner: row.owner_id,
-            lang: Lang::parse(&row.language).unwrap_or_default(),
+            lang: super::game_lang(&row),
+            place: super::public_place(&row),
             guild_id: row.guild_id,
             channel_id: row.channel_id,
             thread_id: row.thread_id,
@@ -109,11 +112,6 @@ impl GameView {
             state: game,
             end,
         }
-    }
-
-    /// Where the game's public posts go: its thread, else the channel it was made in.
-    pub fn place(&self) -> Option<u64> {
-        self.thread_id.or(self.channel_id)
     }
 
     /// The number players know the move on hand by: the one being played (a choice on hand

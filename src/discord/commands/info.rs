@@ -79,7 +79,7 @@ pub async fn games(ctx: Context<'_>) -> Result<()> {
         .iter()
         .map(|(game_view, deadline)| {
             let place = game_view
-                .place()
+                .place
                 .map(|p| format!("<#{p}>"))
                 .unwrap_or_default();
             let state = match (&game_view.state, game_view.status) {

@@ -226,7 +226,7 @@ pub fn digest_dm(games: &[(GameView, i64)], lang: Lang) -> Post {
     let lines: Vec<String> = games
         .iter()
         .map(|(game_view, deadline)| {
-            let place = game_view.place();
+            let place = game_view.place;
             tr!(
                 lang,
                 "digest-line",
@@ -246,7 +246,7 @@ pub fn digest_dm(games: &[(GameView, i64)], lang: Lang) -> Post {
 
 /// The private reminder.
 pub fn reminder_dm(game_view: &GameView, deadline: i64, lang: Lang) -> Post {
-    let place = game_view.place();
+    let place = game_view.place;
     Post {
         content: tr!(
             lang,
