@@ -330,6 +330,29 @@ fn refuse_foreign(conn: &Connection, path: &Path) -> Result<()> {
     })
 }
 
+/// The schema version of the file at `path`, once it is known to be a database this version
+/// may open: not a newer version's, not someone else's, and (unless `fresh` allows it to be
+/// made one) not empty. Only reads.
+fn schema_version_ours(conn: &Connection, path: &Path, fresh: Fresh) -> Result<usize> {
+    let found = version_of(conn)?;
+    let known = MIGRATION_SQL.len();
+    let path_text = || path.display().to_string();
+    if found > known {
+        return Err(StoreError::TooNew {
+            path: path_text(),
+            found,
+            known,
+        });
+    }
+    if found == 0 {
+        refuse_foreign(conn, path)?;
+        if fresh == Fresh::Refused {
+            return Err(StoreError::Empty { path: path_text() });
+        }
+    }
+    Ok(found)
+}
+
 /// Whether opening a file may make it a new database.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Fresh {
@@ -366,22 +389,8 @@ impl Store {
         let path = path.as_ref().to_path_buf();
         let conn = open_read_only(&path)?;
         conn.busy_timeout(BUSY_TIMEOUT)?;
-        let found = version_of(&conn)?;
-        let known = MIGRATION_SQL.len();
-        if found > known {
-            return Err(StoreError::TooNew {
-                path: path.display().to_string(),
-                found,
-                known,
-            });
-        }
-        if found == 0 {
-            refuse_foreign(&conn, &path)?;
-            return Err(StoreError::Empty {
-                path: path.display().to_string(),
-            });
-        }
-        if found < known {
+        let found = schema_version_ours(&conn, &path, Fresh::Refused)?;
+        if found < MIGRATION_SQL.len() {
             let copy_error = |source| StoreError::Copy {
                 path: path.display().to_string(),
                 source,
@@ -409,23 +418,7 @@ impl Store {
         // The file is only read until it is known to be ours: a refused file is left as it
         // was, journal mode included.
         conn.busy_timeout(BUSY_TIMEOUT)?;
-        let found = version_of(&conn)?;
-        let known = MIGRATION_SQL.len();
-        if found > known {
-            return Err(StoreError::TooNew {
-                path: path.display().to_string(),
-                found,
-                known,
-            });
-        }
-        if found == 0 {
-            refuse_foreign(&conn, &path)?;
-            if fresh == Fresh::Refused {
-                return Err(StoreError::Empty {
-                    path: path.display().to_string(),
-                });
-            }
-        }
+        schema_version_ours(&conn, &path, fresh)?;
         configure(&conn, durability)?;
         MIGRATIONS.to_latest(&mut conn)?;
         Ok(Store {

@@ -1,0 +1,225 @@
+//! The action log and its snapshots.
+
+use rusqlite::{OptionalExtension, Row, params};
+
+use super::super::{Db, Result, digest};
+use super::sql::{from_sql, to_sql};
+use super::*;
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct ActionRow {
+    pub game_id: GameId,
+    pub ply: u32,
+    pub team: u8,
+    pub user_id: Option<UserId>,
+    pub notation: String,
+    pub action: String,
+    pub events: String,
+    pub created_at: i64,
+}
+
+/// Appends an action, with its link in the game's digest chain (store/digest.rs); `Ok(false)`
+/// when that ply is already recorded (UNIQUE(game, ply)).
+pub fn insert_action(conn: &impl Db, a: &ActionRow) -> Result<bool> {
+    let conn = conn.sql();
+    // The previous row is the neighbour of the one written, on a page the insert dirties
+    // anyway: one indexed read, no replay.
+    let prev = match a.ply.checked_sub(1) {
+        Some(before) if before > 0 => stored_chain(conn, a.game_id, before)?,
+        _ => None,
+    };
+    let chain = digest::link(prev.as_deref(), a);
+    let result = conn.prepare_cached(
+        "INSERT INTO actions (game_id, ply, team, user_id, notation, action, events, created_at, \
+         chain) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)")?.execute(
+        params![
+            a.game_id,
+            a.ply,
+            a.team,
+            a.user_id.map(to_sql),
+            a.notation,
+            a.action,
+            a.events,
+            a.created_at,
+            &chain[..]
+        ],
+    );
+    match result {
+        Ok(_) => Ok(true),
+        Err(rusqlite::Error::SqliteFailure(e, _))
+            if e.code == rusqlite::ErrorCode::ConstraintViolation =>
+        {
+            Ok(false)
+        }
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// Actions with ply > `after`, in order.
+pub fn actions_after(conn: &impl Db, game: GameId, after: u32) -> Result<Vec<ActionRow>> {
+    let conn = conn.sql();
+    let mut stmt = conn.prepare_cached(
+        "SELECT game_id, ply, team, user_id, notation, action, events, created_at FROM actions \
+         WHERE game_id = ?1 AND ply > ?2 ORDER BY ply",
+    )?;
+    let rows = stmt.query_map(params![game, after], action_row)?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// The chain value stored with the action at `ply` (`None`: no such row, or a row written
+/// before chains existed).
+fn stored_chain(conn: &impl Db, game: GameId, ply: u32) -> Result<Option<Vec<u8>>> {
+    let conn = conn.sql();
+    Ok(conn
+        .prepare_cached("SELECT chain FROM actions WHERE game_id = ?1 AND ply = ?2")?
+        .query_row(params![game, ply], |r| r.get::<_, Option<Vec<u8>>>(0))
+        .optional()?
+        .flatten())
+}
+
+/// An action row with the chain value stored beside it, for checking the log as it is read.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LoggedAction {
+    pub row: ActionRow,
+    /// `None` for rows written before chains existed (migration 0007).
+    pub chain: Option<Vec<u8>>,
+}
+
+/// Actions with `after` < ply ≤ `upto`, in order, each with its stored chain value.
+pub fn log_between(
+    conn: &impl Db,
+    game: GameId,
+    after: u32,
+    upto: u32,
+) -> Result<Vec<LoggedAction>> {
+    let conn = conn.sql();
+    let mut stmt = conn.prepare_cached(
+        "SELECT game_id, ply, team, user_id, notation, action, events, created_at, chain \
+         FROM actions WHERE game_id = ?1 AND ply > ?2 AND ply <= ?3 ORDER BY ply",
+    )?;
+    let rows = stmt.query_map(params![game, after, upto], |r| {
+        Ok(LoggedAction {
+            row: action_row(r)?,
+            chain: r.get(8)?,
+        })
+    })?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// An `ActionRow` from the columns selected above, in that order.
+fn action_row(r: &rusqlite::Row) -> rusqlite::Result<ActionRow> {
+    Ok(ActionRow {
+        game_id: r.get(0)?,
+        ply: r.get(1)?,
+        team: r.get(2)?,
+        user_id: r.get::<_, Option<i64>>(3)?.map(from_sql),
+        notation: r.get(4)?,
+        action: r.get(5)?,
+        events: r.get(6)?,
+        created_at: r.get(7)?,
+    })
+}
+
+/// The action recorded at `ply`, if any (one indexed row, whatever the game's length).
+pub fn action_at(conn: &impl Db, game: GameId, ply: u32) -> Result<Option<ActionRow>> {
+    let conn = conn.sql();
+    let mut stmt = conn.prepare_cached(
+        "SELECT game_id, ply, team, user_id, notation, action, events, created_at FROM actions \
+         WHERE game_id = ?1 AND ply = ?2",
+    )?;
+    Ok(stmt.query_row(params![game, ply], action_row).optional()?)
+}
+
+/// How many moves were complete after `ply` actions: the actions that did not stop for a
+/// choice (a move through a fork or a horse is several plies, and one move to a player).
+pub fn completed_moves(conn: &impl Db, game: GameId, ply: u32) -> Result<u32> {
+    let conn = conn.sql();
+    let mut stmt = conn.prepare_cached(
+        "SELECT COUNT(*) FROM actions WHERE game_id = ?1 AND ply <= ?2 \
+         AND instr(events, '\"ChoiceRequired\"') = 0",
+    )?;
+    Ok(stmt.query_row(params![game, ply], |r| r.get(0))?)
+}
+
+/// The first ply after `ply` that completed a move (`None`: no move is complete since).
+pub fn next_move_end(conn: &impl Db, game: GameId, ply: u32) -> Result<Option<u32>> {
+    let conn = conn.sql();
+    let mut stmt = conn.prepare_cached(
+        "SELECT MIN(ply) FROM actions WHERE game_id = ?1 AND ply > ?2 \
+         AND instr(events, '\"ChoiceRequired\"') = 0",
+    )?;
+    Ok(stmt.query_row(params![game, ply], |r| r.get(0))?)
+}
+
+/// A stored snapshot, with what checking it needs ([`digest::check_snapshot`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct StoredSnapshot {
+    pub ply: u32,
+    /// The engine state after `ply` actions, as JSON.
+    pub state: String,
+    /// `None` for snapshots written before checksums existed (migration 0007).
+    pub checksum: Option<Vec<u8>>,
+    /// The chain value of the action at `ply`, read beside it (`None` at ply 0 or for a row
+    /// written before chains existed).
+    pub chain: Option<Vec<u8>>,
+}
+
+const SNAPSHOT_COLUMNS: &str = "SELECT s.ply, s.state, s.checksum, a.chain FROM snapshots s \
+     LEFT JOIN actions a ON a.game_id = s.game_id AND a.ply = s.ply";
+
+fn snapshot_row(r: &Row) -> rusqlite::Result<StoredSnapshot> {
+    Ok(StoredSnapshot {
+        ply: r.get(0)?,
+        state: r.get(1)?,
+        checksum: r.get(2)?,
+        chain: r.get(3)?,
+    })
+}
+
+/// The latest snapshot at or before `ply` (one indexed read, whatever the game's length).
+pub fn snapshot_before(conn: &impl Db, game: GameId, ply: u32) -> Result<Option<StoredSnapshot>> {
+    let conn = conn.sql();
+    let sql = format!(
+        "{SNAPSHOT_COLUMNS} WHERE s.game_id = ?1 AND s.ply <= ?2 ORDER BY s.ply DESC LIMIT 1"
+    );
+    Ok(conn
+        .prepare_cached(&sql)?
+        .query_row(params![game, ply], snapshot_row)
+        .optional()?)
+}
+
+/// Every snapshot of a game, in order (for `jackal doctor`).
+pub fn snapshots_of(conn: &impl Db, game: GameId) -> Result<Vec<StoredSnapshot>> {
+    let conn = conn.sql();
+    let sql = format!("{SNAPSHOT_COLUMNS} WHERE s.game_id = ?1 ORDER BY s.ply");
+    let mut stmt = conn.prepare_cached(&sql)?;
+    let rows = stmt.query_map([game], snapshot_row)?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// Stores the state after `ply` actions, with its checksum over the game, the ply, the log's
+/// chain at that ply (the action at `ply` must be written first) and the state.
+pub fn insert_snapshot(conn: &impl Db, game: GameId, ply: u32, state: &str, at: i64) -> Result<()> {
+    let conn = conn.sql();
+    let chain = match ply {
+        0 => None,
+        _ => stored_chain(conn, game, ply)?,
+    };
+    // Read here rather than passed in, so that the checksum covers the row as stored (one
+    // indexed read, every 25th ply).
+    let (settings, seed): (String, Option<i64>) = conn
+        .prepare_cached("SELECT settings, seed FROM games WHERE id = ?1")?
+        .query_row([game], |r| Ok((r.get(0)?, r.get(1)?)))?;
+    let owner = digest::Owner {
+        game,
+        seed: seed.map(from_sql),
+        settings: &settings,
+    };
+    let checksum = digest::snapshot_checksum(owner, ply, chain.as_deref(), state);
+    conn.prepare_cached(
+        "INSERT OR REPLACE INTO snapshots (game_id, ply, state, created_at, checksum) \
+         VALUES (?1, ?2, ?3, ?4, ?5)",
+    )?
+    .execute(params![game, ply, state, at, &checksum[..]])?;
+    Ok(())
+}

@@ -1,0 +1,277 @@
+//! Games and their seats.
+
+use rusqlite::types::{FromSql, ValueRef};
+use rusqlite::{OptionalExtension, Row, params};
+use serde::{Deserialize, Serialize};
+
+use super::super::{Db, Result, StoreError};
+use super::sql::{from_sql, text_column, to_sql};
+use super::*;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum GameStatus {
+    Lobby,
+    Active,
+    Finished,
+    Cancelled,
+}
+
+impl GameStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            GameStatus::Lobby => "lobby",
+            GameStatus::Active => "active",
+            GameStatus::Finished => "finished",
+            GameStatus::Cancelled => "cancelled",
+        }
+    }
+
+    fn parse(text: &str) -> Result<GameStatus> {
+        Ok(match text {
+            "lobby" => GameStatus::Lobby,
+            "active" => GameStatus::Active,
+            "finished" => GameStatus::Finished,
+            "cancelled" => GameStatus::Cancelled,
+            other => return Err(StoreError::Corrupt(format!("game status `{other}`"))),
+        })
+    }
+}
+
+impl FromSql for GameStatus {
+    fn column_result(value: ValueRef<'_>) -> rusqlite::types::FromSqlResult<Self> {
+        text_column(value, GameStatus::parse)
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameRow {
+    pub id: GameId,
+    pub guild_id: Option<u64>,
+    pub channel_id: Option<u64>,
+    pub thread_id: Option<u64>,
+    pub status: GameStatus,
+    pub settings: String,
+    pub seed: Option<u64>,
+    pub owner_id: UserId,
+    pub language: String,
+    pub created_at: i64,
+    pub started_at: Option<i64>,
+    pub ended_at: Option<i64>,
+    pub result: Option<String>,
+    /// The lobby message in `channel_id` (Discord games).
+    pub lobby_message_id: Option<u64>,
+    pub ply: u32,
+}
+
+/// `SELECT` of a game row from `games g`, followed by the rest of the query: a literal, so the
+/// SQL of every move's game read is a constant, not built each time. A game's ply is how far its
+/// action log goes: one seek in the actions' key, and no counter beside the log to keep in step.
+macro_rules! select_games {
+    ($rest:literal) => {
+        concat!(
+            "SELECT g.id, g.guild_id, g.channel_id, g.thread_id, g.status, g.settings, g.seed, \
+             g.owner_id, g.language, g.created_at, g.started_at, g.ended_at, g.result, \
+             g.lobby_message_id, (SELECT COALESCE(MAX(a.ply), 0) FROM actions a WHERE a.game_id = g.id) ",
+            $rest
+        )
+    };
+}
+
+fn game_from_row(row: &Row) -> rusqlite::Result<GameRow> {
+    Ok(GameRow {
+        id: row.get(0)?,
+        guild_id: row.get::<_, Option<i64>>(1)?.map(from_sql),
+        channel_id: row.get::<_, Option<i64>>(2)?.map(from_sql),
+        thread_id: row.get::<_, Option<i64>>(3)?.map(from_sql),
+        status: row.get(4)?,
+        settings: row.get(5)?,
+        seed: row.get::<_, Option<i64>>(6)?.map(from_sql),
+        owner_id: from_sql(row.get(7)?),
+        language: row.get(8)?,
+        created_at: row.get(9)?,
+        started_at: row.get(10)?,
+        ended_at: row.get(11)?,
+        result: row.get(12)?,
+        lobby_message_id: row.get::<_, Option<i64>>(13)?.map(from_sql),
+        ply: row.get(14)?,
+    })
+}
+
+/// What a new lobby starts with.
+pub struct NewGame<'a> {
+    pub guild_id: Option<u64>,
+    pub channel_id: Option<u64>,
+    pub thread_id: Option<u64>,
+    pub settings: &'a str,
+    pub owner_id: UserId,
+    pub language: &'a str,
+    pub created_at: i64,
+}
+
+pub fn insert_game(conn: &impl Db, g: &NewGame) -> Result<GameId> {
+    let conn = conn.sql();
+    conn.prepare_cached(
+        "INSERT INTO games (guild_id, channel_id, thread_id, status, settings, owner_id, language, \
+         created_at) VALUES (?1, ?2, ?3, 'lobby', ?4, ?5, ?6, ?7)",
+    )?
+    .execute(params![
+        g.guild_id.map(to_sql),
+        g.channel_id.map(to_sql),
+        g.thread_id.map(to_sql),
+        g.settings,
+        to_sql(g.owner_id),
+        g.language,
+        g.created_at
+    ])?;
+    Ok(conn.last_insert_rowid())
+}
+
+pub fn get_game(conn: &impl Db, id: GameId) -> Result<Option<GameRow>> {
+    let conn = conn.sql();
+    conn.prepare_cached(select_games!("FROM games g WHERE g.id = ?1"))?
+        .query_row([id], game_from_row)
+        .optional()
+        .map_err(Into::into)
+}
+
+pub fn games_in_channel(conn: &impl Db, channel_id: u64) -> Result<Vec<GameRow>> {
+    let conn = conn.sql();
+    let mut stmt = conn.prepare_cached(select_games!(
+        "FROM games g WHERE (g.channel_id = ?1 OR g.thread_id = ?1) \
+         AND g.status IN ('lobby', 'active') ORDER BY g.id"
+    ))?;
+    let rows = stmt.query_map([to_sql(channel_id)], game_from_row)?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+pub fn games_of_user(conn: &impl Db, user: UserId, open_only: bool) -> Result<Vec<GameRow>> {
+    let conn = conn.sql();
+    let sql = if open_only {
+        select_games!(
+            "FROM games g WHERE g.id IN (SELECT s.game_id FROM seats s WHERE s.user_id = ?1) \
+             AND g.status IN ('lobby', 'active') ORDER BY g.id"
+        )
+    } else {
+        select_games!(
+            "FROM games g WHERE g.id IN (SELECT s.game_id FROM seats s WHERE s.user_id = ?1) \
+             ORDER BY g.id"
+        )
+    };
+    let mut stmt = conn.prepare_cached(sql)?;
+    let rows = stmt.query_map([to_sql(user)], game_from_row)?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+pub fn all_game_ids(conn: &impl Db) -> Result<Vec<GameId>> {
+    let conn = conn.sql();
+    let mut stmt = conn.prepare_cached("SELECT id FROM games ORDER BY id")?;
+    let ids = stmt.query_map([], |r| r.get(0))?;
+    Ok(ids.collect::<rusqlite::Result<_>>()?)
+}
+
+pub fn set_settings(conn: &impl Db, id: GameId, settings: &str) -> Result<()> {
+    let conn = conn.sql();
+    conn.prepare_cached("UPDATE games SET settings = ?2 WHERE id = ?1")?
+        .execute(params![id, settings])?;
+    Ok(())
+}
+
+pub fn set_thread(conn: &impl Db, id: GameId, thread: Option<u64>) -> Result<()> {
+    let conn = conn.sql();
+    conn.prepare_cached("UPDATE games SET thread_id = ?2 WHERE id = ?1")?
+        .execute(params![id, thread.map(to_sql)])?;
+    Ok(())
+}
+
+pub fn set_lobby_message(conn: &impl Db, id: GameId, message: Option<u64>) -> Result<()> {
+    let conn = conn.sql();
+    conn.prepare_cached("UPDATE games SET lobby_message_id = ?2 WHERE id = ?1")?
+        .execute(params![id, message.map(to_sql)])?;
+    Ok(())
+}
+
+pub fn start_game(conn: &impl Db, id: GameId, seed: u64, at: i64) -> Result<()> {
+    let conn = conn.sql();
+    conn.prepare_cached(
+        "UPDATE games SET status = 'active', seed = ?2, started_at = ?3 WHERE id = ?1",
+    )?
+    .execute(params![id, to_sql(seed), at])?;
+    Ok(())
+}
+
+pub fn end_game(
+    conn: &impl Db,
+    id: GameId,
+    status: GameStatus,
+    result: &str,
+    at: i64,
+) -> Result<()> {
+    let conn = conn.sql();
+    conn.prepare_cached("UPDATE games SET status = ?2, result = ?3, ended_at = ?4 WHERE id = ?1")?
+        .execute(params![id, status.as_str(), result, at])?;
+    Ok(())
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct SeatRow {
+    pub game_id: GameId,
+    pub team: u8,
+    pub user_id: Option<UserId>,
+    pub bot_level: Option<String>,
+    pub joined_at: i64,
+    pub missed_deadlines: u32,
+    pub resigned: bool,
+    /// The player a bot plays the seat for: one whose time ran out too often (they may take
+    /// it back while the game runs), or one who resigned (`resigned`: they may not).
+    pub away_user_id: Option<UserId>,
+}
+
+pub fn seats(conn: &impl Db, game: GameId) -> Result<Vec<SeatRow>> {
+    let conn = conn.sql();
+    let mut stmt = conn.prepare_cached(
+        "SELECT game_id, team, user_id, bot_level, joined_at, missed_deadlines, resigned, \
+         away_user_id FROM seats WHERE game_id = ?1 ORDER BY team",
+    )?;
+    let rows = stmt.query_map([game], |r| {
+        Ok(SeatRow {
+            game_id: r.get(0)?,
+            team: r.get(1)?,
+            user_id: r.get::<_, Option<i64>>(2)?.map(from_sql),
+            bot_level: r.get(3)?,
+            joined_at: r.get(4)?,
+            missed_deadlines: r.get(5)?,
+            resigned: r.get::<_, i64>(6)? != 0,
+            away_user_id: r.get::<_, Option<i64>>(7)?.map(from_sql),
+        })
+    })?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+pub fn put_seat(conn: &impl Db, seat: &SeatRow) -> Result<()> {
+    let conn = conn.sql();
+    conn.prepare_cached(
+        "INSERT INTO seats (game_id, team, user_id, bot_level, joined_at, missed_deadlines, resigned, \
+         away_user_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) \
+         ON CONFLICT (game_id, team) DO UPDATE SET user_id = ?3, bot_level = ?4, joined_at = ?5, \
+         missed_deadlines = ?6, resigned = ?7, away_user_id = ?8")?.execute(
+        params![
+            seat.game_id,
+            seat.team,
+            seat.user_id.map(to_sql),
+            seat.bot_level,
+            seat.joined_at,
+            seat.missed_deadlines,
+            seat.resigned as i64,
+            seat.away_user_id.map(to_sql)
+        ],
+    )?;
+    Ok(())
+}
+
+pub fn delete_seat(conn: &impl Db, game: GameId, team: u8) -> Result<()> {
+    let conn = conn.sql();
+    conn.prepare_cached("DELETE FROM seats WHERE game_id = ?1 AND team = ?2")?
+        .execute(params![game, team])?;
+    Ok(())
+}

@@ -1,0 +1,165 @@
+//! Servers' choices and limits, chosen languages, and vacations.
+
+use rusqlite::{OptionalExtension, Row, params};
+
+use super::super::{Db, Result};
+use super::sql::{from_sql, to_sql};
+use super::*;
+
+/// Every language chosen: users' and servers' ids, each with its language code.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ChosenLanguages {
+    pub users: Vec<(UserId, String)>,
+    pub guilds: Vec<(u64, String)>,
+}
+
+pub fn chosen_languages(conn: &impl Db) -> Result<ChosenLanguages> {
+    let conn = conn.sql();
+    let users = conn
+        .prepare_cached("SELECT user_id, language FROM user_prefs WHERE language IS NOT NULL")?
+        .query_map([], |r| Ok((from_sql(r.get(0)?), r.get(1)?)))?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    let guilds = conn
+        .prepare_cached("SELECT guild_id, language FROM guild_prefs WHERE language IS NOT NULL")?
+        .query_map([], |r| Ok((from_sql(r.get(0)?), r.get(1)?)))?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    Ok(ChosenLanguages { users, guilds })
+}
+
+/// A server's language, if it chose one.
+pub fn guild_language(conn: &impl Db, guild: u64) -> Result<Option<String>> {
+    let conn = conn.sql();
+    Ok(conn
+        .prepare_cached("SELECT language FROM guild_prefs WHERE guild_id = ?1")?
+        .query_row([to_sql(guild)], |r| r.get(0))
+        .optional()?
+        .flatten())
+}
+
+pub fn set_guild_language(conn: &impl Db, guild: u64, language: Option<&str>) -> Result<()> {
+    let conn = conn.sql();
+    conn.prepare_cached(
+        "INSERT INTO guild_prefs (guild_id, language) VALUES (?1, ?2) \
+         ON CONFLICT (guild_id) DO UPDATE SET language = ?2",
+    )?
+    .execute(params![to_sql(guild), language])?;
+    Ok(())
+}
+
+/// A player's vacation in a server, in the calendar year it began.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct VacationRow {
+    pub guild_id: u64,
+    pub user_id: UserId,
+    pub year: i32,
+    /// Spent of this year's allowance.
+    pub used_ms: i64,
+    /// On vacation until then; `None`: not on vacation.
+    pub until_ms: Option<i64>,
+    /// Since when a deadline was held (the charge runs from here to `until_ms`).
+    pub held_from: Option<i64>,
+}
+
+fn vacation_row(r: &Row) -> rusqlite::Result<VacationRow> {
+    Ok(VacationRow {
+        guild_id: from_sql(r.get(0)?),
+        user_id: from_sql(r.get(1)?),
+        year: r.get(2)?,
+        used_ms: r.get(3)?,
+        until_ms: r.get(4)?,
+        held_from: r.get(5)?,
+    })
+}
+
+/// The player's row for `year` (used nothing yet when there is none).
+pub fn get_vacation(conn: &impl Db, guild: u64, user: UserId, year: i32) -> Result<VacationRow> {
+    let conn = conn.sql();
+    Ok(conn
+        .prepare_cached(
+            "SELECT guild_id, user_id, year, used_ms, until_ms, held_from FROM vacations \
+             WHERE guild_id = ?1 AND user_id = ?2 AND year = ?3",
+        )?
+        .query_row(params![to_sql(guild), to_sql(user), year], vacation_row)
+        .optional()?
+        .unwrap_or(VacationRow {
+            guild_id: guild,
+            user_id: user,
+            year,
+            used_ms: 0,
+            until_ms: None,
+            held_from: None,
+        }))
+}
+
+/// The player's vacation in a server running at `now` (whatever year it began in).
+pub fn running_vacation(
+    conn: &impl Db,
+    guild: u64,
+    user: UserId,
+    now: i64,
+) -> Result<Option<VacationRow>> {
+    let conn = conn.sql();
+    Ok(conn
+        .prepare_cached(
+            "SELECT guild_id, user_id, year, used_ms, until_ms, held_from FROM vacations \
+             WHERE guild_id = ?1 AND user_id = ?2 AND until_ms > ?3 ORDER BY year DESC LIMIT 1",
+        )?
+        .query_row(params![to_sql(guild), to_sql(user), now], vacation_row)
+        .optional()?)
+}
+
+pub fn put_vacation(conn: &impl Db, v: &VacationRow) -> Result<()> {
+    let conn = conn.sql();
+    conn.prepare_cached(
+        "INSERT INTO vacations (guild_id, user_id, year, used_ms, until_ms, held_from) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT (guild_id, user_id, year) DO UPDATE SET \
+         used_ms = ?4, until_ms = ?5, held_from = ?6",
+    )?
+    .execute(params![
+        to_sql(v.guild_id),
+        to_sql(v.user_id),
+        v.year,
+        v.used_ms,
+        v.until_ms,
+        v.held_from
+    ])?;
+    Ok(())
+}
+
+/// A server's limits: vacation days a year and the longest pause, in days (`None`: the
+/// defaults).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct GuildLimits {
+    pub vacation_days: Option<u32>,
+    pub max_pause_days: Option<u32>,
+}
+
+pub fn guild_limits(conn: &impl Db, guild: u64) -> Result<GuildLimits> {
+    let conn = conn.sql();
+    Ok(conn
+        .prepare_cached(
+            "SELECT vacation_days, max_pause_days FROM guild_prefs WHERE guild_id = ?1",
+        )?
+        .query_row([to_sql(guild)], |r| {
+            Ok(GuildLimits {
+                vacation_days: r.get(0)?,
+                max_pause_days: r.get(1)?,
+            })
+        })
+        .optional()?
+        .unwrap_or_default())
+}
+
+pub fn set_guild_limits(conn: &impl Db, guild: u64, limits: GuildLimits) -> Result<()> {
+    let conn = conn.sql();
+    conn.prepare_cached(
+        "INSERT INTO guild_prefs (guild_id, vacation_days, max_pause_days) VALUES (?1, ?2, ?3) \
+         ON CONFLICT (guild_id) DO UPDATE SET vacation_days = ?2, max_pause_days = ?3",
+    )?
+    .execute(params![
+        to_sql(guild),
+        limits.vacation_days,
+        limits.max_pause_days
+    ])?;
+    Ok(())
+}

@@ -1,0 +1,24 @@
+//! Rows of the store and the SQL that reads and writes them, a module a table (or a few that
+//! belong together). Every function takes a `&impl Db`, so callers compose them inside their
+//! own transactions.
+
+mod actions;
+mod games;
+mod guilds;
+mod outbox;
+mod pauses;
+mod sql;
+mod timers;
+mod users;
+
+pub use actions::*;
+pub use games::*;
+pub use guilds::*;
+pub use outbox::*;
+pub use pauses::*;
+pub use timers::*;
+pub use users::*;
+
+pub type GameId = i64;
+/// A Discord user id (a snowflake), or a local player's number in `jackal play`.
+pub type UserId = u64;

@@ -1,0 +1,94 @@
+//! Paused games.
+
+use rusqlite::{OptionalExtension, params};
+
+use super::super::{Db, Result, StoreError};
+use super::*;
+
+/// A game's pause: proposed (no `ends_at` yet) or running.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PauseRow {
+    pub game_id: GameId,
+    /// The team that proposed it.
+    pub proposer: u8,
+    pub length_ms: i64,
+    pub proposed_at: i64,
+    /// The teams that accepted (the proposer among them).
+    pub accepted: Vec<u8>,
+    /// The teams that voted against.
+    pub refused: Vec<u8>,
+    pub ends_at: Option<i64>,
+}
+
+pub fn get_pause(conn: &impl Db, game: GameId) -> Result<Option<PauseRow>> {
+    let conn = conn.sql();
+    let row = conn
+        .prepare_cached(
+            "SELECT game_id, proposer, length_ms, proposed_at, accepted, ends_at, refused \
+             FROM pauses WHERE game_id = ?1",
+        )?
+        .query_row([game], |r| {
+            Ok((
+                PauseRow {
+                    game_id: r.get(0)?,
+                    proposer: r.get(1)?,
+                    length_ms: r.get(2)?,
+                    proposed_at: r.get(3)?,
+                    accepted: Vec::new(),
+                    refused: Vec::new(),
+                    ends_at: r.get(5)?,
+                },
+                r.get::<_, String>(4)?,
+                r.get::<_, String>(6)?,
+            ))
+        })
+        .optional()?;
+    let Some((mut pause, accepted, refused)) = row else {
+        return Ok(None);
+    };
+    let teams = |json: &str| {
+        serde_json::from_str::<Vec<u8>>(json)
+            .map_err(|_| StoreError::Corrupt(format!("pause votes `{json}`")))
+    };
+    pause.accepted = teams(&accepted)?;
+    pause.refused = teams(&refused)?;
+    Ok(Some(pause))
+}
+
+pub fn put_pause(conn: &impl Db, p: &PauseRow) -> Result<()> {
+    let conn = conn.sql();
+    let accepted = serde_json::to_string(&p.accepted).expect("a list of numbers");
+    let refused = serde_json::to_string(&p.refused).expect("a list of numbers");
+    conn.prepare_cached(
+        "INSERT INTO pauses (game_id, proposer, length_ms, proposed_at, accepted, ends_at, \
+         refused) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT (game_id) DO UPDATE SET \
+         proposer = ?2, length_ms = ?3, proposed_at = ?4, accepted = ?5, ends_at = ?6, \
+         refused = ?7",
+    )?
+    .execute(params![
+        p.game_id,
+        p.proposer,
+        p.length_ms,
+        p.proposed_at,
+        accepted,
+        p.ends_at,
+        refused
+    ])?;
+    Ok(())
+}
+
+pub fn delete_pause(conn: &impl Db, game: GameId) -> Result<()> {
+    let conn = conn.sql();
+    conn.prepare_cached("DELETE FROM pauses WHERE game_id = ?1")?
+        .execute([game])?;
+    Ok(())
+}
+
+/// The end of the game's running pause, if one runs at `now`.
+pub fn paused_until(conn: &impl Db, game: GameId, now: i64) -> Result<Option<i64>> {
+    let conn = conn.sql();
+    Ok(conn
+        .prepare_cached("SELECT ends_at FROM pauses WHERE game_id = ?1 AND ends_at > ?2")?
+        .query_row(params![game, now], |r| r.get(0))
+        .optional()?)
+}

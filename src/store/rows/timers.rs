@@ -1,0 +1,357 @@
+//! Timers: games' deadlines, reminders and bot turns, and users' own (vacations, digests).
+
+use rusqlite::types::{FromSql, FromSqlError, ValueRef};
+use rusqlite::{OptionalExtension, params};
+
+use super::super::{Db, Result, StoreError};
+use super::sql::{from_sql, text_column, to_sql};
+use super::*;
+
+impl FromSql for TimerKind {
+    fn column_result(value: ValueRef<'_>) -> rusqlite::types::FromSqlResult<Self> {
+        text_column(value, TimerKind::parse)
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TimerKind {
+    /// A human's time to move runs out.
+    Deadline,
+    /// A human's deadline is near (one of up to three, by slot).
+    Reminder,
+    /// A bot is to move.
+    Bot,
+    /// A pause proposal that the other players did not answer in time lapses.
+    PauseVote,
+    /// A running pause ends; the game goes on.
+    PauseEnd,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct TimerRow {
+    pub game_id: GameId,
+    pub kind: TimerKind,
+    /// A reminder's slot, 0–2; 0 for the other kinds.
+    pub slot: u8,
+    pub ply: u32,
+    pub due_at: i64,
+    pub fired_at: Option<i64>,
+}
+
+impl TimerKind {
+    fn as_str(self) -> &'static str {
+        match self {
+            TimerKind::Deadline => "deadline",
+            TimerKind::Reminder => "reminder",
+            TimerKind::Bot => "bot",
+            TimerKind::PauseVote => "pause_vote",
+            TimerKind::PauseEnd => "pause_end",
+        }
+    }
+
+    fn parse(text: &str) -> Result<TimerKind> {
+        match text {
+            "deadline" => Ok(TimerKind::Deadline),
+            "reminder" => Ok(TimerKind::Reminder),
+            "bot" => Ok(TimerKind::Bot),
+            "pause_vote" => Ok(TimerKind::PauseVote),
+            "pause_end" => Ok(TimerKind::PauseEnd),
+            other => Err(StoreError::Corrupt(format!("timer kind `{other}`"))),
+        }
+    }
+}
+
+/// The most reminders a turn has (a player's own choice, or the game's one).
+pub const MAX_REMINDERS: usize = 3;
+
+/// Sets the timers of a human's turn at `ply`: its deadline and its reminders, up to
+/// [`MAX_REMINDERS`], one slot each (and drops a bot's timer). Each game has one row per kind
+/// and slot, updated in place: a move rewrites the rows it had rather than adding new ones.
+pub fn set_turn_timers(
+    conn: &impl Db,
+    game: GameId,
+    ply: u32,
+    deadline: i64,
+    reminders: &[i64],
+) -> Result<()> {
+    let conn = conn.sql();
+    // `macro_rules` keeps the shared clause in one place and the SQL a constant (the
+    // statement cache is keyed by its text).
+    macro_rules! upsert {
+        ($values:literal) => {
+            concat!(
+                "INSERT INTO timers (game_id, kind, slot, ply, due_at) VALUES ",
+                $values,
+                " ON CONFLICT (game_id, kind, slot) DO UPDATE SET ply = excluded.ply, \
+                 due_at = excluded.due_at, fired_at = NULL"
+            )
+        };
+    }
+    conn.prepare_cached("DELETE FROM timers WHERE game_id = ?1 AND kind = 'bot'")?
+        .execute([game])?;
+    match reminders {
+        // The usual turn, one reminder: one statement for both rows.
+        [at] => {
+            conn.prepare_cached(upsert!(
+                "(?1, 'deadline', 0, ?2, ?3), (?1, 'reminder', 0, ?2, ?4)"
+            ))?
+            .execute(params![game, ply, deadline, at])?;
+        }
+        _ => {
+            conn.prepare_cached(upsert!("(?1, 'deadline', 0, ?2, ?3)"))?
+                .execute(params![game, ply, deadline])?;
+            for (slot, at) in reminders.iter().take(MAX_REMINDERS).enumerate() {
+                conn.prepare_cached(upsert!("(?1, 'reminder', ?2, ?3, ?4)"))?
+                    .execute(params![game, slot as i64, ply, at])?;
+            }
+        }
+    }
+    conn.prepare_cached(
+        "DELETE FROM timers WHERE game_id = ?1 AND kind = 'reminder' AND slot >= ?2",
+    )?
+    .execute(params![game, reminders.len().min(MAX_REMINDERS) as i64])?;
+    Ok(())
+}
+
+/// Sets the timer of a bot's turn at `ply` (in place of a human's deadline and reminders).
+pub fn set_bot_timer(conn: &impl Db, game: GameId, ply: u32, due: i64) -> Result<()> {
+    let conn = conn.sql();
+    conn.prepare_cached(
+        "DELETE FROM timers WHERE game_id = ?1 AND kind IN ('deadline', 'reminder')",
+    )?
+    .execute([game])?;
+    conn.prepare_cached(
+        "INSERT INTO timers (game_id, kind, slot, ply, due_at) VALUES (?1, 'bot', 0, ?2, ?3) \
+         ON CONFLICT (game_id, kind, slot) DO UPDATE SET ply = excluded.ply, \
+         due_at = excluded.due_at, fired_at = NULL",
+    )?
+    .execute(params![game, ply, due])?;
+    Ok(())
+}
+
+/// Sets a game's timer of `kind` (a pause's), whatever turn it is.
+pub fn set_game_timer(conn: &impl Db, game: GameId, kind: TimerKind, due: i64) -> Result<()> {
+    let conn = conn.sql();
+    conn.prepare_cached(
+        "INSERT INTO timers (game_id, kind, slot, ply, due_at) VALUES (?1, ?2, 0, 0, ?3) \
+         ON CONFLICT (game_id, kind, slot) DO UPDATE SET due_at = excluded.due_at, fired_at = NULL",
+    )?
+    .execute(params![game, kind.as_str(), due])?;
+    Ok(())
+}
+
+/// Drops a game's timer of `kind` (a pause's).
+pub fn drop_game_timer(conn: &impl Db, game: GameId, kind: TimerKind) -> Result<()> {
+    let conn = conn.sql();
+    conn.prepare_cached("DELETE FROM timers WHERE game_id = ?1 AND kind = ?2")?
+        .execute(params![game, kind.as_str()])?;
+    Ok(())
+}
+
+/// Drops the game's timers (the game ended).
+pub fn clear_timers(conn: &impl Db, game: GameId) -> Result<()> {
+    let conn = conn.sql();
+    conn.prepare_cached("DELETE FROM timers WHERE game_id = ?1")?
+        .execute([game])?;
+    Ok(())
+}
+
+const TIMER_COLUMNS: &str = "game_id, kind, slot, ply, due_at, fired_at";
+
+fn timers_query(conn: &impl Db, sql: &str, p: impl rusqlite::Params) -> Result<Vec<TimerRow>> {
+    let conn = conn.sql();
+    let mut stmt = conn.prepare_cached(sql)?;
+    let rows = stmt.query_map(p, |r| {
+        Ok(TimerRow {
+            game_id: r.get(0)?,
+            kind: r.get(1)?,
+            slot: r.get(2)?,
+            ply: r.get(3)?,
+            due_at: r.get(4)?,
+            fired_at: r.get(5)?,
+        })
+    })?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// Timers due at `now` that have not fired, earliest first.
+pub fn due_timers(conn: &impl Db, now: i64) -> Result<Vec<TimerRow>> {
+    let conn = conn.sql();
+    let sql = format!(
+        "SELECT {TIMER_COLUMNS} FROM timers WHERE fired_at IS NULL AND due_at <= ?1 \
+         ORDER BY due_at, game_id, kind, slot"
+    );
+    timers_query(conn, &sql, [now])
+}
+
+pub fn game_timers(conn: &impl Db, game: GameId) -> Result<Vec<TimerRow>> {
+    let conn = conn.sql();
+    let sql = format!(
+        "SELECT {TIMER_COLUMNS} FROM timers WHERE game_id = ?1 ORDER BY due_at, kind, slot"
+    );
+    timers_query(conn, &sql, [game])
+}
+
+/// The earliest time a pending timer is due (a game's or a player's), for the scheduler's
+/// sleep.
+pub fn next_timer_due(conn: &impl Db) -> Result<Option<i64>> {
+    let conn = conn.sql();
+    Ok(conn.query_row(
+        "SELECT MIN(due) FROM (SELECT MIN(due_at) AS due FROM timers WHERE fired_at IS NULL \
+         UNION ALL SELECT MIN(due_at) FROM user_timers WHERE fired_at IS NULL)",
+        [],
+        |r| r.get(0),
+    )?)
+}
+
+/// Moves a pending timer to `due` (a reminder that waits for the end of quiet hours); false
+/// if it fired meanwhile or was replaced by a later turn's.
+pub fn postpone_timer(conn: &impl Db, timer: &TimerRow, due: i64) -> Result<bool> {
+    // Literal statements, so that each is prepared once per connection.
+    update_unfired(
+        conn,
+        timer,
+        due,
+        "UPDATE timers SET due_at = ?5 WHERE game_id = ?1 AND kind = ?2 AND slot = ?3 \
+         AND ply = ?4 AND fired_at IS NULL",
+    )
+}
+
+/// Marks a timer fired; false if it already had, or was replaced by a later turn's.
+pub fn mark_timer_fired(conn: &impl Db, timer: &TimerRow, at: i64) -> Result<bool> {
+    update_unfired(
+        conn,
+        timer,
+        at,
+        "UPDATE timers SET fired_at = ?5 WHERE game_id = ?1 AND kind = ?2 AND slot = ?3 \
+         AND ply = ?4 AND fired_at IS NULL",
+    )
+}
+
+/// Runs `sql`, which sets one column of `timer`'s row to `value` (`?5`) if the timer has not
+/// fired: whether it had not.
+fn update_unfired(conn: &impl Db, timer: &TimerRow, value: i64, sql: &'static str) -> Result<bool> {
+    let key = (timer.game_id, timer.kind.as_str(), timer.slot, timer.ply);
+    let changed = conn
+        .sql()
+        .prepare_cached(sql)?
+        .execute(params![key.0, key.1, key.2, key.3, value])?;
+    Ok(changed == 1)
+}
+
+/// The unfired deadline of a game's turn at `ply`, if it has one.
+pub fn deadline_at(conn: &impl Db, game: GameId, ply: u32) -> Result<Option<i64>> {
+    let conn = conn.sql();
+    Ok(conn
+        .prepare_cached(
+            "SELECT due_at FROM timers WHERE game_id = ?1 AND kind = 'deadline' AND slot = 0 \
+             AND ply = ?2 AND fired_at IS NULL",
+        )?
+        .query_row(params![game, ply], |r| r.get(0))
+        .optional()?)
+}
+
+/// The deadline running in a game now, whichever ply it was set for.
+pub fn running_deadline(conn: &impl Db, game: GameId) -> Result<Option<i64>> {
+    let conn = conn.sql();
+    Ok(conn
+        .prepare_cached(
+            "SELECT MIN(due_at) FROM timers WHERE game_id = ?1 AND kind = 'deadline' \
+             AND fired_at IS NULL",
+        )?
+        .query_row(params![game], |r| r.get(0))?)
+}
+
+/// A player's timer (not a game's): the daily digest.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UserTimerKind {
+    Digest,
+}
+
+impl UserTimerKind {
+    fn as_str(self) -> &'static str {
+        match self {
+            UserTimerKind::Digest => "digest",
+        }
+    }
+}
+
+impl FromSql for UserTimerKind {
+    fn column_result(value: ValueRef<'_>) -> rusqlite::types::FromSqlResult<Self> {
+        match value.as_str()? {
+            "digest" => Ok(UserTimerKind::Digest),
+            other => Err(FromSqlError::Other(
+                format!("user timer kind `{other}`").into(),
+            )),
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct UserTimerRow {
+    pub user_id: UserId,
+    pub kind: UserTimerKind,
+    pub due_at: i64,
+}
+
+/// Sets (or moves) a player's timer of `kind`.
+pub fn set_user_timer(conn: &impl Db, user: UserId, kind: UserTimerKind, due: i64) -> Result<()> {
+    let conn = conn.sql();
+    conn.prepare_cached(
+        "INSERT INTO user_timers (user_id, kind, due_at) VALUES (?1, ?2, ?3) \
+         ON CONFLICT (user_id, kind) DO UPDATE SET due_at = excluded.due_at, fired_at = NULL",
+    )?
+    .execute(params![to_sql(user), kind.as_str(), due])?;
+    Ok(())
+}
+
+pub fn drop_user_timer(conn: &impl Db, user: UserId, kind: UserTimerKind) -> Result<()> {
+    let conn = conn.sql();
+    conn.prepare_cached("DELETE FROM user_timers WHERE user_id = ?1 AND kind = ?2")?
+        .execute(params![to_sql(user), kind.as_str()])?;
+    Ok(())
+}
+
+/// Players' timers due at `now` that have not fired, earliest first.
+pub fn due_user_timers(conn: &impl Db, now: i64) -> Result<Vec<UserTimerRow>> {
+    let conn = conn.sql();
+    let mut stmt = conn.prepare_cached(
+        "SELECT user_id, kind, due_at FROM user_timers WHERE fired_at IS NULL AND due_at <= ?1 \
+         ORDER BY due_at, user_id, kind",
+    )?;
+    let rows = stmt.query_map([now], |r| {
+        Ok(UserTimerRow {
+            user_id: from_sql(r.get(0)?),
+            kind: r.get(1)?,
+            due_at: r.get(2)?,
+        })
+    })?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+pub fn user_timer(conn: &impl Db, user: UserId, kind: UserTimerKind) -> Result<Option<i64>> {
+    let conn = conn.sql();
+    Ok(conn
+        .prepare_cached(
+            "SELECT due_at FROM user_timers WHERE user_id = ?1 AND kind = ?2 AND fired_at IS NULL",
+        )?
+        .query_row(params![to_sql(user), kind.as_str()], |r| r.get(0))
+        .optional()?)
+}
+
+/// Marks a player's timer fired; false if it already had or was moved since it was read.
+pub fn mark_user_timer_fired(conn: &impl Db, timer: &UserTimerRow, at: i64) -> Result<bool> {
+    let conn = conn.sql();
+    Ok(conn
+        .prepare_cached(
+            "UPDATE user_timers SET fired_at = ?4 WHERE user_id = ?1 AND kind = ?2 \
+             AND due_at = ?3 AND fired_at IS NULL",
+        )?
+        .execute(params![
+            to_sql(timer.user_id),
+            timer.kind.as_str(),
+            timer.due_at,
+            at
+        ])?
+        == 1)
+}
