@@ -2,6 +2,7 @@
 
 pub mod arena;
 mod arena_record;
+pub mod args;
 pub mod backup;
 // The crash tests' child process: built for tests only, never shipped in the bot.
 #[cfg(feature = "test-support")]
