@@ -1,0 +1,248 @@
+//! The outbox sender: delivers the rows the game service wrote with each change (board
+//! posts, "your turn" DMs, reminders, notices, endings), each once, after its commit.
+//!
+//! - Rows of one game go in order, one game's rows at a time; different games' rows go side
+//!   by side (a slow render in one game does not hold up the others).
+//! - A 429 waits its `retry_after`; a 5xx or a lost connection is retried with backoff; a
+//!   refusal that will not change (403, 404) is given up on with the reason logged, and a
+//!   deleted thread archives its game.
+//! - Channel messages carry a `nonce` with `enforce_nonce`: if the bot dies after Discord
+//!   created a message but before the row was marked sent, the resend after the restart
+//!   gets the same message back instead of posting a second one.
+//!
+//! This module is the queue (which rows go now, in what order); `retry` is the retry policy,
+//! `deliver` sends one row by its kind, through `start`, `private`, `notice` and `closing`.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use tokio::sync::watch;
+
+use super::types::Data;
+use crate::game::GameId;
+use crate::game::Queued;
+
+mod closing;
+mod deliver;
+mod notice;
+mod private;
+mod retry;
+mod start;
+
+use closing::*;
+use deliver::*;
+use notice::*;
+use private::*;
+use retry::*;
+use start::*;
+
+/// How long the sender sleeps at most before looking again (it is woken after every
+/// commit; this bounds the cost of a missed wake-up).
+const IDLE: Duration = Duration::from_secs(30);
+/// 429s shorter than this are waited out at once; longer ones go back to the queue.
+const WAIT_IN_PLACE: Duration = Duration::from_secs(10);
+
+/// Games whose rows are being sent at once. After a burst (a thousand deadlines that came due
+/// together) every game has a post to make; a task for each at once would fill the async
+/// threads' queues, and the interactions of players waiting for an answer would queue behind
+/// them. The rest wait for the next pass.
+const MAX_SENDING: usize = 16;
+
+/// Runs until `stop` turns true, then finishes what is in flight.
+pub async fn run(data: Data, mut stop: watch::Receiver<bool>) {
+    let busy: Arc<Mutex<HashSet<Option<GameId>>>> = Arc::default();
+    let mut workers = tokio::task::JoinSet::new();
+    loop {
+        if *stop.borrow() {
+            break;
+        }
+        // A set of busy games that cannot be read (a worker panicked holding it) sends
+        // nothing rather than risk two workers on one game.
+        let free = MAX_SENDING.saturating_sub(workers.len());
+        let busy_now = busy.lock().map(|b| b.clone()).ok().filter(|_| free > 0);
+        let mut next_due: Option<i64> = None;
+        if let Some(busy_now) = busy_now {
+            let look = data.call(move |s| {
+                let mut pass = Pass::new(s.now_ms(), busy_now, free);
+                s.walk_pending_messages(|row| pass.take(row))?;
+                Ok(pass)
+            });
+            match look.await {
+                Ok(pass) => {
+                    next_due = pass.next_due;
+                    for (game, rows) in pass.ready {
+                        if let Ok(mut b) = busy.lock() {
+                            b.insert(game);
+                        }
+                        let (data, busy) = (data.clone(), Arc::clone(&busy));
+                        workers.spawn(async move {
+                            send_in_order(&data, rows).await;
+                            if let Ok(mut b) = busy.lock() {
+                                b.remove(&game);
+                            }
+                            // The game's later rows, written meanwhile, are for the next pass.
+                            data.wake_outbox.notify_one();
+                        });
+                    }
+                }
+                Err(e) => tracing::error!(error = %e, "the outbox could not be read"),
+            }
+        }
+        let sleep = match next_due {
+            Some(due) => {
+                let now = data.service.now_ms();
+                Duration::from_millis(due.saturating_sub(now).max(0) as u64).min(IDLE)
+            }
+            None => IDLE,
+        };
+        tokio::select! {
+            _ = data.wake_outbox.notified() => {}
+            _ = tokio::time::sleep(sleep) => {}
+            _ = stop.changed() => {}
+            Some(_) = workers.join_next(), if !workers.is_empty() => {}
+        }
+        // Reap finished workers without waiting.
+        while workers.try_join_next().is_some() {}
+    }
+    // Stopping: what is in flight finishes; nothing new starts.
+    while workers.join_next().await.is_some() {}
+}
+
+/// One look at the backlog, oldest row first: the games whose rows go now (at most `free`
+/// of them, each with its rows so far in order; the rest of a game's rows are for a later
+/// pass), and when the first game held back by a backoff may go. It looks no further than it
+/// must: once its slots are full, the first row of a new game ends the look.
+struct Pass {
+    now: i64,
+    busy: HashSet<Option<GameId>>,
+    free: usize,
+    ready: Vec<(Option<GameId>, Vec<Queued>)>,
+    /// Every game seen so far: its place in `ready`, or `None` when its rows wait (a worker
+    /// is sending the game's earlier rows, or its first row is in backoff), and with them
+    /// every later row of the game, which must not overtake them.
+    seen: HashMap<Option<GameId>, Option<usize>>,
+    next_due: Option<i64>,
+}
+
+impl Pass {
+    fn new(now: i64, busy: HashSet<Option<GameId>>, free: usize) -> Pass {
+        Pass {
+            now,
+            busy,
+            free,
+            ready: Vec::new(),
+            seen: HashMap::new(),
+            next_due: None,
+        }
+    }
+
+    /// Takes the next row; `false` once the look is over.
+    fn take(&mut self, row: Queued) -> bool {
+        let game = row.message.game_id();
+        match self.seen.get(&game) {
+            Some(Some(at)) => self.ready[*at].1.push(row),
+            Some(None) => {}
+            None if self.ready.len() >= self.free => return false,
+            None if self.busy.contains(&game) => {
+                self.seen.insert(game, None);
+            }
+            None if row.not_before > self.now => {
+                self.next_due = Some(
+                    self.next_due
+                        .map_or(row.not_before, |d| d.min(row.not_before)),
+                );
+                self.seen.insert(game, None);
+            }
+            None => {
+                self.seen.insert(game, Some(self.ready.len()));
+                self.ready.push((game, vec![row]));
+            }
+        }
+        true
+    }
+}
+
+/// Sends a game's rows in order, stopping at the first that must wait.
+async fn send_in_order(data: &Data, rows: Vec<Queued>) {
+    let now = data.service.now_ms();
+    for row in rows {
+        if row.not_before > now {
+            break;
+        }
+        let id = row.id;
+        match deliver_with_retries(data, &row).await {
+            Ok(_) => {
+                if let Err(e) = data.call(move |s| s.message_sent(id)).await {
+                    tracing::error!(row = id, error = %e, "a sent message could not be marked");
+                    break;
+                }
+            }
+            Err(Failure::Retry { after, why }) => {
+                tracing::warn!(row = id, %why, ?after, "a message will be retried");
+                let ms = after.as_millis() as i64;
+                let _ = data.call(move |s| s.message_failed(id, &why, ms)).await;
+                break;
+            }
+            Err(Failure::GiveUp(why)) => {
+                tracing::warn!(row = id, %why, "a message was given up on");
+                let _ = data.call(move |s| s.message_given_up(id, &why)).await;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{OutboxMessage, Target};
+
+    fn row(id: i64, game: GameId, not_before: i64) -> Queued {
+        Queued {
+            id,
+            target: Target::Game,
+            message: OutboxMessage::TurnOver {
+                game_id: game,
+                ply: 1,
+            },
+            attempts: 0,
+            created_at: 0,
+            not_before,
+        }
+    }
+
+    fn ids(rows: &[Queued]) -> Vec<i64> {
+        rows.iter().map(|r| r.id).collect()
+    }
+
+    #[test]
+    fn a_pass_fills_its_slots_in_order_and_looks_no_further() {
+        let mut pass = Pass::new(100, HashSet::new(), 2);
+        assert!(pass.take(row(1, 10, 0)));
+        assert!(pass.take(row(2, 20, 0)));
+        // Both slots are taken: a game already chosen still gets its later rows…
+        assert!(pass.take(row(3, 10, 0)));
+        // …and the first row of a third game ends the look.
+        assert!(!pass.take(row(4, 30, 0)));
+        let ready: Vec<_> = pass.ready.iter().map(|(g, r)| (*g, ids(r))).collect();
+        assert_eq!(ready, vec![(Some(10), vec![1, 3]), (Some(20), vec![2])]);
+        assert_eq!(pass.next_due, None);
+    }
+
+    #[test]
+    fn a_game_being_sent_or_in_backoff_waits_with_all_its_later_rows() {
+        let busy = HashSet::from([Some(10)]);
+        let mut pass = Pass::new(100, busy, 4);
+        assert!(pass.take(row(1, 10, 0)));
+        assert!(pass.take(row(2, 20, 500)));
+        assert!(pass.take(row(3, 30, 300)));
+        // Due now, but behind rows of their games that are not: they must not overtake.
+        assert!(pass.take(row(4, 10, 0)));
+        assert!(pass.take(row(5, 20, 0)));
+        assert!(pass.take(row(6, 40, 0)));
+        let ready: Vec<_> = pass.ready.iter().map(|(g, r)| (*g, ids(r))).collect();
+        assert_eq!(ready, vec![(Some(40), vec![6])]);
+        // The sender sleeps until the first backoff ends.
+        assert_eq!(pass.next_due, Some(300));
+    }
+}
