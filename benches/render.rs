@@ -1,4 +1,4 @@
-//! The board picture's cost (issue 3): render + encode time and PNG size for a busy 13×13
+//! The board picture's cost: render + encode time and PNG size for a busy 13×13
 //! mid-game. Targets, checked in the same run: the PNG ≤ 100 KiB, and render + encode no
 //! slower than uploading that PNG at 10 Mbit/s (ms ≤ KiB × 0.8).
 //!

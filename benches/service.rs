@@ -1,4 +1,4 @@
-//! The cost of one action through the game service (issue 4, point 3):
+//! The cost of one action through the game service:
 //! `cargo bench --bench service`.
 //!
 //! `act/ply_N` times `GameService::act` for the N-th action of a 13×13, 4-player game on a

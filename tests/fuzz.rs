@@ -1,4 +1,4 @@
-//! Fuzzing of every parser that reads outside input (issue 11): whatever comes in, nothing
+//! Fuzzing of every parser that reads outside input: whatever comes in, nothing
 //! panics, nothing hangs, and a rejection changes nothing.
 //!
 //! One proptest per target:

@@ -1,5 +1,5 @@
 //! Files the command-line tools write never clobber the files they read, and a failed write
-//! leaves nothing behind (issue "Hostile input and damaged files").
+//! leaves nothing behind.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

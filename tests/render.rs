@@ -1,4 +1,4 @@
-//! The board picture, tested by decoding the PNG (issue 3): dimensions, opacity, probe
+//! The board picture, tested by decoding the PNG: dimensions, opacity, probe
 //! pixels (a tile's tint, a unit's team colour, the highlight, the path), and a byte budget.
 //! No golden bytes: anti-aliasing and deflate output change with crate upgrades.
 //!
@@ -12,7 +12,7 @@ use jackal::render::layout::{Layout, SIZE};
 use jackal::render::style::{self, HIGHLIGHT, PATH};
 use jackal::render::{self, Lang, RenderOptions};
 
-/// The budget of issue 3 for a 1024×1024 picture.
+/// The size and time budget of a 1024×1024 picture.
 const MAX_BYTES: usize = 100 * 1024;
 
 /// A real classic game after up to `plies` random legal actions, and its last path.

@@ -43,26 +43,17 @@ use super::thought::{CandidateReport, SearchReport, Thought};
 /// Actions played out: those easy likes best.
 const CANDIDATES: usize = 6;
 /// Actions played out besides those: the best of each mover (a unit, the ship, a boat) that
-/// easy's favourites leave out, best first. Easy's favourites are often one unit's moves
-/// alone (a carrier shuffling its coin one way or another, each rated the same), and then
-/// the search weighs nothing that the other units could do. At 100 ms a move, over the same
-/// 60 games against easy, normal won 47 with them and 44 without, by 5.1 points a game on
-/// average against 3.9.
+/// easy's favourites leave out, best first, since those are often one unit's moves alone
+/// (measured in `benches/bots.md`).
 const OTHER_MOVERS: usize = 2;
 /// Replies a player's greedy judgement weighs at most, those the quick policy likes best.
 const REPLIES_JUDGED: usize = 12;
 /// Replies played after each of the mover's turns at most (the others of a four-player game).
 const MAX_REPLIES: usize = 3;
 /// The mover's turns a playout covers: the action, then (after the replies) the mover's next
-/// turns chosen greedily, each followed by the replies. A second turn shows what an action
-/// prepares (a pirate brought beside gold, a ship brought to a carrier), which the position
-/// right after the replies only estimates; in arena runs at 100 ms a move it turned a level
-/// even with `easy` (57 % of 30 games) into a clearly stronger one (77 %). More turns cost
-/// rounds, which 100 ms a move cannot spare but the default second can (with two turns it
-/// settled in 580 ms on average): at 1 s a move, on the same maps against easy (seed 12),
-/// three turns won 42 of 52 games where two won 39, and four won 29 of the first 33 where
-/// two and three won 27, losing none that either won (margins within a point of each other,
-/// ± 1 paired): no clear step, but none lost, and the time is the budget's to use.
+/// turns chosen greedily, each followed by the replies. Later turns show what an action
+/// prepares, which the position right after the replies only estimates (measured in
+/// `benches/bots.md`).
 const TURNS: usize = 4;
 /// A playout the mover loses is worth at most this much: nothing if the replies to the
 /// action win the game, and a share of it for each further turn the mover lasted. Were every

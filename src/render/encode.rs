@@ -24,8 +24,8 @@ pub enum EncodeError {
 const COLOURS: u16 = 256;
 /// zlib level. Measured on the benchmark's busy 13×13 board (benches/render.rs): level 6
 /// gives 48 KiB in 21 ms of deflate, 3 gives 50 KiB in 11 ms, 2 gives 60 KiB in 6 ms, 1
-/// gives 76 KiB. Level 3 keeps render + encode well inside the upload-time budget of issue 3
-/// (ms ≤ KiB × 0.8) at almost the smallest size.
+/// gives 76 KiB. Level 3 keeps render + encode well inside the upload-time budget
+/// (ms ≤ KiB × 0.8, see benches/render.rs) at almost the smallest size.
 const LEVEL: u8 = 3;
 
 pub fn png(img: &RgbImage) -> Result<Vec<u8>, EncodeError> {
