@@ -70,12 +70,12 @@ fn first_move(f: &Fixture, id: i64, user: u64) -> String {
 /// Plays `user`'s first legal move, and the first answer to any choice it leads to.
 fn play_turn(f: &Fixture, id: i64, user: u64) {
     let s = &f.service;
-    let team = s.game(id).unwrap().seat_of(user).unwrap().seat;
+    let team = s.game(id).unwrap().seat_of(user).unwrap().team;
     loop {
         let ply = s.game(id).unwrap().ply;
         s.act(user, id, ply, &first_move(f, id, user)).unwrap();
         let loaded = s.game(id).unwrap();
-        if loaded.state.unwrap().controller() != Team::of(team) {
+        if loaded.state.unwrap().controller() != team {
             return;
         }
     }
@@ -122,7 +122,7 @@ fn skip_passes_the_turn_then_a_bot_sits_then_the_player_takes_the_seat_back() {
     assert_eq!(loaded.state.as_ref().unwrap().controller(), Team::of(2));
     assert_eq!(s.history(id).unwrap()[0].notation, "pass");
     assert_eq!(loaded.seat(1).unwrap().user_id, Some(ALICE));
-    assert_eq!(notices(&f, id), [Notice::Passed { team: 1 }]);
+    assert_eq!(notices(&f, id), [Notice::Passed { team: Team::of(1) }]);
     // Bob's deadline runs from his turn's start.
     assert_eq!(
         s.next_timer_due().unwrap(),
@@ -137,8 +137,11 @@ fn skip_passes_the_turn_then_a_bot_sits_then_the_player_takes_the_seat_back() {
     assert_eq!(
         notices(&f, id),
         [
-            Notice::Passed { team: 1 },
-            Notice::TakenOver { team: 1, missed: 2 }
+            Notice::Passed { team: Team::of(1) },
+            Notice::TakenOver {
+                team: Team::of(1),
+                missed: 2
+            }
         ]
     );
 
@@ -153,7 +156,7 @@ fn skip_passes_the_turn_then_a_bot_sits_then_the_player_takes_the_seat_back() {
     ));
     // Bob is on turn: Alice sits down, and her turn comes with a deadline, not a bot's move.
     let before = s.game(id).unwrap().ply;
-    assert_eq!(s.reclaim_seat(ALICE, id).unwrap(), 1);
+    assert_eq!(s.reclaim_seat(ALICE, id).unwrap(), Team::of(1));
     let seat = s.game(id).unwrap().seat(1).unwrap().clone();
     assert_eq!(
         (
@@ -176,7 +179,10 @@ fn skip_passes_the_turn_then_a_bot_sits_then_the_player_takes_the_seat_back() {
         s.fire_due_timers().unwrap().is_empty(),
         "no bot moves for Alice"
     );
-    assert_eq!(notices(&f, id).last(), Some(&Notice::Reclaimed { team: 1 }));
+    assert_eq!(
+        notices(&f, id).last(),
+        Some(&Notice::Reclaimed { team: Team::of(1) })
+    );
 }
 
 /// A seat taken back while the bot holding it is on turn: the bot's timer gives way to the
@@ -228,7 +234,7 @@ fn a_seat_taken_back_on_its_turn_is_the_players_turn() {
         .filter(|r| {
             matches!(
                 serde_json::from_str(&r.payload).unwrap(),
-                OutboxMessage::YourTurn { ply: p, team: 1, .. } if p == ply
+                OutboxMessage::YourTurn { ply: p, team, .. } if p == ply && team == Team::of(1)
             )
         })
         .count();
@@ -324,7 +330,7 @@ fn reminders_come_once_each_at_the_chosen_times_and_never_after_the_move() {
                 .game(id)
                 .unwrap()
                 .seat_of(first)
-                .map(|seat| Team::of(seat.seat))
+                .map(|seat| seat.team)
                 .unwrap()
         }]
     );
@@ -465,7 +471,7 @@ fn a_vacation_is_spent_only_when_a_deadline_would_pass_and_ends_early_on_a_move(
     let id = duel(&f, config(&[("turn_time", "1d"), ("reminder", "off")]));
     let first = on_turn(&f, id);
     let second = if first == ALICE { BOB } else { ALICE };
-    let team = s.game(id).unwrap().seat_of(first).unwrap().seat;
+    let team = s.game(id).unwrap().seat_of(first).unwrap().team;
     let start = f.clock.now_ms();
 
     let new = s.go_on_vacation(first, 1, 5 * DAY).unwrap();
@@ -486,10 +492,7 @@ fn a_vacation_is_spent_only_when_a_deadline_would_pass_and_ends_early_on_a_move(
     f.clock.advance_ms(DAY);
     assert_eq!(
         s.fire_due_timers().unwrap(),
-        [Fired::Held {
-            game_id: id,
-            team: Team::of(team)
-        }]
+        [Fired::Held { game_id: id, team }]
     );
     assert_eq!(s.deadline_of(id).unwrap(), Some(start + 6 * DAY));
     assert_eq!(s.vacation(first, 1).unwrap().used_ms, 4 * DAY);
@@ -609,7 +612,7 @@ fn a_pause_is_voted_runs_and_ends_by_itself() {
         [Fired::Paused { game_id: id }]
     );
     assert_eq!(s.paused_until(id).unwrap(), None);
-    let team_of = |user| s.game(id).unwrap().seat_of(user).unwrap().seat;
+    let team_of = |user| s.game(id).unwrap().seat_of(user).unwrap().team;
     let tail: Vec<Notice> = notices(&f, id).into_iter().rev().take(1).collect();
     assert_eq!(
         tail,
@@ -705,7 +708,7 @@ fn the_owner_extends_a_deadline() {
     // The reminder follows the deadline.
     assert_eq!(reminder_times(&f, id), [deadline + DAY + HOUR - 3 * HOUR]);
     let team = on_turn(&f, id);
-    let team = s.game(id).unwrap().seat_of(team).unwrap().seat;
+    let team = s.game(id).unwrap().seat_of(team).unwrap().team;
     assert_eq!(
         notices(&f, id).last(),
         Some(&Notice::Extended {

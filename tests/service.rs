@@ -62,7 +62,7 @@ fn duel_with(f: &Fixture, config: GameConfig, seed: u64) -> i64 {
     let id = s
         .create_lobby(Actor::user(ALICE), here(), "en", config, Some(1))
         .unwrap();
-    assert_eq!(s.join(Actor::user(BOB), id, None).unwrap(), 2);
+    assert_eq!(s.join(Actor::user(BOB), id, None).unwrap(), Team::of(2));
     s.start_with_seed(Actor::user(ALICE), id, seed).unwrap();
     id
 }
@@ -107,23 +107,23 @@ fn seats_seeds_and_kicks() {
         .create_lobby(Actor::user(ALICE), here(), "en", config, None)
         .unwrap();
     // Without a seat asked for, each player gets a free seat at random: all four differ.
-    let mut teams = vec![s.game(id).unwrap().seat_of(ALICE).unwrap().seat];
+    let mut teams = vec![s.game(id).unwrap().seat_of(ALICE).unwrap().team];
     for user in [BOB, EVE, 1003] {
         teams.push(s.join(Actor::user(user), id, None).unwrap());
     }
     teams.sort();
-    assert_eq!(teams, [1, 2, 3, 4]);
+    assert_eq!(teams, Team::ALL);
     // A player who leaves frees the seat; the owner leaving cancels the lobby.
-    let eve = s.game(id).unwrap().seat_of(EVE).unwrap().seat;
+    let eve = s.game(id).unwrap().seat_of(EVE).unwrap().team;
     s.leave(Actor::user(EVE), id).unwrap();
-    assert!(s.game(id).unwrap().seat(eve).is_none());
+    assert!(s.game(id).unwrap().team_seat(eve).is_none());
     assert!(matches!(
         s.leave(Actor::user(EVE), id),
         Err(ServiceError::NotYourGame(_))
     ));
     assert_eq!(s.games_here(500).unwrap().len(), 1);
     assert!(matches!(
-        s.kick(Actor::user(ALICE), id, eve),
+        s.kick(Actor::user(ALICE), id, eve.number()),
         Err(ServiceError::SeatEmpty(t)) if t == eve
     ));
     assert!(matches!(
@@ -162,7 +162,7 @@ fn seats_seeds_and_kicks() {
     s.kick(Actor::user(ALICE), id, 2).unwrap();
     assert!(matches!(
         s.kick(Actor::user(ALICE), id, 2),
-        Err(ServiceError::AlreadyBot(2))
+        Err(ServiceError::AlreadyBot(t)) if t == Team::of(2)
     ));
     // The bot is of the game's timeout level (`easy` unless set).
     let seat = s.game(id).unwrap().seat(2).unwrap().clone();
@@ -306,11 +306,11 @@ fn refusals_read_well() {
         "the board you answered is out of date: the game has moved on to move 2"
     );
     assert_eq!(
-        ServiceError::SeatsEmpty(vec![3]).to_string(),
+        ServiceError::SeatsEmpty(vec![Team::of(3)]).to_string(),
         "seat 3 is still empty: wait for players to join or add bots"
     );
     assert_eq!(
-        ServiceError::SeatsEmpty(vec![2, 3, 4]).to_string(),
+        ServiceError::SeatsEmpty(vec![Team::of(2), Team::of(3), Team::of(4)]).to_string(),
         "seats 2, 3, 4 are still empty: wait for players to join or add bots"
     );
 }
@@ -356,7 +356,7 @@ fn lobby_rules() {
     ));
     assert!(matches!(
         s.join(Actor::user(BOB), id, Some(2)),
-        Err(ServiceError::SeatTaken(2))
+        Err(ServiceError::SeatTaken(t)) if t == Team::of(2)
     ));
     assert!(matches!(
         s.join(Actor::user(BOB), id, Some(4)),
@@ -364,7 +364,7 @@ fn lobby_rules() {
     ));
     s.join(Actor::user(BOB), id, Some(1)).unwrap();
     assert!(
-        matches!(s.start(Actor::user(ALICE), id), Err(ServiceError::SeatsEmpty(v)) if v == [3])
+        matches!(s.start(Actor::user(ALICE), id), Err(ServiceError::SeatsEmpty(v)) if v == [Team::of(3)])
     );
     assert!(matches!(
         s.add_bot(Actor::user(BOB), id, 3, BotLevel::Random),
@@ -615,8 +615,11 @@ fn deadlines_remind_then_a_bot_moves_then_takes_the_seat() {
     assert_eq!(
         notices,
         [
-            Notice::TimedOut { team: 1 },
-            Notice::TakenOver { team: 1, missed: 2 }
+            Notice::TimedOut { team: Team::of(1) },
+            Notice::TakenOver {
+                team: Team::of(1),
+                missed: 2
+            }
         ]
     );
 }
@@ -1233,7 +1236,10 @@ fn migrating_a_version_1_file_keeps_its_games() {
                 Target::Game,
                 OutboxMessage::Notice {
                     game_id: 7,
-                    notice: Notice::TakenOver { team: 1, missed: 3 }
+                    notice: Notice::TakenOver {
+                        team: Team::of(1),
+                        missed: 3
+                    }
                 }
             ),
             (
@@ -1254,7 +1260,7 @@ fn migrating_a_version_1_file_keeps_its_games() {
         sent,
         OutboxMessage::Notice {
             game_id: 7,
-            notice: Notice::Resigned { team: 2 }
+            notice: Notice::Resigned { team: Team::of(2) }
         }
     );
     drop(conn);
@@ -1533,7 +1539,7 @@ fn a_bots_move_is_posted_like_a_persons() {
     assert!(
         after
             .iter()
-            .any(|m| matches!(m, OutboxMessage::YourTurn { team: 1, .. })),
+            .any(|m| matches!(m, OutboxMessage::YourTurn { team, .. } if *team == Team::of(1))),
         "{after:?}"
     );
     let history = s.history(id).unwrap();

@@ -220,7 +220,7 @@ fn service_text(e: &ServiceError, lang: Lang) -> String {
         }
         ServiceError::BadSetting(why) => tr!(lang, "err-bad-setting", why = why.clone()),
         ServiceError::SeatsEmpty(seats) => {
-            let list: Vec<String> = seats.iter().map(u8::to_string).collect();
+            let list: Vec<String> = seats.iter().map(|t| t.number().to_string()).collect();
             tr!(
                 lang,
                 "err-seats-empty",

@@ -93,22 +93,25 @@ fn check_seats(
     let seats = store::seats(conn, row.id)?;
     let teams = config.team_count();
     for seat in &seats {
-        if !config.has_seat(seat.team) {
+        if !config.has_team(seat.team) {
             found.push(Finding::NoSuchSeat {
-                team: seat.team,
+                team: seat.team.number(),
                 teams,
             });
         }
         if let Some(Err(level)) = seat.bot_level.as_deref().map(str::parse::<BotLevel>) {
             found.push(Finding::UnknownBot {
-                team: seat.team,
+                team: seat.team.number(),
                 level,
             });
         }
     }
     if started {
-        for team in (1..=teams).filter(|t| seats.iter().all(|s| s.team != *t)) {
-            found.push(Finding::EmptySeat(team));
+        for team in config
+            .teams()
+            .filter(|t| seats.iter().all(|s| s.team != *t))
+        {
+            found.push(Finding::EmptySeat(team.number()));
         }
     }
     Ok(())

@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::ai::{BotLevel, UnknownLevel};
 use crate::engine::settings::{SETTING_IDS, SettingError};
-use crate::engine::{Game, Settings};
+use crate::engine::{Game, Settings, Team};
 
 /// What happens when a player lets the deadline pass.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -257,9 +257,19 @@ impl GameConfig {
         Ok(())
     }
 
-    /// Does the game have seat `team` (1 to the number of teams)?
-    pub fn has_seat(&self, team: u8) -> bool {
-        (1..=self.team_count()).contains(&team)
+    /// The game's seat numbered `number` (1 to the number of teams), as a player names it.
+    pub fn seat_numbered(&self, number: u8) -> Option<Team> {
+        Team::new(number).filter(|t| self.has_team(*t))
+    }
+
+    /// Does the game have `team`?
+    pub fn has_team(&self, team: Team) -> bool {
+        team.number() <= self.team_count()
+    }
+
+    /// The game's teams, in turn order.
+    pub fn teams(&self) -> impl Iterator<Item = Team> + use<> {
+        Team::ALL.into_iter().take(usize::from(self.team_count()))
     }
 
     pub fn team_count(&self) -> u8 {

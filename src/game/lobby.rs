@@ -8,7 +8,7 @@ use super::{
     Actor, GameConfig, GameService, GameView, Loaded, Location, Result, ServiceError, load_with,
 };
 use crate::ai::BotLevel;
-use crate::engine::Game;
+use crate::engine::{Game, Team};
 use crate::store::{self, GameId, GameRow, GameStatus, NewGame, SeatRow, UserId};
 use crate::store::{Db, Tx};
 
@@ -45,7 +45,7 @@ pub(super) fn configure_in(
         .set(setting, value)
         .map_err(ServiceError::BadSetting)?;
     for s in &g.seats {
-        if s.team > config.team_count() {
+        if !config.has_team(s.team) {
             store::delete_seat(tx, id, s.team)?;
         }
     }
@@ -128,7 +128,7 @@ pub enum Occupant {
     Bot(BotLevel),
 }
 
-fn bot_seat(game_id: GameId, team: u8, level: BotLevel, now: i64) -> SeatRow {
+fn bot_seat(game_id: GameId, team: Team, level: BotLevel, now: i64) -> SeatRow {
     SeatRow {
         game_id,
         team,
@@ -143,7 +143,7 @@ fn bot_seat(game_id: GameId, team: u8, level: BotLevel, now: i64) -> SeatRow {
 
 /// A random free seat, from the operating system's generator (seating is not the engine's
 /// business, R-SEAT-3).
-fn random_seat(free: &[u8]) -> u8 {
+fn random_seat(free: &[Team]) -> Team {
     let r = getrandom::u64().unwrap_or(0);
     free[(r % free.len() as u64) as usize]
 }
@@ -163,16 +163,15 @@ impl GameService {
         let tx = conn.write()?;
         let id = insert_game_row(&tx, location, &config, actor.user, language, self.now())?;
         let team = match seat {
-            Some(t) if config.has_seat(t) => t,
-            Some(t) => return Err(ServiceError::NoSuchSeat(t)),
-            None => random_seat(&(1..=config.team_count()).collect::<Vec<_>>()),
+            Some(n) => config.seat_numbered(n).ok_or(ServiceError::NoSuchSeat(n))?,
+            None => random_seat(&config.teams().collect::<Vec<_>>()),
         };
         store::put_seat(&tx, &self.human_seat(id, team, actor.user))?;
         tx.commit()?;
         Ok(id)
     }
 
-    fn human_seat(&self, game_id: GameId, team: u8, user: UserId) -> SeatRow {
+    fn human_seat(&self, game_id: GameId, team: Team, user: UserId) -> SeatRow {
         SeatRow {
             game_id,
             team,
@@ -194,7 +193,7 @@ impl GameService {
     }
 
     /// Takes a seat in a lobby: the one asked for, or a random free one. Returns the team.
-    pub fn join(&self, actor: Actor, id: GameId, seat: Option<u8>) -> Result<u8> {
+    pub fn join(&self, actor: Actor, id: GameId, seat: Option<u8>) -> Result<Team> {
         self.lobby_change(id, |tx, g| self.join_in(tx, g, actor, seat))
     }
 
@@ -204,15 +203,17 @@ impl GameService {
         g: &Loaded,
         actor: Actor,
         seat: Option<u8>,
-    ) -> Result<u8> {
+    ) -> Result<Team> {
         let id = g.row.id;
         require_lobby(&g.row)?;
         if g.seat_of(actor.user).is_some() {
             return Err(ServiceError::AlreadySeated(id));
         }
         let free = g.free_seats();
-        let team = match seat {
-            Some(t) if !g.config.has_seat(t) => return Err(ServiceError::NoSuchSeat(t)),
+        let asked = seat
+            .map(|n| g.config.seat_numbered(n).ok_or(ServiceError::NoSuchSeat(n)))
+            .transpose()?;
+        let team = match asked {
             Some(t) if !free.contains(&t) => return Err(ServiceError::SeatTaken(t)),
             Some(t) => t,
             None if free.is_empty() => return Err(ServiceError::Full(id)),
@@ -268,13 +269,13 @@ impl GameService {
         require_lobby(&g.row)?;
         require_owner(&g.row, actor)?;
         let team = match team {
-            Some(team) => team,
+            Some(number) => g
+                .config
+                .seat_numbered(number)
+                .ok_or(ServiceError::NoSuchSeat(number))?,
             None => *g.free_seats().first().ok_or(ServiceError::Full(id))?,
         };
-        if !g.config.has_seat(team) {
-            return Err(ServiceError::NoSuchSeat(team));
-        }
-        if g.seat(team).is_some() {
+        if g.team_seat(team).is_some() {
             return Err(ServiceError::SeatTaken(team));
         }
         store::put_seat(tx, &bot_seat(id, team, level, self.now()))?;
@@ -316,10 +317,10 @@ impl GameService {
         let mut conn = self.store.conn()?;
         let tx = conn.write()?;
         let id = insert_game_row(&tx, location, &config, owner.user, language, now)?;
-        for &(team, occupant) in seats {
-            if !config.has_seat(team) {
-                return Err(ServiceError::NoSuchSeat(team));
-            }
+        for &(number, occupant) in seats {
+            let team = config
+                .seat_numbered(number)
+                .ok_or(ServiceError::NoSuchSeat(number))?;
             let seat = match occupant {
                 Occupant::Player(user) => self.human_seat(id, team, user),
                 Occupant::Bot(level) => bot_seat(id, team, level, now),
@@ -368,10 +369,14 @@ impl GameService {
         let now = self.now();
         self.lobby_change(id, |tx, g| {
             require_owner(&g.row, actor)?;
-            if !g.config.has_seat(team) {
-                return Err(ServiceError::NoSuchSeat(team));
-            }
-            let seat = g.seat(team).ok_or(ServiceError::SeatEmpty(team))?.clone();
+            let team = g
+                .config
+                .seat_numbered(team)
+                .ok_or(ServiceError::NoSuchSeat(team))?;
+            let seat = g
+                .team_seat(team)
+                .ok_or(ServiceError::SeatEmpty(team))?
+                .clone();
             match g.row.status {
                 GameStatus::Lobby => store::delete_seat(tx, id, team)?,
                 GameStatus::Active if seat.user_id.is_none() => {
@@ -413,11 +418,7 @@ impl GameService {
             ..seat.clone()
         };
         store::put_seat(tx, &bot)?;
-        if let Some(game) = loaded
-            .game
-            .as_ref()
-            .filter(|g| g.controller().number() == seat.team)
-        {
+        if let Some(game) = loaded.game.as_ref().filter(|g| g.controller() == seat.team) {
             let mut after = loaded.clone();
             if let Some(s) = after.seats.iter_mut().find(|s| s.team == seat.team) {
                 *s = bot;

@@ -83,13 +83,13 @@ pub enum ServiceError {
     #[error("you already have a seat in game #{0}")]
     AlreadySeated(GameId),
     #[error("seat {0} is taken")]
-    SeatTaken(u8),
+    SeatTaken(Team),
     #[error("this game has no seat {0}")]
     NoSuchSeat(u8),
     #[error("seat {0} is empty")]
-    SeatEmpty(u8),
+    SeatEmpty(Team),
     #[error("seat {0} is already played by a bot")]
-    AlreadyBot(u8),
+    AlreadyBot(Team),
     #[error("you have no seat in game #{0}")]
     NotYourGame(GameId),
     /// A command that names no game, where the caller has none.
@@ -121,7 +121,7 @@ pub enum ServiceError {
     #[error("bad setting: {0}")]
     BadSetting(String),
     #[error("{}: wait for players to join or add bots", empty_seats(.0))]
-    SeatsEmpty(Vec<u8>),
+    SeatsEmpty(Vec<Team>),
     #[error("the operating system gave no random seed for the map: {0}")]
     NoRandomness(String),
     #[error("bad export: {0}")]
@@ -153,8 +153,8 @@ pub enum ServiceError {
 }
 
 /// "seat 3 is still empty", "seats 2, 3 are still empty".
-fn empty_seats(seats: &[u8]) -> String {
-    let list: Vec<String> = seats.iter().map(u8::to_string).collect();
+fn empty_seats(seats: &[Team]) -> String {
+    let list: Vec<String> = seats.iter().map(|t| t.number().to_string()).collect();
     match list.as_slice() {
         [one] => format!("seat {one} is still empty"),
         _ => format!("seats {} are still empty", list.join(", ")),
@@ -221,14 +221,9 @@ impl Loaded {
         if choosing { self.moves } else { self.moves + 1 }
     }
 
-    /// The seat numbered `seat` (a lobby's seat, 1–4).
-    pub fn seat(&self, seat: u8) -> Option<&SeatRow> {
-        self.seats.iter().find(|s| s.team == seat)
-    }
-
-    /// The seat of `team` once the game is played: the seat with its number.
+    /// The seat `team` plays (a lobby's seats are numbered as their teams).
     pub fn team_seat(&self, team: Team) -> Option<&SeatRow> {
-        self.seat(team.number())
+        self.seats.iter().find(|s| s.team == team)
     }
 
     pub fn seat_of(&self, user: UserId) -> Option<&SeatRow> {
@@ -236,9 +231,10 @@ impl Loaded {
     }
 
     /// The game's seats nobody holds, in order.
-    pub fn free_seats(&self) -> Vec<u8> {
-        (1..=self.config.team_count())
-            .filter(|t| self.seat(*t).is_none())
+    pub fn free_seats(&self) -> Vec<Team> {
+        self.config
+            .teams()
+            .filter(|t| self.team_seat(*t).is_none())
             .collect()
     }
 }

@@ -1,7 +1,6 @@
 //! A game's endings and seat notices in words, beside their types: the words module sits below
 //! the service and knows nothing of it.
 
-use crate::engine::Team;
 use crate::game::{GameEnd, Notice};
 use crate::tr;
 use crate::words::Lang;
@@ -41,20 +40,18 @@ pub fn ending(lang: Lang, teams: &dyn Teams, end: &GameEnd) -> String {
 
 /// A notice about a seat.
 pub fn notice(lang: Lang, teams: &dyn Teams, notice: &Notice) -> String {
-    // Notices come from seat rows: a number that names no team (a damaged row) is still told.
-    let team =
-        Team::new(notice.team()).map_or_else(|| notice.team().to_string(), |t| teams.name(t));
+    let team = teams.name(notice.team());
     match *notice {
         Notice::Kicked { .. } => tr!(lang, "notice-kicked", team = team),
         Notice::Resigned { .. } => tr!(lang, "notice-resigned", team = team),
         Notice::ResignedLate { .. } => {
-            let person = Team::new(notice.team()).map_or(team, |t| teams.person(t));
+            let person = teams.person(notice.team());
             tr!(lang, "notice-resigned-late", team = person)
         }
         Notice::TimedOut { .. } => tr!(lang, "notice-timed-out", team = team),
         Notice::Passed { .. } => tr!(lang, "notice-passed", team = team),
         Notice::TakenOver { missed, .. } => {
-            let person = Team::new(notice.team()).map_or(team, |t| teams.person(t));
+            let person = teams.person(notice.team());
             tr!(lang, "notice-taken-over", team = person, missed = missed)
         }
         Notice::Reclaimed { .. } => tr!(lang, "notice-reclaimed", team = team),
@@ -101,6 +98,7 @@ pub fn notice(lang: Lang, teams: &dyn Teams, notice: &Notice) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::Team;
 
     #[test]
     fn a_resignation_names_who_resigned_and_who_won() {

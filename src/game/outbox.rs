@@ -11,6 +11,7 @@ use crate::store::Db;
 use serde::{Deserialize, Serialize};
 
 use super::end::GameEnd;
+use crate::engine::Team;
 use crate::store::{self, GameId, OutboxRow, UserId};
 
 /// Where a message goes.
@@ -31,42 +32,42 @@ pub enum Target {
 #[serde(tag = "notice", rename_all = "snake_case")]
 pub enum Notice {
     /// A player was removed from a running game; a bot plays the seat on.
-    Kicked { team: u8 },
+    Kicked { team: Team },
     /// A player resigned a game of three or four; a bot plays the seat on.
-    Resigned { team: u8 },
+    Resigned { team: Team },
     /// A player's time ran out under the `resign` policy in a game of three or four: the
     /// seat resigned, a bot plays it on.
-    ResignedLate { team: u8 },
+    ResignedLate { team: Team },
     /// A deadline passed; a bot made this one move.
-    TimedOut { team: u8 },
+    TimedOut { team: Team },
     /// A deadline passed; the turn passed without a move (the `skip` policy).
-    Passed { team: u8 },
+    Passed { team: Team },
     /// `missed` deadlines in a row: a bot keeps the seat.
-    TakenOver { team: u8, missed: u32 },
+    TakenOver { team: Team, missed: u32 },
     /// The player a bot replaced took their seat back.
-    Reclaimed { team: u8 },
+    Reclaimed { team: Team },
     /// The player is on vacation until then: their deadlines wait.
-    Away { team: u8, until_ms: i64 },
+    Away { team: Team, until_ms: i64 },
     /// A deadline of the player's passed while they are away: it moved to `deadline_ms`.
-    Held { team: u8, deadline_ms: i64 },
+    Held { team: Team, deadline_ms: i64 },
     /// The player came back from vacation early.
-    Back { team: u8 },
+    Back { team: Team },
     /// The team's player proposes a pause (the post carries the buttons to vote).
-    PauseProposed { team: u8, length_ms: i64 },
+    PauseProposed { team: Team, length_ms: i64 },
     /// The pause the team proposed was accepted: the game's clock stops until then.
-    PauseStarted { team: u8, until_ms: i64 },
+    PauseStarted { team: Team, until_ms: i64 },
     /// The team's player voted the pause down.
-    PauseRefused { team: u8 },
+    PauseRefused { team: Team },
     /// The pause the team proposed got too few votes in a day.
-    PauseLapsed { team: u8 },
+    PauseLapsed { team: Team },
     /// The pause the team proposed is over; the clock runs again.
-    PauseOver { team: u8 },
+    PauseOver { team: Team },
     /// The team on turn was given more time, until then.
-    Extended { team: u8, deadline_ms: i64 },
+    Extended { team: Team, deadline_ms: i64 },
 }
 
 impl Notice {
-    pub fn team(self) -> u8 {
+    pub fn team(self) -> Team {
         match self {
             Notice::Kicked { team }
             | Notice::Resigned { team }
@@ -110,14 +111,14 @@ pub enum OutboxMessage {
     YourTurn {
         game_id: GameId,
         ply: u32,
-        team: u8,
+        team: Team,
         deadline_ms: Option<i64>,
     },
     /// Private: your deadline is near.
     Reminder {
         game_id: GameId,
         ply: u32,
-        team: u8,
+        team: Team,
         deadline_ms: i64,
     },
     /// Private: the turn whose prompt you were sent is over (played from anywhere), so the
@@ -244,7 +245,10 @@ mod tests {
             },
             OutboxMessage::Notice {
                 game_id: 1,
-                notice: Notice::TakenOver { team: 2, missed: 3 },
+                notice: Notice::TakenOver {
+                    team: Team::of(2),
+                    missed: 3,
+                },
             },
             OutboxMessage::Digest { games: vec![3, 5] },
         ];

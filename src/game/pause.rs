@@ -17,7 +17,7 @@ use super::reminder_settings::set_turn;
 use super::turns::require_active;
 use super::vacation::DEFAULT_MAX_PAUSE_DAYS;
 use super::{Actor, GameService, Loaded, Result, ServiceError};
-use crate::engine::Players;
+use crate::engine::{Players, Team};
 use crate::store::Db;
 use crate::store::{self, GameId, PauseRow, TimerKind, UserId};
 
@@ -38,7 +38,7 @@ pub enum PauseVote {
 }
 
 /// The teams played by people, who vote.
-fn voters(loaded: &Loaded) -> Vec<u8> {
+fn voters(loaded: &Loaded) -> Vec<Team> {
     loaded
         .seats
         .iter()
@@ -233,7 +233,7 @@ impl GameService {
                     "more time must be between 1h and 14d (e.g. 1d)".into(),
                 ));
             }
-            let team = game.controller().number();
+            let team = game.controller();
             let deadline =
                 shift_deadline(tx, loaded, by_ms, now)?.ok_or(ServiceError::NoDeadline(id))?;
             let extended = Notice::Extended {

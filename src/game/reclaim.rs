@@ -10,8 +10,8 @@ use super::{GameService, Result, ServiceError};
 use crate::store::{self, GameId, SeatRow, UserId};
 
 impl GameService {
-    /// Gives `user` back the seat a bot took from them; returns its team number.
-    pub fn reclaim_seat(&self, user: UserId, id: GameId) -> Result<u8> {
+    /// Gives `user` back the seat a bot took from them; returns its team.
+    pub fn reclaim_seat(&self, user: UserId, id: GameId) -> Result<crate::engine::Team> {
         let now = self.now();
         self.write(id, Needs::Running, |tx, loaded| {
             let game = require_active(loaded)?;
@@ -32,7 +32,7 @@ impl GameService {
             };
             store::put_seat(tx, &back)?;
             let team = back.team;
-            if game.controller().number() == team {
+            if game.controller() == team {
                 let mut after = loaded.clone();
                 if let Some(s) = after.seats.iter_mut().find(|s| s.team == team) {
                     *s = back;

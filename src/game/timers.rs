@@ -187,7 +187,7 @@ impl GameService {
         match (timer.kind, current, team, user) {
             (TimerKind::Deadline, true, Some(team), Some(user))
                 if self
-                    .hold_for_vacation(tx, loaded, team.number(), user, now)?
+                    .hold_for_vacation(tx, loaded, team, user, now)?
                     .is_some() =>
             {
                 Ok(Fired::Held { game_id, team })
@@ -219,7 +219,7 @@ impl GameService {
                     let message = OutboxMessage::Reminder {
                         game_id,
                         ply: timer.ply,
-                        team: team.number(),
+                        team,
                         deadline_ms: deadline,
                     };
                     // A reminder that comes due only once its deadline has passed too (the bot

@@ -77,7 +77,7 @@ impl GameService {
                 .seats
                 .iter()
                 .map(|s| ExportedSeat {
-                    team: s.team,
+                    team: s.team.number(),
                     user_id: s.user_id,
                     bot_level: s.bot_level.clone(),
                 })
@@ -132,7 +132,10 @@ impl GameService {
                 &tx,
                 &SeatRow {
                     game_id: id,
-                    team: s.team,
+                    team: e
+                        .config
+                        .seat_numbered(s.team)
+                        .ok_or_else(|| ServiceError::BadExport(format!("no seat {}", s.team)))?,
                     user_id: s.user_id,
                     bot_level: s.bot_level.clone(),
                     joined_at: now,
@@ -187,7 +190,7 @@ fn check_seats(e: &ExportedGame) -> Result<()> {
     let teams = e.config.team_count();
     let mut seen = Vec::new();
     for s in &e.seats {
-        if !e.config.has_seat(s.team) {
+        if e.config.seat_numbered(s.team).is_none() {
             return bad(format!(
                 "seat {} does not exist in a {teams}-seat game",
                 s.team

@@ -590,7 +590,7 @@ impl GameService {
             let message = OutboxMessage::YourTurn {
                 game_id: id,
                 ply,
-                team: team.number(),
+                team,
                 deadline_ms: Some(deadline),
             };
             outbox::enqueue(tx, Target::User { id: user }, &message, now)?;
@@ -626,8 +626,8 @@ impl GameService {
         let now = self.now();
         require_active(loaded)?;
         if loaded.config.rules.players == Players::Two {
-            let resigned = Team::new(seat.team).ok_or(ServiceError::NoSuchSeat(seat.team))?;
-            let winner = Team::of(if seat.team == 1 { 2 } else { 1 });
+            let resigned = seat.team;
+            let winner = Team::of(if resigned.number() == 1 { 2 } else { 1 });
             let end = GameEnd::Resigned {
                 team: resigned,
                 winners: vec![winner],

@@ -80,7 +80,7 @@ fn games_in(
     conn: &impl Db,
     guild: u64,
     user: UserId,
-) -> Result<Vec<(Loaded, u8)>> {
+) -> Result<Vec<(Loaded, crate::engine::Team)>> {
     let mut out = Vec::new();
     for row in store::games_of_user(conn, user, true)? {
         if row.status != GameStatus::Active || row.guild_id != Some(guild) {
@@ -222,7 +222,7 @@ impl GameService {
         &self,
         tx: &impl Db,
         loaded: &Loaded,
-        team: u8,
+        team: crate::engine::Team,
         user: UserId,
         now: i64,
     ) -> Result<Option<i64>> {

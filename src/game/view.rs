@@ -45,8 +45,8 @@ pub struct GameView {
 /// One seat of a game: a player's, or a bot's.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SeatView {
-    /// The seat's number, 1–4: the team that plays it once the game starts.
-    pub seat: u8,
+    /// The seat, numbered as the team that plays it once the game starts.
+    pub team: Team,
     /// The player in the seat (`None` for a bot).
     pub user_id: Option<UserId>,
     /// The bot playing the seat: a bot's own seat, or one taken over for `away_user_id`.
@@ -62,11 +62,6 @@ impl SeatView {
     /// The player the seat belongs to, playing or away.
     pub fn owner(&self) -> Option<UserId> {
         self.user_id.or(self.away_user_id)
-    }
-
-    /// The team playing this seat.
-    pub fn team(&self) -> Option<Team> {
-        Team::new(self.seat)
     }
 }
 
@@ -99,7 +94,7 @@ impl GameView {
             seats: seats
                 .into_iter()
                 .map(|s| SeatView {
-                    seat: s.team,
+                    team: s.team,
                     user_id: s.user_id,
                     // A level the service does not know was refused when the game loaded.
                     bot: s.bot_level.as_deref().and_then(|l| l.parse().ok()),
@@ -121,14 +116,14 @@ impl GameView {
         if choosing { self.moves } else { self.moves + 1 }
     }
 
-    /// The seat numbered `seat` (a lobby's seat, 1–4).
-    pub fn seat(&self, seat: u8) -> Option<&SeatView> {
-        self.seats.iter().find(|s| s.seat == seat)
+    /// The seat numbered `number` (1–4), as a player names it.
+    pub fn seat(&self, number: u8) -> Option<&SeatView> {
+        self.seats.iter().find(|s| s.team.number() == number)
     }
 
-    /// The seat of `team` once the game is played: the seat with its number.
+    /// The seat `team` plays (a lobby's seats are numbered as their teams).
     pub fn team_seat(&self, team: Team) -> Option<&SeatView> {
-        self.seat(team.number())
+        self.seats.iter().find(|s| s.team == team)
     }
 
     /// The seat `user` plays in.
@@ -137,9 +132,10 @@ impl GameView {
     }
 
     /// The game's seats nobody holds, in order.
-    pub fn free_seats(&self) -> Vec<u8> {
-        (1..=self.config.team_count())
-            .filter(|t| self.seat(*t).is_none())
+    pub fn free_seats(&self) -> Vec<Team> {
+        self.config
+            .teams()
+            .filter(|t| self.team_seat(*t).is_none())
             .collect()
     }
 }

@@ -17,7 +17,8 @@ async fn the_owner_kicks_a_player_and_a_server_manager_cancels_the_game() {
         .load(duel.game)
         .seat_of(duel.bob.get())
         .expect("seated")
-        .seat;
+        .team
+        .number();
 
     // Alice owns the game: she frees Bob's seat, and a bot takes it.
     let answer = ask(
@@ -54,7 +55,8 @@ async fn the_owner_kicks_a_player_and_a_server_manager_cancels_the_game() {
         .load(duel.game)
         .seat_of(duel.alice.get())
         .expect("seated")
-        .seat;
+        .team
+        .number();
     let alices_turn = |_: &crate::fake_discord::FakeDiscord| {
         let loaded = h.load(duel.game);
         let over = loaded.status != GameStatus::Active;

@@ -84,7 +84,8 @@ fn team_of(h: &Harness, game: GameId, user: UserId) -> u8 {
     h.load(game)
         .seat_of(user.get())
         .unwrap_or_else(|| panic!("{user} has no seat"))
-        .seat
+        .team
+        .number()
 }
 
 /// Presses a lobby button and returns the lobby message once the press changed it.
@@ -190,7 +191,7 @@ async fn a_2x2_game_with_a_bot_seat_played_in_its_thread() {
     );
 
     // The owner adds a bot: it takes the first free seat.
-    let bot_team = h.load(game).free_seats()[0];
+    let bot_team = h.load(game).free_seats()[0].number();
     let lobby = add_bot(&h, alice, &lobby).await;
     assert_settings_in_words(&lobby);
     assert!(

@@ -9,6 +9,7 @@ use crate::game::{GameId, GameStatus, ReminderVia, UserId};
 use crate::game::{GameView, Queued, Target};
 
 use super::*;
+use crate::engine::Team;
 
 /// The private "your turn": the board and the picker, by DM. A user whose DMs are closed is
 /// remembered (the thread's post pings them and carries "My moves").
@@ -101,7 +102,7 @@ pub(super) async fn reminder(
     row: &Queued,
     game: GameId,
     ply: u32,
-    team: u8,
+    team: Team,
     deadline: i64,
 ) -> Delivery {
     let Target::User { id: user } = row.target else {
@@ -110,7 +111,7 @@ pub(super) async fn reminder(
     let game_view = data.call(move |s| s.game(game)).await?;
     let on_turn = game_view.status == GameStatus::Active
         && game_view.ply == ply
-        && game_view.seat(team).and_then(|s| s.user_id) == Some(user);
+        && game_view.team_seat(team).and_then(|s| s.user_id) == Some(user);
     if !on_turn {
         return Ok(Outcome::Moot);
     }
@@ -185,7 +186,9 @@ pub(super) async fn digest(data: &Data, row: &Queued, games: &[GameId]) -> Deliv
         dms_closed(data, row, &turns[0].0, user).await?;
     }
     for (part, (game_view, deadline)) in turns.iter().enumerate() {
-        let team = game_view.seat_of(user).map_or(0, |s| s.seat);
+        let Some(team) = game_view.seat_of(user).map(|s| s.team) else {
+            continue;
+        };
         let message = post::reminder(game_view, team, *deadline, game_view.lang);
         let public = Queued {
             target: Target::Game,

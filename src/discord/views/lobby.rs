@@ -7,7 +7,6 @@ use serenity::all::{ButtonStyle, CreateActionRow, CreateButton};
 use super::settings::{self, summary};
 use super::{GameTeams, team_mark};
 use crate::discord::ids::{CustomId, LobbyButton};
-use crate::engine::Team;
 use crate::game::GameStatus;
 use crate::game::{GameEnd, GameView};
 use crate::tr;
@@ -45,15 +44,16 @@ pub fn view(game_view: &GameView, lang: Lang) -> (String, Vec<CreateActionRow>) 
     text.push_str("\n\n");
     text.push_str(&tr!(lang, "lobby-seats"));
     text.push('\n');
-    for team in 1..=game_view.config.team_count() {
+    for team in game_view.config.teams() {
+        let number = team.number();
         text.push_str(&tr!(
             lang,
             "lobby-seat",
-            mark = team_mark(team),
-            seat = team,
-            who = match game_view.seat(team) {
-                Some(_) => teams.name(Team::of(team)),
-                None => format!("{} {}", team_mark(team), tr!(lang, "seat-free")),
+            mark = team_mark(number),
+            seat = number,
+            who = match game_view.team_seat(team) {
+                Some(_) => teams.name(team),
+                None => format!("{} {}", team_mark(number), tr!(lang, "seat-free")),
             }
         ));
         text.push('\n');

@@ -190,7 +190,7 @@ pub fn notice(game_view: &GameView, notice: &Notice, lang: Lang) -> Post {
     // The player whose seat a bot took is pinged: the button to take it back is theirs.
     let ping = match notice {
         Notice::TakenOver { team, .. } => game_view
-            .seat(*team)
+            .team_seat(*team)
             .and_then(|s| s.user_id.or(s.away_user_id))
             .into_iter()
             .collect(),
@@ -205,9 +205,12 @@ pub fn notice(game_view: &GameView, notice: &Notice, lang: Lang) -> Post {
 }
 
 /// A reminder posted in the thread for a player whose DMs are closed.
-pub fn reminder(game_view: &GameView, team: u8, deadline: i64, lang: Lang) -> Post {
-    let user = game_view.seat(team).and_then(|s| s.user_id);
-    let who = user.map_or_else(|| team_mark(team).to_string(), |u| format!("<@{u}>"));
+pub fn reminder(game_view: &GameView, team: Team, deadline: i64, lang: Lang) -> Post {
+    let user = game_view.team_seat(team).and_then(|s| s.user_id);
+    let who = user.map_or_else(
+        || team_mark(team.number()).to_string(),
+        |u| format!("<@{u}>"),
+    );
     Post {
         content: tr!(
             lang,

@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use super::super::{Db, Result, StoreError};
 use super::sql::{from_sql, text_column, to_sql};
 use super::*;
+use crate::engine::Team;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -216,7 +217,7 @@ pub fn end_game(
 #[derive(Clone, Debug, PartialEq)]
 pub struct SeatRow {
     pub game_id: GameId,
-    pub team: u8,
+    pub team: Team,
     pub user_id: Option<UserId>,
     pub bot_level: Option<String>,
     pub joined_at: i64,
@@ -269,7 +270,7 @@ pub fn put_seat(conn: &impl Db, seat: &SeatRow) -> Result<()> {
     Ok(())
 }
 
-pub fn delete_seat(conn: &impl Db, game: GameId, team: u8) -> Result<()> {
+pub fn delete_seat(conn: &impl Db, game: GameId, team: Team) -> Result<()> {
     let conn = conn.sql();
     conn.prepare_cached("DELETE FROM seats WHERE game_id = ?1 AND team = ?2")?
         .execute(params![game, team])?;

@@ -4,19 +4,20 @@ use rusqlite::{OptionalExtension, params};
 
 use super::super::{Db, Result, StoreError};
 use super::*;
+use crate::engine::Team;
 
 /// A game's pause: proposed (no `ends_at` yet) or running.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PauseRow {
     pub game_id: GameId,
     /// The team that proposed it.
-    pub proposer: u8,
+    pub proposer: Team,
     pub length_ms: i64,
     pub proposed_at: i64,
     /// The teams that accepted (the proposer among them).
-    pub accepted: Vec<u8>,
+    pub accepted: Vec<Team>,
     /// The teams that voted against.
-    pub refused: Vec<u8>,
+    pub refused: Vec<Team>,
     pub ends_at: Option<i64>,
 }
 
@@ -47,7 +48,7 @@ pub fn get_pause(conn: &impl Db, game: GameId) -> Result<Option<PauseRow>> {
         return Ok(None);
     };
     let teams = |json: &str| {
-        serde_json::from_str::<Vec<u8>>(json)
+        serde_json::from_str::<Vec<Team>>(json)
             .map_err(|_| StoreError::Corrupt(format!("pause votes `{json}`")))
     };
     pause.accepted = teams(&accepted)?;

@@ -21,3 +21,21 @@ pub(super) fn to_sql(v: u64) -> i64 {
 pub(super) fn from_sql(v: i64) -> u64 {
     v as u64
 }
+
+/// A team is stored as its number (1–4; the seats table checks it); any other number read
+/// back is a damaged row.
+impl rusqlite::types::ToSql for crate::engine::Team {
+    fn to_sql(&self) -> rusqlite::Result<rusqlite::types::ToSqlOutput<'_>> {
+        Ok(rusqlite::types::ToSqlOutput::from(i64::from(self.number())))
+    }
+}
+
+impl rusqlite::types::FromSql for crate::engine::Team {
+    fn column_result(value: ValueRef<'_>) -> rusqlite::types::FromSqlResult<Self> {
+        let number = value.as_i64()?;
+        u8::try_from(number)
+            .ok()
+            .and_then(crate::engine::Team::new)
+            .ok_or(FromSqlError::OutOfRange(number))
+    }
+}

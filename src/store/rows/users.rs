@@ -225,14 +225,14 @@ pub enum Question {
     /// The vote on a proposed pause.
     PauseVote,
     /// "Take my seat back", for the player of this team.
-    Reclaim { team: u8 },
+    Reclaim { team: crate::engine::Team },
 }
 
 impl Question {
     fn encode(self) -> String {
         match self {
             Question::PauseVote => "pause_vote".into(),
-            Question::Reclaim { team } => format!("reclaim:{team}"),
+            Question::Reclaim { team } => format!("reclaim:{}", team.number()),
         }
     }
 
@@ -241,7 +241,10 @@ impl Question {
             None if text == "pause_vote" => Ok(Question::PauseVote),
             Some(("reclaim", team)) => team
                 .parse()
+                .ok()
+                .and_then(crate::engine::Team::new)
                 .map(|team| Question::Reclaim { team })
+                .ok_or(())
                 .map_err(|_| StoreError::Corrupt(format!("question `{text}`"))),
             _ => Err(StoreError::Corrupt(format!("question `{text}`"))),
         }
