@@ -166,7 +166,7 @@ fn start_game(service: &GameService, seed: u64) -> GameId {
     };
     let owner = Actor::user(USERS[0]);
     let id = service
-        .create_lobby(owner, here, "en", config, Some(1))
+        .create_lobby(owner, here, jackal::words::Lang::En, config, Some(1))
         .expect("lobby");
     for (seat, user) in (2..).zip(&USERS[1..]) {
         service

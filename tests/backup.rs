@@ -22,7 +22,13 @@ fn bots_game(s: &GameService, seed: u64) -> i64 {
     config.set("board_size", "7").unwrap();
     let owner = Actor::user(OWNER);
     let id = s
-        .create_lobby(owner, Location::default(), "en", config, Some(1))
+        .create_lobby(
+            owner,
+            Location::default(),
+            jackal::words::Lang::En,
+            config,
+            Some(1),
+        )
         .unwrap();
     s.add_bot(owner, id, 2, BotLevel::Random).unwrap();
     s.kick(owner, id, 1).unwrap();

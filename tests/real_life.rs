@@ -56,7 +56,13 @@ fn config(settings: &[(&str, &str)]) -> GameConfig {
 fn duel(f: &Fixture, config: GameConfig) -> i64 {
     let s = &f.service;
     let id = s
-        .create_lobby(Actor::user(ALICE), here(), "en", config, Some(1))
+        .create_lobby(
+            Actor::user(ALICE),
+            here(),
+            jackal::words::Lang::En,
+            config,
+            Some(1),
+        )
         .unwrap();
     s.join(Actor::user(BOB), id, None).unwrap();
     s.start_with_seed(Actor::user(ALICE), id, 10).unwrap();
@@ -655,7 +661,13 @@ fn a_pause_in_a_game_of_three_needs_a_majority() {
     let mut c = config(&[("turn_time", "1d"), ("reminder", "off")]);
     c.set("players", "3").unwrap();
     let id = s
-        .create_lobby(Actor::user(ALICE), here(), "en", c, Some(1))
+        .create_lobby(
+            Actor::user(ALICE),
+            here(),
+            jackal::words::Lang::En,
+            c,
+            Some(1),
+        )
         .unwrap();
     s.join(Actor::user(BOB), id, None).unwrap();
     s.join(Actor::user(EVE), id, None).unwrap();

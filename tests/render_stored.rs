@@ -25,7 +25,7 @@ fn lobby(s: &GameService) -> GameId {
     s.create_lobby(
         Actor::user(ALICE),
         Location::default(),
-        "en",
+        jackal::words::Lang::En,
         config,
         Some(1),
     )

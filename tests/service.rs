@@ -60,7 +60,13 @@ fn duel(f: &Fixture) -> i64 {
 fn duel_with(f: &Fixture, config: GameConfig, seed: u64) -> i64 {
     let s = &f.service;
     let id = s
-        .create_lobby(Actor::user(ALICE), here(), "en", config, Some(1))
+        .create_lobby(
+            Actor::user(ALICE),
+            here(),
+            jackal::words::Lang::En,
+            config,
+            Some(1),
+        )
         .unwrap();
     assert_eq!(s.join(Actor::user(BOB), id, None).unwrap(), Team::of(2));
     s.start_with_seed(Actor::user(ALICE), id, seed).unwrap();
@@ -72,7 +78,7 @@ fn bots_duel(f: &Fixture, location: Location, config: GameConfig, seed: u64) -> 
     let s = &f.service;
     let owner = Actor::user(ALICE);
     let id = s
-        .create_lobby(owner, location, "en", config, Some(1))
+        .create_lobby(owner, location, jackal::words::Lang::En, config, Some(1))
         .unwrap();
     s.add_bot(owner, id, 2, BotLevel::Random).unwrap();
     s.kick(owner, id, 1).unwrap();
@@ -104,7 +110,13 @@ fn seats_seeds_and_kicks() {
     let mut config = small_config();
     config.set("players", "4").unwrap();
     let id = s
-        .create_lobby(Actor::user(ALICE), here(), "en", config, None)
+        .create_lobby(
+            Actor::user(ALICE),
+            here(),
+            jackal::words::Lang::En,
+            config,
+            None,
+        )
         .unwrap();
     // Without a seat asked for, each player gets a free seat at random: all four differ.
     let mut teams = vec![s.game(id).unwrap().seat_of(ALICE).unwrap().team];
@@ -138,7 +150,13 @@ fn seats_seeds_and_kicks() {
     let seeds: Vec<u64> = (0..2)
         .map(|_| {
             let id = s
-                .create_lobby(Actor::user(ALICE), here(), "en", small_config(), Some(1))
+                .create_lobby(
+                    Actor::user(ALICE),
+                    here(),
+                    jackal::words::Lang::En,
+                    small_config(),
+                    Some(1),
+                )
                 .unwrap();
             s.join(Actor::user(BOB), id, Some(2)).unwrap();
             let started = s.start(Actor::user(ALICE), id).unwrap();
@@ -348,7 +366,13 @@ fn lobby_rules() {
     let mut config = small_config();
     config.set("players", "3").unwrap();
     let id = s
-        .create_lobby(Actor::user(ALICE), here(), "ru", config, Some(2))
+        .create_lobby(
+            Actor::user(ALICE),
+            here(),
+            jackal::words::Lang::Ru,
+            config,
+            Some(2),
+        )
         .unwrap();
     assert!(matches!(
         s.join(Actor::user(ALICE), id, None),
@@ -883,7 +907,13 @@ fn a_player_removed_on_turn_is_replaced_by_a_bot_at_once() {
     let mut config = small_config();
     config.set("players", "3").unwrap();
     let id = s
-        .create_lobby(Actor::user(ALICE), here(), "en", config, Some(1))
+        .create_lobby(
+            Actor::user(ALICE),
+            here(),
+            jackal::words::Lang::En,
+            config,
+            Some(1),
+        )
         .unwrap();
     s.join(Actor::user(BOB), id, Some(2)).unwrap();
     s.join(Actor::user(EVE), id, Some(3)).unwrap();
@@ -1435,7 +1465,7 @@ fn bots_of_level(f: &Fixture, level: BotLevel, size: &str, seed: u64) -> i64 {
     let mut config = GameConfig::default();
     config.set("board_size", size).unwrap();
     let id = s
-        .create_lobby(owner, here(), "en", config, Some(1))
+        .create_lobby(owner, here(), jackal::words::Lang::En, config, Some(1))
         .unwrap();
     s.add_bot(owner, id, 2, level).unwrap();
     s.kick(owner, id, 1).unwrap();
@@ -1506,7 +1536,13 @@ fn a_bots_move_is_posted_like_a_persons() {
     let s = &f.service;
     let owner = Actor::user(ALICE);
     let id = s
-        .create_lobby(owner, here(), "en", small_config(), Some(1))
+        .create_lobby(
+            owner,
+            here(),
+            jackal::words::Lang::En,
+            small_config(),
+            Some(1),
+        )
         .unwrap();
     s.add_bot(owner, id, 2, BotLevel::Easy).unwrap();
     s.start_with_seed(owner, id, 12).unwrap();
@@ -1559,7 +1595,13 @@ fn the_timeout_level_is_a_setting() {
     let f = fixture();
     let s = &f.service;
     let id = s
-        .create_lobby(Actor::user(ALICE), here(), "en", small_config(), Some(1))
+        .create_lobby(
+            Actor::user(ALICE),
+            here(),
+            jackal::words::Lang::En,
+            small_config(),
+            Some(1),
+        )
         .unwrap();
     let config = s
         .configure(Actor::user(ALICE), id, "timeout_level", "normal")

@@ -57,7 +57,7 @@ fn setup_games(service: &GameService, games: usize) -> Result<(), String> {
                     thread_id: None,
                 };
                 let id = service
-                    .create_lobby(owner, location, "en", config, Some(1))
+                    .create_lobby(owner, location, crate::words::Lang::En, config, Some(1))
                     .map_err(err)?;
                 (id, GameStatus::Lobby)
             }
@@ -247,7 +247,7 @@ fn run_create(
                 .create_started(
                     owner,
                     local(FULL_CHANNELS.start + n),
-                    "en",
+                    crate::words::Lang::En,
                     config,
                     &seats,
                     n,
@@ -255,7 +255,7 @@ fn run_create(
                 .map_err(text)?
         } else {
             let id = service
-                .create_lobby(owner, local(n), "en", config, Some(1))
+                .create_lobby(owner, local(n), crate::words::Lang::En, config, Some(1))
                 .map_err(text)?;
             service
                 .join(Actor::user(PLAYERS[1]), id, Some(2))
@@ -281,7 +281,14 @@ fn setup_people_games(service: &GameService, games: usize) -> Result<(), String>
             .collect();
         let config = small_config(players)?;
         service
-            .create_started(owner, local(n as u64), "en", config, &seats, n as u64)
+            .create_started(
+                owner,
+                local(n as u64),
+                crate::words::Lang::En,
+                config,
+                &seats,
+                n as u64,
+            )
             .map_err(text)?;
     }
     Ok(())

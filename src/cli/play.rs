@@ -142,7 +142,7 @@ fn create(service: &GameService, new: NewGame) -> Result<GameId, String> {
         .create_started(
             owner,
             Location::default(),
-            "en",
+            crate::words::Lang::En,
             new.config,
             &new.seats,
             new.seed,

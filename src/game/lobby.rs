@@ -11,6 +11,7 @@ use crate::ai::BotLevel;
 use crate::engine::{Game, Team};
 use crate::store::{self, GameId, GameRow, GameStatus, NewGame, SeatRow, UserId};
 use crate::store::{Db, Tx};
+use crate::words::Lang;
 
 pub(super) fn require_owner(row: &GameRow, actor: Actor) -> Result<()> {
     if actor.admin || actor.user == row.owner_id {
@@ -98,7 +99,7 @@ pub(super) fn insert_game_row(
     location: Location,
     config: &GameConfig,
     owner: UserId,
-    language: &str,
+    language: Lang,
     now: i64,
 ) -> Result<GameId> {
     let settings = serde_json::to_string(config).expect("plain data");
@@ -110,7 +111,7 @@ pub(super) fn insert_game_row(
             thread_id: location.thread_id,
             settings: &settings,
             owner_id: owner,
-            language,
+            language: language.code(),
             created_at: now,
         },
     )?)
@@ -154,7 +155,7 @@ impl GameService {
         &self,
         actor: Actor,
         location: Location,
-        language: &str,
+        language: Lang,
         config: GameConfig,
         seat: Option<u8>,
     ) -> Result<GameId> {
@@ -307,7 +308,7 @@ impl GameService {
         &self,
         owner: Actor,
         location: Location,
-        language: &str,
+        language: Lang,
         config: GameConfig,
         seats: &[(u8, Occupant)],
         seed: u64,

@@ -126,7 +126,14 @@ impl GameService {
         let now = self.now();
         let mut conn = self.store.conn()?;
         let tx = conn.write()?;
-        let id = insert_game_row(&tx, location, &e.config, actor.user, &e.language, now)?;
+        let id = insert_game_row(
+            &tx,
+            location,
+            &e.config,
+            actor.user,
+            crate::words::Lang::parse(&e.language).unwrap_or_default(),
+            now,
+        )?;
         for s in &e.seats {
             store::put_seat(
                 &tx,

@@ -780,7 +780,13 @@ mod tests {
         config.set("timeout_level", level.name()).unwrap();
         let here = Location::default();
         let id = service
-            .create_lobby(Actor::user(1), here, "en", config, Some(1))
+            .create_lobby(
+                Actor::user(1),
+                here,
+                crate::words::Lang::En,
+                config,
+                Some(1),
+            )
             .unwrap();
         service.join(Actor::user(2), id, None).unwrap();
         let started = service.start_with_seed(Actor::user(1), id, seed).unwrap();

@@ -362,7 +362,13 @@ fn prepare(fake: &FakeDiscord, service: &GameService) -> Vec<PreparedGame> {
             };
             let who = Actor::user(owner.get());
             let id = service
-                .create_lobby(who, location, "en", GameConfig::default(), Some(1))
+                .create_lobby(
+                    who,
+                    location,
+                    jackal::words::Lang::En,
+                    GameConfig::default(),
+                    Some(1),
+                )
                 .expect("a lobby");
             service
                 .join(Actor::user(second.get()), id, Some(2))

@@ -202,7 +202,13 @@ pub(crate) fn prepare(fake: &FakeDiscord, service: &GameService) -> Vec<Prepared
         };
         let who = Actor::user(owner.get());
         let id = service
-            .create_lobby(who, location, "en", GameConfig::default(), Some(1))
+            .create_lobby(
+                who,
+                location,
+                jackal::words::Lang::En,
+                GameConfig::default(),
+                Some(1),
+            )
             .expect("a lobby");
         match second {
             Some(user) => {

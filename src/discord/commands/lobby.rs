@@ -151,7 +151,7 @@ pub async fn new(
     };
     let who = actor(ctx);
     let id = data
-        .change(move |s| s.create_lobby(who, location, game_lang.code(), config, None))
+        .change(move |s| s.create_lobby(who, location, game_lang, config, None))
         .await?;
     data.call(move |s| s.set_lobby_message(id, message)).await?;
     let game_view = data.call(move |s| s.game(id)).await?;
