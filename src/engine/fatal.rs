@@ -238,17 +238,33 @@ impl Game {
             team: unit.team,
             cargo,
         };
-        self.walk(&walk, to, motion, back, seen, 0)
+        self.walk(&walk, to, motion, back, &mut seen, 0)
     }
 
-    /// One entry of the walk, and what follows from it.
+    /// One entry of the walk, and what follows from it. `seen` is one list shared by the whole
+    /// walk (no copy per entry): what this entry adds is taken off again on the way back.
     fn walk(
         &self,
         w: &Walk,
         x: Cell,
         m: Motion,
         back: Back,
-        mut seen: Seen,
+        seen: &mut Seen,
+        depth: u8,
+    ) -> Option<bool> {
+        let mark = seen.len();
+        let answer = self.walk_from(w, x, m, back, seen, depth);
+        seen.truncate(mark);
+        answer
+    }
+
+    fn walk_from(
+        &self,
+        w: &Walk,
+        x: Cell,
+        m: Motion,
+        back: Back,
+        seen: &mut Seen,
         depth: u8,
     ) -> Option<bool> {
         if depth > 40 {
@@ -315,7 +331,7 @@ impl Game {
             return None;
         }
         let here = Back::Cell(x);
-        let go = |to: Option<Cell>, motion| self.walk(w, to?, motion, here, seen, depth + 1);
+        let mut go = |to: Option<Cell>, motion| self.walk(w, to?, motion, here, seen, depth + 1);
         match kind {
             TileKind::Cannibal => Some(true),
             TileKind::Arrow(exits) if exits.len() == 1 => {
@@ -329,10 +345,10 @@ impl Game {
                     .iter()
                     .map(|d| go(self.board.step(x, d), Motion::Step(d))),
             ),
-            TileKind::Horse if !self.settings.restriction_kills => self.jumps_fatal(x, &go),
+            TileKind::Horse if !self.settings.restriction_kills => self.jumps_fatal(x, &mut go),
             TileKind::Ice => match m {
                 Motion::Step(d) => go(self.board.step(x, d), m),
-                Motion::Jump(..) => self.jumps_fatal(x, &go),
+                Motion::Jump(..) => self.jumps_fatal(x, &mut go),
                 _ => None,
             },
             TileKind::Crocodile => match back {
@@ -353,7 +369,7 @@ impl Game {
     fn jumps_fatal(
         &self,
         x: Cell,
-        go: &dyn Fn(Option<Cell>, Motion) -> Option<bool>,
+        go: &mut dyn FnMut(Option<Cell>, Motion) -> Option<bool>,
     ) -> Option<bool> {
         let targets = self.knight_targets(x);
         all_fatal(targets.into_iter().map(|c| go(Some(c), Motion::jump(x, c))))
