@@ -229,9 +229,9 @@ impl Game {
                 return;
             }
             // (b) all disabled.
+            // `team` was just found unable: only the others are asked.
             let any_drunk = self.units.iter().any(|u| u.alive() && u.drunk);
-            let teams: Vec<Team> = self.teams_in_play().collect();
-            if !any_drunk && teams.iter().all(|&t| !self.can_act(t)) {
+            if !any_drunk && self.teams_in_play().all(|t| t == team || !self.can_act(t)) {
                 let outcome = self.outcome_by_score(EndReason::Disabled);
                 self.finish(outcome, ev);
                 return;
