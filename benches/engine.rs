@@ -13,6 +13,10 @@
 //! - `legal_actions/13x13_{full,classic}_4p_midgame`: `legal_actions()` on a fixed mid-game
 //!   position (13×13, 4 players, about 60 random plies from a fixed seed, no pending choice).
 //!   Target: median ≤ 5 µs.
+//!
+//! `benches/callgrind.sh` counts the instructions per game of the same batches (the
+//! `ENGINE_COUNT` mode of this binary); the figures before and after the speed work are in
+//! `benches/NOTES.md`.
 
 use jackal::engine::mapgen::SplitMix64;
 use std::hint::black_box;
