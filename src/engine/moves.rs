@@ -546,6 +546,11 @@ impl Game {
 
     /// Can `team` make a main action now (judged as if it were its turn)?
     pub(crate) fn can_act(&self, team: Team) -> bool {
+        // Without a living unit a team has nobody to move, sail, resurrect or serve rum: asked
+        // on each of its turns once all its pirates are dead.
+        if !self.units.iter().any(|u| u.team == team && u.alive()) {
+            return false;
+        }
         let mut any = false;
         self.visit_main_actions(team, &mut |_| {
             any = true;
