@@ -13,12 +13,16 @@
 //! - `legal_actions/13x13_{full,classic}_4p_midgame`: `legal_actions()` on a fixed mid-game
 //!   position (13×13, 4 players, about 60 random plies from a fixed seed, no pending choice).
 //!   Target: median ≤ 5 µs.
+//!
+//! `benches/callgrind.sh` counts the instructions per game of the same batches (the
+//! `ENGINE_COUNT` mode of this binary); the figures before and after the speed work are in
+//! `benches/NOTES.md`.
 
 use jackal::engine::mapgen::SplitMix64;
 use std::hint::black_box;
 use std::time::Duration;
 
-use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use criterion::{Criterion, Throughput, criterion_group};
 use jackal::engine::{Game, Pack, PlaneSeats, Players, RetreatDistance, Settings};
 
 fn classic() -> Settings {
@@ -158,4 +162,35 @@ fn bench_legal_actions(c: &mut Criterion) {
 }
 
 criterion_group!(benches, bench_games, bench_legal_actions);
-criterion_main!(benches);
+
+/// Plays the batch of one run once (`full`, `classic` or `flagged`) and prints its plies and
+/// a digest of the final states: what `benches/callgrind.sh` counts instructions of.
+#[inline(never)]
+fn count_run(run: &str) {
+    let (settings, ply): (fn(u64) -> Settings, Ply) = match run {
+        "full" => (full, random_ply),
+        "classic" => (|_| classic(), random_ply),
+        "flagged" => (full, random_ply_flagged),
+        _ => panic!("ENGINE_COUNT: full, classic or flagged, not {run:?}"),
+    };
+    let plies = played_batch(settings, ply);
+    println!("{run}: {BATCH} games, {plies} plies");
+}
+
+/// The batch itself, apart so that callgrind can count this function alone.
+#[inline(never)]
+fn played_batch(settings: fn(u64) -> Settings, ply: Ply) -> usize {
+    (0..BATCH)
+        .map(|seed| random_game(settings(seed), black_box(seed), ply))
+        .sum()
+}
+
+fn main() {
+    // `ENGINE_COUNT=<run>`: one pass over a batch, no timing, for an instruction count.
+    if let Ok(run) = std::env::var("ENGINE_COUNT") {
+        count_run(&run);
+        return;
+    }
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+}

@@ -145,7 +145,17 @@ impl Dir {
     }
 
     pub fn from_delta(dx: i8, dy: i8) -> Option<Dir> {
-        Dir::ALL.into_iter().find(|d| d.delta() == (dx, dy))
+        match (dx, dy) {
+            (0, 1) => Some(Dir::N),
+            (1, 1) => Some(Dir::Ne),
+            (1, 0) => Some(Dir::E),
+            (1, -1) => Some(Dir::Se),
+            (0, -1) => Some(Dir::S),
+            (-1, -1) => Some(Dir::Sw),
+            (-1, 0) => Some(Dir::W),
+            (-1, 1) => Some(Dir::Nw),
+            _ => None,
+        }
     }
 
     /// Turned clockwise by `quarters` quarter turns (R-PACK-4).
@@ -238,6 +248,49 @@ pub const KNIGHT_JUMPS: [(i8, i8); 8] = [
     (-1, 2),
 ];
 
+/// Bits of a cell's class: it exists on the board (R-BOARD-3); it is land (R-BOARD-5).
+const EXISTS: u8 = 1;
+const LAND: u8 = 2;
+
+/// The class of every cell `(col, row)` at `row * 16 + col`, for each board side.
+static CLASSES: [[u8; 256]; 14] = {
+    let mut t = [[0u8; 256]; 14];
+    let mut n = 5;
+    while n <= 13 {
+        t[n] = classify(n as u8);
+        n += 2;
+    }
+    t
+};
+
+/// R-BOARD-3 and R-BOARD-5 for the board of side `n`.
+const fn classify(n: u8) -> [u8; 256] {
+    let last = n - 1;
+    let mut t = [0u8; 256];
+    let mut row = 0;
+    while row < n {
+        let mut col = 0;
+        while col < n {
+            let edge_col = col == 0 || col == last;
+            let edge_row = row == 0 || row == last;
+            let exists = !(edge_col && edge_row);
+            let ring = col == 0 || row == 0 || col == last || row == last;
+            let island_corner = (col == 1 || col == last - 1) && (row == 1 || row == last - 1);
+            let mut class = 0;
+            if exists {
+                class |= EXISTS;
+                if !ring && !island_corner {
+                    class |= LAND;
+                }
+            }
+            t[(row as usize) << 4 | col as usize] = class;
+            col += 1;
+        }
+        row += 1;
+    }
+    t
+}
+
 impl Board {
     pub const SIZES: [u8; 5] = [5, 7, 9, 11, 13];
 
@@ -271,13 +324,18 @@ impl Board {
 
     /// R-BOARD-3: inside the square and not one of the four outer corners.
     pub fn exists(self, c: Cell) -> bool {
-        let last = self.last();
-        if c.col > last || c.row > last {
-            return false;
+        self.class(c) & EXISTS != 0
+    }
+
+    /// What `c` is on this board, from the table built by [`classify`]: asked for nearly every
+    /// cell the move generator and the chain look at.
+    fn class(self, c: Cell) -> u8 {
+        if c.col >= 16 || c.row >= 16 {
+            return 0;
         }
-        let edge_col = c.col == 0 || c.col == last;
-        let edge_row = c.row == 0 || c.row == last;
-        !(edge_col && edge_row)
+        CLASSES
+            .get(self.n as usize)
+            .map_or(0, |t| t[(c.row as usize) << 4 | c.col as usize])
     }
 
     /// All existing cells in canonical order (R-BOARD-9).
@@ -289,21 +347,24 @@ impl Board {
 
     /// R-BOARD-5: a land cell holds a tile.
     pub fn is_land(self, c: Cell) -> bool {
-        let last = self.last();
-        if !self.exists(c) || c.col == 0 || c.row == 0 || c.col == last || c.row == last {
-            return false;
-        }
-        let edge_col = c.col == 1 || c.col == last - 1;
-        let edge_row = c.row == 1 || c.row == last - 1;
-        !(edge_col && edge_row)
+        self.class(c) & LAND != 0
     }
 
     pub fn is_sea(self, c: Cell) -> bool {
-        self.exists(c) && !self.is_land(c)
+        self.class(c) == EXISTS
     }
 
+    /// Land cells in canonical order: the rows and columns inside the sea ring, less the four
+    /// island corners (R-BOARD-5), without a look at any other cell.
     pub fn land_cells(self) -> impl Iterator<Item = Cell> {
-        self.cells().filter(move |c| self.is_land(*c))
+        let last = self.last();
+        (1..last)
+            .flat_map(move |row| (1..last).map(move |col| Cell::new(col, row)))
+            .filter(move |c| {
+                let edge_col = c.col == 1 || c.col == last - 1;
+                let edge_row = c.row == 1 || c.row == last - 1;
+                !(edge_col && edge_row)
+            })
     }
 
     pub fn land_count(self) -> usize {
@@ -420,10 +481,14 @@ impl Board {
 
     /// R-CANNON-1: where a unit shot from `from` along `d` lands: the first sea cell.
     pub fn first_sea(self, from: Cell, d: Dir) -> Cell {
-        *self
-            .line_of_fire(from, d)
-            .last()
-            .expect("a straight line from land meets the sea")
+        let mut c = from;
+        while let Some(next) = self.step(c, d) {
+            if self.is_sea(next) {
+                return next;
+            }
+            c = next;
+        }
+        panic!("a straight line from land meets the sea")
     }
 
     /// Parses a cell name and checks that it exists on this board.
@@ -447,6 +512,8 @@ mod tests {
         ] {
             let b = Board::new(n).unwrap();
             assert_eq!(b.land_cells().count(), land);
+            let by_class: Vec<Cell> = b.cells().filter(|c| b.is_land(*c)).collect();
+            assert_eq!(b.land_cells().collect::<Vec<_>>(), by_class);
             assert_eq!(b.land_count(), land);
             let sides = [Side::South, Side::West, Side::North, Side::East];
             for (side, name) in sides.into_iter().zip(mid) {
@@ -482,6 +549,41 @@ mod tests {
                 assert_eq!(fast, slow, "{c} on {n}");
             }
         }
+    }
+
+    /// The class table says what the rules' definitions say (R-BOARD-3, R-BOARD-5), on every
+    /// board and beyond its edges.
+    #[test]
+    fn cell_classes_follow_the_definitions() {
+        for n in Board::SIZES {
+            let b = Board::new(n).unwrap();
+            let last = n - 1;
+            for col in 0..20u8 {
+                for row in 0..20u8 {
+                    let c = Cell::new(col, row);
+                    let inside = col <= last && row <= last;
+                    let corner = (col == 0 || col == last) && (row == 0 || row == last);
+                    let exists = inside && !corner;
+                    let ring = col == 0 || row == 0 || col == last || row == last;
+                    let island_corner =
+                        (col == 1 || col == last - 1) && (row == 1 || row == last - 1);
+                    let land = exists && !ring && !island_corner;
+                    assert_eq!(b.exists(c), exists, "{c} on {n}");
+                    assert_eq!(b.is_land(c), land, "{c} on {n}");
+                    assert_eq!(b.is_sea(c), exists && !land, "{c} on {n}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn from_delta_inverts_delta() {
+        for d in Dir::ALL {
+            let (dx, dy) = d.delta();
+            assert_eq!(Dir::from_delta(dx, dy), Some(d));
+        }
+        assert_eq!(Dir::from_delta(0, 0), None);
+        assert_eq!(Dir::from_delta(2, 1), None);
     }
 
     #[test]

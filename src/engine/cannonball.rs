@@ -165,8 +165,11 @@ impl Game {
         if !self.settings.destroying_ships {
             return;
         }
-        let teams: Vec<Team> = self.teams_in_play().collect();
-        for team in teams {
+        // Checked at the end of every turn: no list of the teams is built.
+        for team in self.teams() {
+            if self.is_eliminated(team) {
+                continue;
+            }
             let afloat = self
                 .vessels
                 .iter()

@@ -123,6 +123,12 @@ impl Game {
     /// position holding enemy units. The sea never refuses cargo: it sinks there, or a boat is
     /// launched (R-CARGO-6).
     pub(crate) fn cargo_barred(&self, team: Team, place: Place) -> bool {
+        self.cargo_barred_where(team, place, true)
+    }
+
+    /// [`Game::cargo_barred`], told whether anyone may stand on the cell: the move generator
+    /// knows, and spares most targets the look at every unit.
+    pub(crate) fn cargo_barred_where(&self, team: Team, place: Place, occupied: bool) -> bool {
         let Place::Land { cell, step } = place else {
             return false;
         };
@@ -133,7 +139,9 @@ impl Game {
         if kind.is_fortress() || kind == TileKind::Jungle {
             return true;
         }
-        self.units_at(cell, step)
-            .any(|i| self.enemies(self.units[i].team, team))
+        occupied
+            && self
+                .units_at(cell, step)
+                .any(|i| self.enemies(self.units[i].team, team))
     }
 }

@@ -22,7 +22,8 @@ const SEEN: usize = 48;
 /// The (cell, motion) pairs a walk has entered (R-CHAIN-6 off mazes).
 type Seen = StackVec<(Cell, Motion), SEEN>;
 
-/// What does not change along a walk.
+/// What does not change along a walk (but the cargo chosen again at a fork or horse).
+#[derive(Clone, Copy)]
 struct Walk {
     unit: super::unit::UnitId,
     team: super::unit::Team,
@@ -169,6 +170,9 @@ impl Game {
         }
         let tile = self.tile(to)?;
         let kind = tile.effective();
+        if kind == TileKind::Barrel && mover == UnitKind::Friday {
+            return Some(true); // rum kills him (R-FRIDAY-6), whoever else is there
+        }
         let waiting_trigger = kind.has_trigger() && !tile.used;
         let anyone_met = self
             .units
@@ -210,11 +214,9 @@ impl Game {
             _ => return None,
         };
         let unit = &self.units[u];
-        if unit.is_friday()
-            || unit.is_missionary()
-            || cargo.count(Item::Ball) > 0
-            || cargo.count(Item::Boat) > 0
-        {
+        // A boat in the cargo changes nothing here: at sea the entry is judged before a launch,
+        // and a launched boat is as safe as a swim. A ball fires the first cannon (below).
+        if unit.is_friday() || unit.is_missionary() {
             return None;
         }
         let mut seen: Seen = StackVec::new();
@@ -228,7 +230,8 @@ impl Game {
         }
         // Where a crocodile would send the unit back: the previous position.
         let back = match unit.place {
-            Place::Land { cell, step: 0 } if unit.seat.is_none() => Back::Cell(cell),
+            // From a plane seat too: back on the plane's cell, where it stands or sits again.
+            Place::Land { cell, step: 0 } => Back::Cell(cell),
             Place::Land { .. } => Back::Elsewhere,
             Place::Aboard(_) => Back::Aboard,
             _ => return None,
@@ -238,17 +241,33 @@ impl Game {
             team: unit.team,
             cargo,
         };
-        self.walk(&walk, to, motion, back, seen, 0)
+        self.walk(&walk, to, motion, back, &mut seen, 0)
     }
 
-    /// One entry of the walk, and what follows from it.
+    /// One entry of the walk, and what follows from it. `seen` is one list shared by the whole
+    /// walk (no copy per entry): what this entry adds is taken off again on the way back.
     fn walk(
         &self,
         w: &Walk,
         x: Cell,
         m: Motion,
         back: Back,
-        mut seen: Seen,
+        seen: &mut Seen,
+        depth: u8,
+    ) -> Option<bool> {
+        let mark = seen.len();
+        let answer = self.walk_from(w, x, m, back, seen, depth);
+        seen.truncate(mark);
+        answer
+    }
+
+    fn walk_from(
+        &self,
+        w: &Walk,
+        x: Cell,
+        m: Motion,
+        back: Back,
+        seen: &mut Seen,
         depth: u8,
     ) -> Option<bool> {
         if depth > 40 {
@@ -312,10 +331,33 @@ impl Game {
             TileKind::Fortress | TileKind::ResFort | TileKind::Jungle
         );
         if restricted && !w.cargo.is_empty() {
-            return None;
+            // R-CHAIN-4 on a stop tile: killed with the cargo, or it goes back and the unit
+            // stands there.
+            return Some(self.settings.restriction_kills);
         }
+        let chooses_cargo =
+            kind == TileKind::Horse || matches!(kind, TileKind::Arrow(exits) if exits.len() > 1);
+        let empty_handed;
+        let w = if chooses_cargo && self.settings.restriction_kills {
+            // The cargo is chosen again here from hand and cell (R-CARGO-9). Cargo can only
+            // add the restriction's death, unless a ball (a cannon fires it) or a boat (it
+            // launches) could be taken: otherwise every option is fatal when the empty-handed
+            // ones are, and the walk goes on empty-handed.
+            let mut pool = self.items_at(x);
+            pool.add_all(w.cargo);
+            if pool.count(Item::Ball) > 0 || pool.count(Item::Boat) > 0 {
+                return None;
+            }
+            empty_handed = Walk {
+                cargo: super::item::Items::NONE,
+                ..*w
+            };
+            &empty_handed
+        } else {
+            w
+        };
         let here = Back::Cell(x);
-        let go = |to: Option<Cell>, motion| self.walk(w, to?, motion, here, seen, depth + 1);
+        let mut go = |to: Option<Cell>, motion| self.walk(w, to?, motion, here, seen, depth + 1);
         match kind {
             TileKind::Cannibal => Some(true),
             TileKind::Arrow(exits) if exits.len() == 1 => {
@@ -324,15 +366,15 @@ impl Game {
             }
             // A fork: fatal only if every exit is (R-CHAIN-9). With restriction_kills off the
             // cargo kept or dropped there cannot change who dies on this walk.
-            TileKind::Arrow(exits) if !self.settings.restriction_kills => all_fatal(
+            TileKind::Arrow(exits) => all_fatal(
                 exits
                     .iter()
                     .map(|d| go(self.board.step(x, d), Motion::Step(d))),
             ),
-            TileKind::Horse if !self.settings.restriction_kills => self.jumps_fatal(x, &go),
+            TileKind::Horse => self.jumps_fatal(x, &mut go),
             TileKind::Ice => match m {
                 Motion::Step(d) => go(self.board.step(x, d), m),
-                Motion::Jump(..) => self.jumps_fatal(x, &go),
+                Motion::Jump(..) => self.jumps_fatal(x, &mut go),
                 _ => None,
             },
             TileKind::Crocodile => match back {
@@ -340,6 +382,8 @@ impl Game {
                 Back::Cell(c) => go(Some(c), m.reverse()),
                 Back::Elsewhere => None,
             },
+            // With a ball the cannon fires it and the unit stays there (R-BALL-1).
+            TileKind::Cannon(_) if w.cargo.count(Item::Ball) > 0 => Some(false),
             TileKind::Cannon(d) => go(Some(self.board.first_sea(x, d)), Motion::Shot),
             TileKind::Balloon => Some(self.retreat_vessel(w.team, x).is_none()),
             // Where an ordinary unit ends its move alone it survives: the cannibal is above,
@@ -353,7 +397,7 @@ impl Game {
     fn jumps_fatal(
         &self,
         x: Cell,
-        go: &dyn Fn(Option<Cell>, Motion) -> Option<bool>,
+        go: &mut dyn FnMut(Option<Cell>, Motion) -> Option<bool>,
     ) -> Option<bool> {
         let targets = self.knight_targets(x);
         all_fatal(targets.into_iter().map(|c| go(Some(c), Motion::jump(x, c))))

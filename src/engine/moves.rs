@@ -14,7 +14,7 @@ use super::game::{Game, team_side};
 use super::item::{Item, Items};
 use super::settings::PlaneSeats;
 use super::stack_vec::StackVec;
-use super::tile::TileKind;
+use super::tile::{Tile, TileKind};
 use super::unit::{Place, Seat, Team, UnitId, UnitKind, UnitRef, VesselId};
 
 /// What a target accepts, found once for every cargo a unit could take there.
@@ -26,25 +26,67 @@ enum Accepts {
     Launch,
 }
 
-/// The cells where some living unit stands or swims: most candidate targets are empty, and
-/// this spares them a scan of every unit.
-pub(crate) struct Occupied([u64; 3]);
+/// Who stands or swims where, and where vessels float, as bits of the board index: built once
+/// per listing, it decides most candidate targets without a scan of every unit or vessel.
+pub(crate) struct Occupied {
+    /// Cells where a living unit stands or swims.
+    any: [u64; 3],
+    /// Cells where an enemy of the listing's team stands or swims.
+    enemy: [u64; 3],
+    /// Cells holding a vessel afloat.
+    vessels: [u64; 3],
+}
+
+fn has(bits: &[u64; 3], i: usize) -> bool {
+    bits[i / 64] & (1 << (i % 64)) != 0
+}
+
+fn set(bits: &mut [u64; 3], i: usize) {
+    bits[i / 64] |= 1 << (i % 64);
+}
 
 impl Occupied {
-    pub fn of(game: &Game) -> Occupied {
-        let mut bits = [0u64; 3];
+    /// Anyone anywhere, for a single check, where building the set would cost more than it
+    /// saves.
+    pub const ALL: Occupied = Occupied {
+        any: [u64::MAX; 3],
+        enemy: [u64::MAX; 3],
+        vessels: [u64::MAX; 3],
+    };
+
+    /// The positions as `team` sees them: `enemy_teams` holds its enemies' bits
+    /// (`team.index()`).
+    pub fn of(game: &Game, enemy_teams: u8) -> Occupied {
+        let mut out = Occupied {
+            any: [0; 3],
+            enemy: [0; 3],
+            vessels: [0; 3],
+        };
         for u in &game.units {
             if let Place::Land { cell, .. } | Place::Swim(cell) = u.place {
                 let i = game.board.index(cell);
-                bits[i / 64] |= 1 << (i % 64);
+                set(&mut out.any, i);
+                if enemy_teams & 1 << u.team.index() != 0 {
+                    set(&mut out.enemy, i);
+                }
             }
         }
-        Occupied(bits)
+        for v in game.vessels.iter().filter(|v| !v.sunk) {
+            set(&mut out.vessels, game.board.index(v.cell));
+        }
+        out
     }
 
     pub fn contains(&self, board: super::board::Board, cell: Cell) -> bool {
-        let i = board.index(cell);
-        self.0[i / 64] & (1 << (i % 64)) != 0
+        has(&self.any, board.index(cell))
+    }
+
+    fn enemy_at(&self, i: usize) -> bool {
+        has(&self.enemy, i)
+    }
+
+    fn vessel_at(&self, i: usize) -> bool {
+        has(&self.vessels, i)
     }
 }
 
@@ -79,11 +121,14 @@ impl Game {
                 } else if let Some(front) = board.front_cell(vessel.cell) {
                     out.extend([front]);
                 }
-                out.extend(
-                    board
-                        .neighbours(vessel.cell)
-                        .filter(|c| self.vessel_at(*c).is_some()),
-                );
+                // Onto a neighbouring vessel: found from the few vessels, in direction order.
+                let mut dirs = super::board::DirSet::default();
+                for other in self.vessels.iter().filter(|o| !o.sunk) {
+                    if let Some(d) = super::board::Board::dir_between(vessel.cell, other.cell) {
+                        dirs.0 |= 1 << d.index();
+                    }
+                }
+                out.extend(dirs.iter().filter_map(|d| board.step(vessel.cell, d)));
             }
             Place::Swim(cell) => out.extend(board.neighbours(cell).filter(|c| board.is_sea(*c))),
             Place::Tunnel(_) | Place::Dead => {}
@@ -140,7 +185,7 @@ impl Game {
         if !self.is_step_target(u, to) {
             return Err(ErrorKind::Unreachable);
         }
-        self.check_step(u, to, cargo, &Occupied::of(self))
+        self.check_step(u, to, cargo, &Occupied::ALL)
     }
 
     /// Is `to` one of the unit's direct-step targets? The same answer as [`Game::step_targets`]
@@ -314,17 +359,35 @@ impl Game {
     /// Calls `visit` with each legal main action of `team`, until it says stop. No
     /// allocation: this also answers "can this team act?" at the start of every turn.
     fn visit_main_actions(&self, team: Team, visit: &mut dyn FnMut(Action) -> ControlFlow<()>) {
-        let occupied = Occupied::of(self);
+        let occupied = Occupied::of(self, self.enemy_teams(team));
         // Flights reach every land cell but one: 128 covers the largest island (117).
         let mut targets: StackVec<Cell, 128> = StackVec::new();
         let mut selections: StackVec<Items, 24> = StackVec::new();
+        // What a resurrection needs (R-RESFORT-2), noted on the way through the units: most
+        // plies have no dead pirate or nobody in the fortress.
+        let mut dead_pirate = false;
+        let mut in_resfort = false;
         for u in self.units.ids() {
             let unit = &self.units[u];
-            if unit.team != team || !unit.able() {
+            if unit.team != team {
                 continue;
+            }
+            if !unit.alive() {
+                dead_pirate |= unit.kind.is_pirate();
+                continue;
+            }
+            if !unit.able() {
+                continue;
+            }
+            if let Place::Land { cell, .. } = unit.place
+                && unit.sails()
+                && self.open_kind(cell) == Some(TileKind::ResFort)
+            {
+                in_resfort = true;
             }
             targets.clear();
             self.step_targets(u, &mut targets);
+            let here = self.unit_cell(u);
             let pool = self
                 .home_of(unit.place)
                 .map_or(Items::NONE, |h| self.home_items(h));
@@ -337,13 +400,19 @@ impl Game {
             for &to in targets.as_slice() {
                 // What the cargo cannot change is checked once per target (this runs for every
                 // unit on every ply); each selection only asks what depends on it.
-                let accepts = match self.check_step(u, to, Items::NONE, &occupied) {
-                    Ok(()) => Accepts::Empty {
-                        cargo_too: selections.as_slice().len() > 1 && self.takes_cargo(u, to),
+                let several = selections.as_slice().len() > 1;
+                let quick = self.quick_accepts(u, here, to, &occupied, several);
+                let accepts = match quick {
+                    Some(accepts) => accepts,
+                    None => match self.check_step(u, to, Items::NONE, &occupied) {
+                        Ok(()) => Accepts::Empty {
+                            cargo_too: selections.as_slice().len() > 1
+                                && self.takes_cargo(u, to, &occupied),
+                        },
+                        // A step into the plain sea is a launch, open only to a boat (R-BOAT-2).
+                        Err(ErrorKind::Unreachable) if self.board.is_sea(to) => Accepts::Launch,
+                        Err(_) => continue,
                     },
-                    // A step into the plain sea is a launch, open only to a boat (R-BOAT-2).
-                    Err(ErrorKind::Unreachable) if self.board.is_sea(to) => Accepts::Launch,
-                    Err(_) => continue,
                 };
                 for &cargo in selections.as_slice() {
                     let ok = match accepts {
@@ -371,8 +440,16 @@ impl Game {
                 continue;
             }
             let from = self.vessels[v].cell;
+            let boat = self.vessels[v].boat;
+            let side = team_side(self.settings.players, self.vessels[v].owner);
             for to in self.board.neighbours(from) {
-                if self.check_vessel_move(team, v, to).is_ok() {
+                // The shape first: a ship keeps to its side's slots, a boat to the sea.
+                let shape_ok = if boat {
+                    self.board.is_sea(to)
+                } else {
+                    self.board.slot_side(to) == Some(side)
+                };
+                if shape_ok && self.check_vessel_move(team, v, to).is_ok() {
                     let action = if self.vessels[v].boat {
                         Action::Boat { from, to }
                     } else {
@@ -384,6 +461,9 @@ impl Game {
                 }
             }
         }
+        if !(dead_pirate && in_resfort) {
+            return;
+        }
         for at in self.resurrection_cells(team) {
             if visit(Action::Resurrect { at }).is_break() {
                 return;
@@ -391,10 +471,58 @@ impl Game {
         }
     }
 
+    /// What `to` accepts from the unit `u` on `here` where the position alone decides, as
+    /// `check_step` and `takes_cargo` would (most targets); `None` leaves it to them. A land cell
+    /// other than `here` without enemies takes anyone reaching it (R-STEP-2 has nothing against
+    /// it: no vessel, no enemy, no tunnel), and cargo where R-CARGO-5 allows. Plain sea is a
+    /// launch from land and an open swim for a swimmer without enemies there.
+    fn quick_accepts(
+        &self,
+        u: UnitId,
+        here: Option<Cell>,
+        to: Cell,
+        occupied: &Occupied,
+        several: bool,
+    ) -> Option<Accepts> {
+        let i = self.board.index(to);
+        let no_enemies = !occupied.enemy_at(i);
+        match self.tiles[i] {
+            Some(tile) => (here != Some(to) && no_enemies).then(|| Accepts::Empty {
+                cargo_too: several && Self::tile_takes_cargo(tile),
+            }),
+            None if occupied.vessel_at(i) => None,
+            None => {
+                let unit = &self.units[u];
+                match unit.place {
+                    Place::Land { .. } if unit.seat.is_none() => Some(Accepts::Launch),
+                    Place::Swim(_) if no_enemies => Some(Accepts::Empty { cargo_too: several }),
+                    _ => None,
+                }
+            }
+        }
+    }
+
+    /// The teams that are enemies of `team`, as bits of `team.index()`.
+    fn enemy_teams(&self, team: Team) -> u8 {
+        self.teams()
+            .filter(|t| self.enemies(*t, team))
+            .fold(0, |m, t| m | 1 << t.index())
+    }
+
+    /// Whether cargo may come onto the land cell of `tile` where nobody stands (R-CARGO-5):
+    /// not into fog, a fortress or the jungle. The same answer as `takes_cargo` there.
+    fn tile_takes_cargo(tile: Tile) -> bool {
+        tile.open
+            && !matches!(
+                tile.effective(),
+                TileKind::Fortress | TileKind::ResFort | TileKind::Jungle
+            )
+    }
+
     /// Given that the unit may step to `to` empty-handed, may it carry cargo taken at its
     /// position there? (R-STEP-2 check 9; the selections offered are within its capacity and
     /// lie where it stands, check 5.) The same answer as `check_step` with cargo.
-    fn takes_cargo(&self, u: UnitId, to: Cell) -> bool {
+    fn takes_cargo(&self, u: UnitId, to: Cell, occupied: &Occupied) -> bool {
         let unit = &self.units[u];
         if self.board.is_sea(to) {
             // Aboard a vessel (the only sea target open to an empty hand from land or a
@@ -412,11 +540,17 @@ impl Game {
             Place::Land { cell, step } if cell == to && unit.seat.is_none() => step + 1,
             _ => entry_step(self, to, unit.is_friday()),
         };
-        !self.cargo_barred(unit.team, Place::Land { cell: to, step })
+        let place = Place::Land { cell: to, step };
+        !self.cargo_barred_where(unit.team, place, occupied.contains(self.board, to))
     }
 
     /// Can `team` make a main action now (judged as if it were its turn)?
     pub(crate) fn can_act(&self, team: Team) -> bool {
+        // Without a living unit a team has nobody to move, sail, resurrect or serve rum: asked
+        // on each of its turns once all its pirates are dead.
+        if !self.units.iter().any(|u| u.team == team && u.alive()) {
+            return false;
+        }
         let mut any = false;
         self.visit_main_actions(team, &mut |_| {
             any = true;

@@ -19,15 +19,6 @@ struct Effects {
     climbers: Vec<(UnitId, u8)>,
 }
 
-impl Effects {
-    fn any(&self) -> bool {
-        !(self.fridays.is_empty()
-            && self.missionaries.is_empty()
-            && self.caught.is_empty()
-            && self.climbers.is_empty())
-    }
-}
-
 impl Game {
     /// The cell a unit serves from or is served at (R-RUM-3): where it stands, its maze or
     /// plane cell, its vessel's or swimming cell. A stuck unit is at no cell; as a server it
@@ -81,6 +72,33 @@ impl Game {
         out
     }
 
+    /// What [`Game::rum_effects`] would find, without building its lists (asked for every
+    /// candidate cell on every ply a team holds rum): whether the serving has any effect, and
+    /// the maze's last step when units would climb to it.
+    fn rum_effect_summary(&self, team: Team, at: Cell) -> (bool, Option<u8>) {
+        let mut any = false;
+        for (i, u) in self.units.enumerate() {
+            if !self.allied(u.team, team) || self.rum_cell(i, false) != Some(at) {
+                continue;
+            }
+            // As in `rum_effects`: Friday only dies of it.
+            if u.is_friday() {
+                any = true;
+                continue;
+            }
+            if u.is_missionary() || u.trapped {
+                any = true;
+            }
+            if let Place::Land { step, .. } = u.place {
+                let k = self.maze_steps(at);
+                if k > 0 && step < k {
+                    return (true, Some(k));
+                }
+            }
+        }
+        (any, None)
+    }
+
     /// R-RUM-5: why serving on `at` is refused now (`rum_forbidden`), or `Ok`. A pending
     /// choice is the caller's check (`choice_pending`).
     pub(crate) fn check_rum(&self, team: Team, at: Cell) -> Result<(), ErrorKind> {
@@ -101,18 +119,23 @@ impl Game {
         if !self.has_server(team, at) {
             return Some(Detail::NoServer);
         }
+        self.rum_refusal_near_server(team, at)
+    }
+
+    /// The rest of R-RUM-5 once stock, weed and server are known to allow the serving.
+    fn rum_refusal_near_server(&self, team: Team, at: Cell) -> Option<Detail> {
         if self.open_kind(at) == Some(TileKind::Jungle) {
             return Some(Detail::RumOnJungle);
         }
-        let effects = self.rum_effects(team, at);
-        if let Some(&(_, k)) = effects.climbers.first()
+        let (any, climb_to) = self.rum_effect_summary(team, at);
+        if let Some(k) = climb_to
             && self
                 .units_at(at, k)
                 .any(|i| self.enemies(self.units[i].team, team))
         {
             return Some(Detail::RumOntoEnemy);
         }
-        if self.settings.no_wasted_rum && !effects.any() {
+        if self.settings.no_wasted_rum && !any {
             return Some(Detail::RumWasted);
         }
         None
@@ -142,7 +165,8 @@ impl Game {
         (0..self.board.cell_count())
             .filter(|i| near[i / 64] & (1 << (i % 64)) != 0)
             .map(|i| self.board.cell_at(i))
-            .filter(|&c| self.check_rum(team, c).is_ok())
+            // Every candidate has a server (it was marked from one): the rest of R-RUM-5.
+            .filter(|&c| self.rum_refusal_near_server(team, c).is_none())
             .collect()
     }
 
@@ -150,7 +174,7 @@ impl Game {
     pub(crate) fn has_effective_rum(&self, team: Team) -> bool {
         self.rum_targets(team)
             .into_iter()
-            .any(|c| self.rum_effects(team, c).any())
+            .any(|c| self.rum_effect_summary(team, c).0)
     }
 
     /// Serves rum on `at` (checked): one bottle from the acting team's stock, then R-RUM-4.

@@ -27,6 +27,15 @@ impl<T: Copy + Default, const N: usize> StackVec<T, N> {
         self.len = 0;
     }
 
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Drops the items after the first `len`.
+    pub fn truncate(&mut self, len: usize) {
+        self.len = self.len.min(len);
+    }
+
     pub fn as_slice(&self) -> &[T] {
         &self.items[..self.len]
     }

@@ -229,9 +229,9 @@ impl Game {
                 return;
             }
             // (b) all disabled.
+            // `team` was just found unable: only the others are asked.
             let any_drunk = self.units.iter().any(|u| u.alive() && u.drunk);
-            let teams: Vec<Team> = self.teams_in_play().collect();
-            if !any_drunk && teams.iter().all(|&t| !self.can_act(t)) {
+            if !any_drunk && self.teams_in_play().all(|t| t == team || !self.can_act(t)) {
                 let outcome = self.outcome_by_score(EndReason::Disabled);
                 self.finish(outcome, ev);
                 return;
@@ -251,7 +251,13 @@ impl Game {
     fn side_scores(&self) -> ([(Team, u32); 4], usize) {
         let mut out = [(Team::of(1), 0); 4];
         let mut n = 0;
+        let teams_are_sides = self.settings.players != super::settings::Players::TwoVsTwo;
         for t in self.teams_in_play() {
+            if teams_are_sides {
+                out[n] = (t, self.score(t));
+                n += 1;
+                continue;
+            }
             let first = self.side_key(t);
             if !out[..n].iter().any(|(s, _)| *s == first) {
                 out[n] = (first, self.side_score(t));
