@@ -26,6 +26,49 @@ pub struct PostMaterial {
     pub number: u32,
 }
 
+/// A private prompt sent to a player for a turn: the DM (or private message) with its
+/// buttons, until the turn is over.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SentPrompt {
+    pub game_id: GameId,
+    pub user_id: UserId,
+    pub ply: u32,
+    pub channel_id: u64,
+    pub message_id: u64,
+}
+
+impl SentPrompt {
+    fn of(row: PromptRow) -> SentPrompt {
+        SentPrompt {
+            game_id: row.game_id,
+            user_id: row.user_id,
+            ply: row.ply,
+            channel_id: row.channel_id,
+            message_id: row.message_id,
+        }
+    }
+}
+
+/// A public post that asks a question with its buttons, until it is answered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AskedQuestion {
+    pub game_id: GameId,
+    pub question: Question,
+    pub channel_id: u64,
+    pub message_id: u64,
+}
+
+impl AskedQuestion {
+    fn of(row: QuestionRow) -> AskedQuestion {
+        AskedQuestion {
+            game_id: row.game_id,
+            question: row.question,
+            channel_id: row.channel_id,
+            message_id: row.message_id,
+        }
+    }
+}
+
 /// A move as a player played it: its number and its recorded steps (the action, then the
 /// answers to the choices it stopped for).
 #[derive(Clone, Debug)]
@@ -272,15 +315,17 @@ impl GameService {
 
     /// The prompt a player was last sent in a game, if its turn is at or before `ply` (a newer
     /// prompt is left alone).
-    pub fn prompt_of(&self, id: GameId, user: UserId, ply: u32) -> Result<Option<PromptRow>> {
+    pub fn prompt_of(&self, id: GameId, user: UserId, ply: u32) -> Result<Option<SentPrompt>> {
         let conn = self.store.conn()?;
-        Ok(store::get_prompt(&conn, id, user)?.filter(|p| p.ply <= ply))
+        let prompt = store::get_prompt(&conn, id, user)?.filter(|p| p.ply <= ply);
+        Ok(prompt.map(SentPrompt::of))
     }
 
     /// Every private prompt of a game whose buttons may still be live.
-    pub fn open_prompts(&self, id: GameId) -> Result<Vec<PromptRow>> {
+    pub fn open_prompts(&self, id: GameId) -> Result<Vec<SentPrompt>> {
         let conn = self.store.conn()?;
-        Ok(store::game_prompts(&conn, id)?)
+        let prompts = store::game_prompts(&conn, id)?;
+        Ok(prompts.into_iter().map(SentPrompt::of).collect())
     }
 
     /// Remembers a public post that asks a question with its buttons (a pause vote, "Take my
@@ -310,20 +355,27 @@ impl GameService {
         &self,
         id: GameId,
         question: Option<Question>,
-    ) -> Result<Vec<QuestionRow>> {
+    ) -> Result<Vec<AskedQuestion>> {
         let conn = self.store.conn()?;
-        Ok(store::questions(&conn, id, question)?)
+        let rows = store::questions(&conn, id, question)?;
+        Ok(rows.into_iter().map(AskedQuestion::of).collect())
     }
 
     /// A question's buttons are gone: forget it.
-    pub fn question_retired(&self, row: &QuestionRow) -> Result<()> {
+    pub fn question_retired(&self, asked: &AskedQuestion) -> Result<()> {
         let conn = self.store.conn()?;
-        store::delete_question(&conn, row)?;
+        let row = QuestionRow {
+            game_id: asked.game_id,
+            question: asked.question,
+            channel_id: asked.channel_id,
+            message_id: asked.message_id,
+        };
+        store::delete_question(&conn, &row)?;
         Ok(())
     }
 
     /// The prompt's buttons are gone: forget it.
-    pub fn prompt_retired(&self, prompt: &PromptRow) -> Result<()> {
+    pub fn prompt_retired(&self, prompt: &SentPrompt) -> Result<()> {
         let conn = self.store.conn()?;
         store::delete_prompt(&conn, prompt.game_id, prompt.user_id, prompt.message_id)?;
         Ok(())

@@ -41,7 +41,7 @@ use crate::store::{self, GameRow, SeatRow, Store, StoreError, StoredSnapshot};
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use config::{GameConfig, TimeoutPolicy};
 pub use damage::Damage;
-pub use delivery::{PlayedMove, PostMaterial};
+pub use delivery::{AskedQuestion, PlayedMove, PostMaterial, SentPrompt};
 pub use end::GameEnd;
 pub use lobby::Occupant;
 pub use lobby_press::{LobbyChange, LobbySettings};
@@ -59,8 +59,7 @@ pub use view::{GameView, ListedGame, SeatView};
 // The store's values that callers of the service name (the Discord layer reaches the store
 // only through the service, so it takes them from here).
 pub use crate::store::{
-    Durability, GameId, GameStatus, MAX_REMINDERS, PromptRow, Question, QuestionRow, ReminderVia,
-    UserId, UserPrefs,
+    Durability, GameId, GameStatus, MAX_REMINDERS, Question, ReminderVia, UserId, UserPrefs,
 };
 pub use reminder_settings::ReminderChange;
 

@@ -47,7 +47,7 @@ pub(super) async fn turn_over(data: &Data, row: &Queued, game: GameId, ply: u32)
 /// was deleted or cannot be reached has nothing left to retire: that is logged, not retried.
 pub(super) async fn retire_prompt(
     data: &Data,
-    prompt: crate::game::PromptRow,
+    prompt: crate::game::SentPrompt,
     text: &str,
 ) -> std::result::Result<(), Failure> {
     match data
