@@ -1,0 +1,184 @@
+//! The game service on a real SQLite file: lobby, turns, refusals, deadlines, history,
+//! export/import, migrations, corrupt snapshots and concurrent clicks: a module by subject,
+//! over this file's shared fixture.
+
+use std::sync::Arc;
+
+use jackal::ai::BotLevel;
+use jackal::engine::{Game, Team};
+use jackal::game::{
+    Actor, Clock, Damage, Fired, GameConfig, GameService, Location, ManualClock, Next, Notice,
+    OutboxMessage, ServiceError, Target,
+};
+use jackal::store::{self, GameStatus, Store, StoreError};
+
+mod concurrency;
+mod lobby;
+mod outbox;
+mod stored;
+mod timers;
+mod turns;
+
+const ALICE: u64 = 1001;
+
+const BOB: u64 = 1002;
+
+const EVE: u64 = 1666;
+
+const HOUR: i64 = 3_600_000;
+
+struct Fixture {
+    _dir: tempfile::TempDir,
+    path: std::path::PathBuf,
+    clock: Arc<ManualClock>,
+    service: GameService,
+}
+
+fn fixture() -> Fixture {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("jackal.db");
+    let store = Arc::new(Store::open(&path).unwrap());
+    let clock = Arc::new(ManualClock::new(1_700_000_000_000));
+    let service = GameService::new(store, clock.clone());
+    Fixture {
+        _dir: dir,
+        path,
+        clock,
+        service,
+    }
+}
+
+fn here() -> Location {
+    Location {
+        guild_id: Some(1),
+        channel_id: Some(500),
+        thread_id: None,
+    }
+}
+
+fn small_config() -> GameConfig {
+    let mut c = GameConfig::default();
+    c.set("board_size", "7").unwrap();
+    c
+}
+
+/// A started duel: Alice team 1, Bob team 2.
+fn duel(f: &Fixture) -> i64 {
+    duel_with(f, small_config(), 42)
+}
+
+/// A started duel with this configuration and map seed: Alice team 1, Bob team 2.
+fn duel_with(f: &Fixture, config: GameConfig, seed: u64) -> i64 {
+    let s = &f.service;
+    let id = s
+        .create_lobby(
+            Actor::user(ALICE),
+            here(),
+            jackal::words::Lang::En,
+            config,
+            Some(1),
+        )
+        .unwrap();
+    assert_eq!(s.join(Actor::user(BOB), id, None).unwrap(), Team::of(2));
+    s.start_with_seed(Actor::user(ALICE), id, seed).unwrap();
+    id
+}
+
+/// A started game of two random bots, set up by Alice (who gives her seat to a bot).
+fn bots_duel(f: &Fixture, location: Location, config: GameConfig, seed: u64) -> i64 {
+    let s = &f.service;
+    let owner = Actor::user(ALICE);
+    let id = s
+        .create_lobby(owner, location, jackal::words::Lang::En, config, Some(1))
+        .unwrap();
+    s.add_bot(owner, id, 2, BotLevel::Random).unwrap();
+    s.kick(owner, id, 1).unwrap();
+    s.add_bot(owner, id, 1, BotLevel::Random).unwrap();
+    s.start_with_seed(owner, id, seed).unwrap();
+    id
+}
+
+/// A game's timer rows: kind, ply, due time and fired time.
+fn timers_of(f: &Fixture, id: i64) -> Vec<(store::TimerKind, u32, i64, Option<i64>)> {
+    let conn = f.service.store().conn().unwrap();
+    store::game_timers(&conn, id)
+        .unwrap()
+        .into_iter()
+        .map(|t| (t.kind, t.ply, t.due_at, t.fired_at))
+        .collect()
+}
+
+fn first_move(f: &Fixture, id: i64, user: u64) -> String {
+    f.service.legal_moves(user, id).unwrap()[0].notation.clone()
+}
+
+/// A started game of two bots of `level` on a `size`×`size` board.
+fn bots_of_level(f: &Fixture, level: BotLevel, size: &str, seed: u64) -> i64 {
+    let s = &f.service;
+    let owner = Actor::user(ALICE);
+    let mut config = GameConfig::default();
+    config.set("board_size", size).unwrap();
+    let id = s
+        .create_lobby(owner, here(), jackal::words::Lang::En, config, Some(1))
+        .unwrap();
+    s.add_bot(owner, id, 2, level).unwrap();
+    s.kick(owner, id, 1).unwrap();
+    s.add_bot(owner, id, 1, level).unwrap();
+    s.start_with_seed(owner, id, seed).unwrap();
+    id
+}
+
+/// Plays `plies` first-listed moves in a duel (fewer if it ends), through `f`'s service.
+fn play_plies(f: &Fixture, id: i64, plies: u32) {
+    let s = &f.service;
+    for ply in 0..plies {
+        let g = s.game(id).unwrap().state.unwrap();
+        if g.is_over() {
+            break;
+        }
+        let user = if g.controller() == Team::of(1) {
+            ALICE
+        } else {
+            BOB
+        };
+        let mv = first_move(f, id, user);
+        s.act(user, id, ply, &mv).unwrap();
+    }
+}
+
+/// The service as after a restart: nothing in memory, everything read from the file.
+fn restarted(f: &Fixture) -> GameService {
+    GameService::new(Arc::new(Store::open(&f.path).unwrap()), f.clock.clone())
+}
+
+fn damage_of<T: std::fmt::Debug>(result: Result<T, ServiceError>) -> (i64, Damage) {
+    match result {
+        Err(ServiceError::Damaged { game, damage }) => (game, damage),
+        other => panic!("expected a damaged game, got {other:?}"),
+    }
+}
+
+/// Replaces the action recorded at `ply` of game `id` by another move legal there, as a hand
+/// edit of the file would (dropping the log's append-only trigger first, migration 0003).
+fn change_action(f: &Fixture, id: i64, ply: u32) {
+    let conn = f.service.store().conn().unwrap();
+    conn.raw()
+        .execute_batch("DROP TRIGGER IF EXISTS actions_no_update")
+        .unwrap();
+    let recorded = store::action_at(&conn, id, ply).unwrap().unwrap().action;
+    let other = f
+        .service
+        .position_at(id, ply - 1)
+        .unwrap()
+        .legal_actions()
+        .into_iter()
+        .map(|l| serde_json::to_string(&l.action).unwrap())
+        .find(|a| *a != recorded)
+        .expect("another legal move");
+    conn.raw()
+        .execute(
+            "UPDATE actions SET action = ?3 WHERE game_id = ?1 AND ply = ?2",
+            rusqlite::params![id, ply, other],
+        )
+        .unwrap();
+}
