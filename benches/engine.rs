@@ -23,46 +23,11 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{Criterion, Throughput, criterion_group};
-use jackal::engine::{Game, Pack, PlaneSeats, Players, RetreatDistance, Settings};
+use jackal::engine::{Game, Settings};
 
-fn classic() -> Settings {
-    Settings {
-        board_size: 13,
-        players: Players::Four,
-        tile_pack: Pack::Classic,
-        ..Settings::default()
-    }
-}
-
-/// The full pack with every rule setting drawn from `seed` (the stall guard at its default).
-fn full(seed: u64) -> Settings {
-    let mut rng = SplitMix64::new(seed ^ 0x5E77_1265);
-    let mut flag = || rng.below(2) == 1;
-    let flags: [bool; 10] = std::array::from_fn(|_| flag());
-    let mut rng = SplitMix64::new(seed ^ 0x9A7E);
-    Settings {
-        board_size: 13,
-        players: Players::Four,
-        tile_pack: Pack::Full,
-        plane_seats: [PlaneSeats::Two, PlaneSeats::One, PlaneSeats::Chosen][rng.pick(3)],
-        retreat_distance: [
-            RetreatDistance::King,
-            RetreatDistance::Taxicab,
-            RetreatDistance::Euclid,
-        ][rng.pick(3)],
-        restriction_kills: flags[0],
-        missionary_blocks_attack: flags[1],
-        cannonball_kills: flags[2],
-        fortress_vs_cannonball: flags[3],
-        cannonball_spares_fog: flags[4],
-        no_wasted_rum: flags[5],
-        no_trapped_rum: flags[6],
-        boardgame_caves: flags[7],
-        destroying_ships: flags[8],
-        friendly_fire: flags[9],
-        stall_rounds: 50,
-    }
-}
+#[path = "../tests/support/bench_games.rs"]
+mod bench_games;
+use bench_games::{classic, full};
 
 /// One random legal action, played. A uniform player needs no ☠ marks, so it lists the
 /// actions as a playout does (`legal_actions_unflagged`: the same actions in the same order,

@@ -6,7 +6,11 @@
 //! If a rule is changed on purpose, print the new value (`--nocapture`) and record it here.
 
 use jackal::engine::mapgen::SplitMix64;
-use jackal::engine::{Game, Pack, PlaneSeats, Players, RetreatDistance, Settings};
+use jackal::engine::{Game, Settings};
+
+#[path = "support/bench_games.rs"]
+mod bench_games;
+use bench_games::{classic, full};
 
 /// FNV-1a, 64 bits: stable across Rust versions, unlike std's hasher.
 struct Digest(u64);
@@ -21,36 +25,6 @@ impl Digest {
             self.0 ^= u64::from(b);
             self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
         }
-    }
-}
-
-/// The bench's full-pack settings for `seed` (benches/engine.rs): every rule setting drawn.
-fn full(seed: u64) -> Settings {
-    let mut rng = SplitMix64::new(seed ^ 0x5E77_1265);
-    let mut flag = || rng.below(2) == 1;
-    let flags: [bool; 10] = std::array::from_fn(|_| flag());
-    let mut rng = SplitMix64::new(seed ^ 0x9A7E);
-    Settings {
-        board_size: 13,
-        players: Players::Four,
-        tile_pack: Pack::Full,
-        plane_seats: [PlaneSeats::Two, PlaneSeats::One, PlaneSeats::Chosen][rng.pick(3)],
-        retreat_distance: [
-            RetreatDistance::King,
-            RetreatDistance::Taxicab,
-            RetreatDistance::Euclid,
-        ][rng.pick(3)],
-        restriction_kills: flags[0],
-        missionary_blocks_attack: flags[1],
-        cannonball_kills: flags[2],
-        fortress_vs_cannonball: flags[3],
-        cannonball_spares_fog: flags[4],
-        no_wasted_rum: flags[5],
-        no_trapped_rum: flags[6],
-        boardgame_caves: flags[7],
-        destroying_ships: flags[8],
-        friendly_fire: flags[9],
-        stall_rounds: 50,
     }
 }
 
@@ -80,14 +54,8 @@ fn the_bench_games_play_out_as_recorded() {
     for seed in 0..200 {
         play_into(&mut digest, full(seed), seed);
     }
-    let classic = Settings {
-        board_size: 13,
-        players: Players::Four,
-        tile_pack: Pack::Classic,
-        ..Settings::default()
-    };
     for seed in 0..50 {
-        play_into(&mut digest, classic.clone(), seed);
+        play_into(&mut digest, classic(), seed);
     }
     println!("digest {:#018x}", digest.0);
     assert_eq!(digest.0, RECORDED, "the games played out differently");
