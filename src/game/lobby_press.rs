@@ -34,12 +34,9 @@ pub struct LobbySettings {
 impl GameService {
     /// Makes `change` and answers the game as it stands after it, in one write.
     pub fn change_lobby(&self, actor: Actor, id: GameId, change: LobbyChange) -> Result<GameView> {
-        let seed = match change {
-            LobbyChange::Start => {
-                Some(getrandom::u64().map_err(|e| ServiceError::NoRandomness(e.to_string()))?)
-            }
-            _ => None,
-        };
+        if change == LobbyChange::Start {
+            return self.start(actor, id);
+        }
         self.write(id, Needs::Stored, |tx, g| {
             match change {
                 LobbyChange::Join => {
@@ -50,13 +47,7 @@ impl GameService {
                 LobbyChange::Configure { setting, value } => {
                     configure_in(tx, g, actor, &setting, &value)?;
                 }
-                LobbyChange::Start => {
-                    require_lobby(&g.row)?;
-                    require_owner(&g.row, actor)?;
-                    let seed = seed.expect("drawn above for a start");
-                    *g = self.start_in(tx, g, seed, self.now())?;
-                    return Ok(GameView::of(g.clone()));
-                }
+                LobbyChange::Start => unreachable!("started above"),
                 LobbyChange::Cancel => self.cancel_by(tx, g, actor)?,
             }
             reread_lobby(tx, g)?;
