@@ -56,12 +56,14 @@ impl GameService {
     }
 
     /// The settings of game `id`, for its owner or an admin.
+    /// Only the game's row is read: its state is not needed.
     pub fn lobby_settings(&self, actor: Actor, id: GameId) -> Result<LobbySettings> {
-        let loaded = self.load(id)?;
-        require_owner(&loaded.row, actor)?;
+        let conn = self.store.conn()?;
+        let row = store::get_game(&conn, id)?.ok_or(ServiceError::UnknownGame(id))?;
+        require_owner(&row, actor)?;
         Ok(LobbySettings {
-            editable: require_lobby(&loaded.row).is_ok(),
-            config: loaded.config,
+            editable: require_lobby(&row).is_ok(),
+            config: parse_config(&row)?,
         })
     }
 }
