@@ -36,6 +36,7 @@
 //! iterations.
 
 use jackal::engine::mapgen::SplitMix64;
+use jackal::id::{ChannelId, GameId, GuildId, UserId};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -43,7 +44,7 @@ use std::time::{Duration, Instant};
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use jackal::game::{Actor, GameConfig, GameService, Location, ManualClock, SNAPSHOT_EVERY};
-use jackal::store::{Durability, GameId, Store, UserId};
+use jackal::store::{Durability, Store};
 use rusqlite::TransactionBehavior;
 
 /// The plies measured: early game, and deep into a long one.
@@ -51,7 +52,12 @@ use rusqlite::TransactionBehavior;
 /// tell the periodic snapshot cost from any growth with the game's length.
 const PLIES: [u32; 3] = [10, 500, 501];
 /// The four seated users (team = index + 1).
-const USERS: [UserId; 4] = [101, 102, 103, 104];
+const USERS: [UserId; 4] = [
+    UserId::new(101),
+    UserId::new(102),
+    UserId::new(103),
+    UserId::new(104),
+];
 const START_MS: i64 = 1_700_000_000_000;
 /// Seeds tried in turn until a game lasts long enough.
 const SEEDS: std::ops::Range<u64> = 1..50;
@@ -160,8 +166,8 @@ fn start_game(service: &GameService, seed: u64) -> GameId {
     config.set("board_size", "13").expect("13 is a board size");
     config.set("players", "4").expect("4 players");
     let here = Location {
-        guild_id: Some(1),
-        channel_id: Some(2),
+        guild_id: Some(GuildId::new(1)),
+        channel_id: Some(ChannelId::new(2)),
         thread_id: None,
     };
     let owner = Actor::user(USERS[0]);

@@ -9,6 +9,7 @@ pub mod discord;
 pub mod engine;
 pub mod game;
 pub mod guide;
+pub mod id;
 pub mod render;
 pub mod scenario;
 pub mod store;

@@ -7,9 +7,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use jackal::ai::BotLevel;
 use jackal::engine::Game;
 use jackal::game::{Actor, GameConfig, GameService, Location, ManualClock};
+use jackal::id::{GameId, UserId};
 use jackal::store::{Store, StoreError};
 
-const OWNER: u64 = 1001;
+const OWNER: UserId = UserId::new(1001);
 
 fn service(path: &std::path::Path) -> GameService {
     let store = Arc::new(Store::open(path).unwrap());
@@ -17,7 +18,7 @@ fn service(path: &std::path::Path) -> GameService {
 }
 
 /// A started game of two random bots.
-fn bots_game(s: &GameService, seed: u64) -> i64 {
+fn bots_game(s: &GameService, seed: u64) -> GameId {
     let mut config = GameConfig::default();
     config.set("board_size", "7").unwrap();
     let owner = Actor::user(OWNER);
@@ -38,7 +39,7 @@ fn bots_game(s: &GameService, seed: u64) -> i64 {
 }
 
 /// The state a game's action log replays to, from its seed.
-fn replayed(s: &GameService, id: i64) -> Game {
+fn replayed(s: &GameService, id: GameId) -> Game {
     let export = s.export(id).unwrap();
     let mut game = Game::new(export.config.rules.clone(), export.seed.unwrap()).unwrap();
     for a in &export.actions {

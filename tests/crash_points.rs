@@ -17,6 +17,7 @@ use std::time::Duration;
 use jackal::cli::chaos::FULL_CHANNELS;
 use jackal::engine::Game;
 use jackal::game::{GameEnd, GameService, ManualClock};
+use jackal::id::GameId;
 use jackal::store::{self, GameStatus, Store, TimerKind};
 
 fn kills_wanted() -> usize {
@@ -192,12 +193,15 @@ fn killed_while_creating_games_each_is_absent_a_lobby_or_started() {
         for id in store::all_game_ids(&conn).unwrap() {
             let row = store::get_game(&conn, id).unwrap().unwrap();
             // A game created full is never seen half made.
-            if row.channel_id.is_some_and(|c| FULL_CHANNELS.contains(&c)) {
+            if row
+                .channel_id
+                .is_some_and(|c| FULL_CHANNELS.contains(&c.get()))
+            {
                 assert_eq!(row.status, GameStatus::Active, "game {id}");
             }
         }
         for ack in acks {
-            let id: i64 = words(ack)[1].parse().unwrap();
+            let id: GameId = words(ack)[1].parse().unwrap();
             let loaded = service.game(id).expect("an acknowledged game is there");
             assert_eq!(loaded.status, GameStatus::Active, "game {id}");
         }
@@ -224,7 +228,7 @@ fn killed_while_moving_with_choices_no_move_is_lost_or_half_made() {
         let mut seen = BTreeSet::new();
         for ack in acks {
             let w = words(ack);
-            let (id, ply): (i64, u32) = (w[0].parse().unwrap(), w[1].parse().unwrap());
+            let (id, ply): (GameId, u32) = (w[0].parse().unwrap(), w[1].parse().unwrap());
             assert!(
                 seen.insert((id, ply)),
                 "game {id} ply {ply} acknowledged twice"
@@ -270,7 +274,7 @@ fn killed_while_players_resign_each_resignation_is_whole() {
         let (_, service) = open(db);
         for ack in acks {
             let w = words(ack);
-            let (id, team): (i64, u8) = (w[1].parse().unwrap(), w[2].parse().unwrap());
+            let (id, team): (GameId, u8) = (w[1].parse().unwrap(), w[2].parse().unwrap());
             let loaded = service.game(id).unwrap();
             let seat = loaded.seat(team).unwrap();
             let ended =
@@ -312,7 +316,7 @@ fn killed_while_timers_fire_each_fires_once() {
         let (_, service) = open(db);
         for ack in acks {
             let w = words(ack);
-            let (id, ply): (i64, u32) = (w[1].parse().unwrap(), w[3].parse().unwrap());
+            let (id, ply): (GameId, u32) = (w[1].parse().unwrap(), w[3].parse().unwrap());
             let stored = service.game(id).unwrap().ply;
             assert!(
                 stored >= ply,

@@ -12,6 +12,7 @@ use std::time::Duration;
 
 use jackal::engine::{Event, Game};
 use jackal::game::{GameService, ManualClock};
+use jackal::id::GameId;
 use jackal::store::{self, Store};
 
 const GAMES: usize = 20;
@@ -36,7 +37,7 @@ fn child(db: &std::path::Path) -> std::process::Child {
 }
 
 /// (game, ply) → notation of every action the child acknowledged (after its commit).
-fn read_acks(out: &str, acks: &mut BTreeMap<(i64, u32), String>) {
+fn read_acks(out: &str, acks: &mut BTreeMap<(GameId, u32), String>) {
     for line in out.lines().filter(|l| l.starts_with("ack ")) {
         let mut parts = line.splitn(4, ' ').skip(1);
         let (Some(game), Some(ply), Some(notation)) = (parts.next(), parts.next(), parts.next())
@@ -54,7 +55,7 @@ fn read_acks(out: &str, acks: &mut BTreeMap<(i64, u32), String>) {
     }
 }
 
-fn verify(db: &std::path::Path, acks: &BTreeMap<(i64, u32), String>) -> u32 {
+fn verify(db: &std::path::Path, acks: &BTreeMap<(GameId, u32), String>) -> u32 {
     let store = Arc::new(Store::open(db).expect("the database reopens"));
     let service = GameService::new(store.clone(), Arc::new(ManualClock::new(0)));
     let conn = store.conn().unwrap();

@@ -8,11 +8,12 @@ use std::sync::Arc;
 
 use jackal::ai::BotLevel;
 use jackal::game::{Actor, GameConfig, GameService, Location, ManualClock};
-use jackal::store::{GameId, Store};
+use jackal::id::{GameId, UserId};
+use jackal::store::Store;
 use rusqlite::Connection;
 
-const ALICE: u64 = 1;
-const BOB: u64 = 2;
+const ALICE: UserId = UserId::new(1);
+const BOB: UserId = UserId::new(2);
 
 /// The games of the healthy file.
 struct Games {

@@ -42,6 +42,7 @@ use jackal::engine::mapgen::SplitMix64;
 use jackal::engine::notation;
 use jackal::engine::{Game, Settings, Team};
 use jackal::game::{Actor, ExportedGame, GameConfig, GameEnd, GameService, Location, ManualClock};
+use jackal::id::{ChannelId, GameId, GuildId, UserId};
 use jackal::store::{Durability, GameStatus, Store};
 use jackal::words::Lang;
 use proptest::prelude::*;
@@ -657,7 +658,7 @@ fn turn_views() -> &'static Vec<jackal::game::TurnView> {
     VIEWS.get_or_init(|| {
         positions()
             .iter()
-            .map(|g| jackal::game::TurnView::of_position(1, 1, g.clone()))
+            .map(|g| jackal::game::TurnView::of_position(GameId::new(1).unwrap(), 1, g.clone()))
             .collect()
     })
 }
@@ -1122,12 +1123,12 @@ fn game_import() {
     let strategy = json_input(Arc::new(exports().clone()), JSON_TOKENS);
     fuzz("game_import", strategy, |json| {
         let here = Location {
-            guild_id: Some(1),
-            channel_id: Some(2),
+            guild_id: Some(GuildId::new(1)),
+            channel_id: Some(ChannelId::new(2)),
             thread_id: None,
         };
         let before = row_counts(s);
-        match s.import(Actor::user(7), here, &json) {
+        match s.import(Actor::user(UserId::new(7)), here, &json) {
             Err(_) => prop_assert_eq!(
                 row_counts(s),
                 before,
@@ -1233,7 +1234,7 @@ fn custom_ids() -> &'static Vec<String> {
     static IDS: OnceLock<Vec<String>> = OnceLock::new();
     IDS.get_or_init(|| {
         use jackal::discord::ids::LobbyButton;
-        let game = 123;
+        let game = GameId::new(123).unwrap();
         let mut ids: Vec<CustomId> = LobbyButton::ALL
             .into_iter()
             .map(|button| CustomId::Lobby { game, button })
@@ -1372,7 +1373,7 @@ fn discord_input() {
             }
             // The settings panel opens the menu of values only for a setting that exists.
             if let Some(setting) = settings::known_setting(&value) {
-                let _ = settings::value_menu(1, &config, lang, setting);
+                let _ = settings::value_menu(GameId::new(1).unwrap(), &config, lang, setting);
             }
             // Any path (the walk stops where the tree does), on a sample: the tree is costly.
             if at % 16 == 0 {

@@ -9,6 +9,7 @@ use jackal::ai::BotLevel;
 use jackal::cli::play::{self, BoardPicture, PlayOptions};
 use jackal::engine::Game;
 use jackal::game::{GameService, ManualClock};
+use jackal::id::{GameId, UserId};
 use jackal::store::{GameStatus, Store};
 
 fn service(db: &Path) -> GameService {
@@ -40,9 +41,9 @@ fn a_game_of_bots_runs_to_its_end_and_draws_the_final_board() {
     );
 
     let s = service(&db);
-    let loaded = s.game(1).unwrap();
+    let loaded = s.game(game_no(1)).unwrap();
     assert_eq!(loaded.status, GameStatus::Finished);
-    let export = s.export(1).unwrap();
+    let export = s.export(game_no(1)).unwrap();
     let mut replayed = Game::new(export.config.rules.clone(), 3).unwrap();
     for a in &export.actions {
         replayed.play(&a.action).unwrap();
@@ -69,6 +70,7 @@ fn a_game_of_bots_runs_to_its_end_and_draws_the_final_board() {
 }
 
 fn hot_seat(db: &Path, picture: &Path, game: Option<i64>) -> PlayOptions {
+    let game = game.map(game_no);
     PlayOptions {
         db: db.to_path_buf(),
         size: 7,
@@ -106,8 +108,8 @@ fn a_player_lists_moves_is_refused_kindly_saves_and_resumes() {
         "{said}"
     );
     let s = service(&db);
-    assert_eq!(s.game(1).unwrap().ply, 0, "nothing was played");
-    let listed = s.legal_moves(1, 1).unwrap();
+    assert_eq!(s.game(game_no(1)).unwrap().ply, 0, "nothing was played");
+    let listed = s.legal_moves(UserId::new(1), game_no(1)).unwrap();
     for m in &listed {
         assert!(said.contains(&m.notation), "`moves` lists {}", m.notation);
     }
@@ -120,7 +122,7 @@ fn a_player_lists_moves_is_refused_kindly_saves_and_resumes() {
         &format!("{}\nquit\n", listed[0].notation),
     );
     assert_eq!(code, 0, "{said}");
-    let after = s.game(1).unwrap().ply;
+    let after = s.game(game_no(1)).unwrap().ply;
     assert!(after >= 2, "the move and the bot's answer: ply {after}");
     assert_board_picture(&picture);
     assert_ne!(
@@ -153,7 +155,7 @@ fn a_player_lists_moves_is_refused_kindly_saves_and_resumes() {
     let (code, said) = play_with(&hot_seat(&db, &picture, Some(1)), "");
     assert_eq!(code, 1);
     assert!(said.contains("No more input: the game is saved"), "{said}");
-    assert_eq!(s.game(1).unwrap().ply, after);
+    assert_eq!(s.game(game_no(1)).unwrap().ply, after);
 }
 
 /// A game that ended by resignation says so when resumed, not just "finished".
@@ -167,7 +169,7 @@ fn a_resigned_game_says_how_it_ended() {
     options.humans = 2;
     play_with(&options, "quit\n");
     service(&db)
-        .resign(jackal::game::Actor::user(2), 1)
+        .resign(jackal::game::Actor::user(UserId::new(2)), game_no(1))
         .unwrap();
     let (code, said) = play_with(&hot_seat(&db, &picture, Some(1)), "");
     assert_eq!(code, 0);
@@ -192,11 +194,15 @@ fn the_pack_and_the_rule_settings_are_chosen_on_the_command_line() {
     let run = jackal(&["--pack", "classic", "--set", "destroying_ships=on"]);
     assert!(run.status.success(), "{run:?}");
     let s = service(&db);
-    let loaded = s.game(1).unwrap();
+    let loaded = s.game(game_no(1)).unwrap();
     assert_eq!(loaded.config.rules.tile_pack, jackal::engine::Pack::Classic);
     assert!(loaded.config.rules.destroying_ships);
     let run = jackal(&["--set", "destroying_ships=maybe"]);
     assert!(!run.status.success());
     assert!(String::from_utf8_lossy(&run.stderr).contains("destroying_ships"));
-    assert!(s.game(2).is_err(), "nothing created");
+    assert!(s.game(game_no(2)).is_err(), "nothing created");
+}
+
+fn game_no(n: i64) -> GameId {
+    GameId::new(n).expect("a game's number")
 }

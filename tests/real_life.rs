@@ -9,11 +9,12 @@ use jackal::game::{
     Actor, Clock, Fired, GameConfig, GameService, Location, ManualClock, Notice, OutboxMessage,
     PauseVote, ReminderChange, ServiceError, Target,
 };
+use jackal::id::{ChannelId, GameId, GuildId, UserId};
 use jackal::store::{self, Store};
 
-const ALICE: u64 = 1001;
-const BOB: u64 = 1002;
-const EVE: u64 = 1666;
+const ALICE: UserId = UserId::new(1001);
+const BOB: UserId = UserId::new(1002);
+const EVE: UserId = UserId::new(1666);
 const HOUR: i64 = 3_600_000;
 
 struct Fixture {
@@ -37,8 +38,8 @@ fn fixture() -> Fixture {
 
 fn here() -> Location {
     Location {
-        guild_id: Some(1),
-        channel_id: Some(500),
+        guild_id: Some(GuildId::new(1)),
+        channel_id: Some(ChannelId::new(500)),
         thread_id: None,
     }
 }
@@ -53,7 +54,7 @@ fn config(settings: &[(&str, &str)]) -> GameConfig {
 }
 
 /// A started duel: Alice team 1, Bob team 2.
-fn duel(f: &Fixture, config: GameConfig) -> i64 {
+fn duel(f: &Fixture, config: GameConfig) -> GameId {
     let s = &f.service;
     let id = s
         .create_lobby(
@@ -69,12 +70,12 @@ fn duel(f: &Fixture, config: GameConfig) -> i64 {
     id
 }
 
-fn first_move(f: &Fixture, id: i64, user: u64) -> String {
+fn first_move(f: &Fixture, id: GameId, user: UserId) -> String {
     f.service.legal_moves(user, id).unwrap()[0].notation.clone()
 }
 
 /// Plays `user`'s first legal move, and the first answer to any choice it leads to.
-fn play_turn(f: &Fixture, id: i64, user: u64) {
+fn play_turn(f: &Fixture, id: GameId, user: UserId) {
     let s = &f.service;
     let team = s.game(id).unwrap().seat_of(user).unwrap().team;
     loop {
@@ -87,7 +88,7 @@ fn play_turn(f: &Fixture, id: i64, user: u64) {
     }
 }
 
-fn notices(f: &Fixture, id: i64) -> Vec<Notice> {
+fn notices(f: &Fixture, id: GameId) -> Vec<Notice> {
     let conn = f.service.store().conn().unwrap();
     store::game_outbox(&conn, id)
         .unwrap()
@@ -264,13 +265,13 @@ fn fixture_at(start: &str) -> Fixture {
     }
 }
 
-fn on_turn(f: &Fixture, id: i64) -> u64 {
+fn on_turn(f: &Fixture, id: GameId) -> UserId {
     let loaded = f.service.game(id).unwrap();
     let team = loaded.state.as_ref().unwrap().controller();
     loaded.team_seat(team).unwrap().user_id.unwrap()
 }
 
-fn reminder_times(f: &Fixture, id: i64) -> Vec<i64> {
+fn reminder_times(f: &Fixture, id: GameId) -> Vec<i64> {
     let conn = f.service.store().conn().unwrap();
     store::game_timers(&conn, id)
         .unwrap()
@@ -281,7 +282,7 @@ fn reminder_times(f: &Fixture, id: i64) -> Vec<i64> {
 }
 
 /// The reminders sent so far, as (user, game).
-fn reminders_sent(f: &Fixture) -> Vec<(u64, i64)> {
+fn reminders_sent(f: &Fixture) -> Vec<(UserId, GameId)> {
     let conn = f.service.store().conn().unwrap();
     let mut out = Vec::new();
     for id in store::all_game_ids(&conn).unwrap() {
@@ -480,7 +481,7 @@ fn a_vacation_is_spent_only_when_a_deadline_would_pass_and_ends_early_on_a_move(
     let team = s.game(id).unwrap().seat_of(first).unwrap().team;
     let start = f.clock.now_ms();
 
-    let new = s.go_on_vacation(first, 1, 5 * DAY).unwrap();
+    let new = s.go_on_vacation(first, GuildId::new(1), 5 * DAY).unwrap();
     assert_eq!(new.replaced_until_ms, None);
     let v = new.status;
     assert_eq!(
@@ -501,28 +502,29 @@ fn a_vacation_is_spent_only_when_a_deadline_would_pass_and_ends_early_on_a_move(
         [Fired::Held { game_id: id, team }]
     );
     assert_eq!(s.deadline_of(id).unwrap(), Some(start + 6 * DAY));
-    assert_eq!(s.vacation(first, 1).unwrap().used_ms, 4 * DAY);
+    assert_eq!(s.vacation(first, GuildId::new(1)).unwrap().used_ms, 4 * DAY);
     assert_eq!(s.game(id).unwrap().ply, 0, "no bot moved for them");
     // Back on the third day: they move, and the three days not used come back.
     f.clock.advance_ms(DAY);
     play_turn(&f, id, first);
-    let v = s.vacation(first, 1).unwrap();
+    let v = s.vacation(first, GuildId::new(1)).unwrap();
     assert_eq!((v.until_ms, v.used_ms), (None, DAY));
     assert_eq!(notices(&f, id).last(), Some(&Notice::Back { team }));
     assert!(matches!(
-        s.end_vacation(first, 1),
+        s.end_vacation(first, GuildId::new(1)),
         Err(ServiceError::NotOnVacation)
     ));
 
     // A vacation no deadline touched is free: the other player is away 12 hours while their
     // next deadline is a day off.
     play_turn(&f, id, second);
-    s.go_on_vacation(second, 1, 12 * HOUR).unwrap();
+    s.go_on_vacation(second, GuildId::new(1), 12 * HOUR)
+        .unwrap();
     f.clock.advance_ms(HOUR);
     play_turn(&f, id, first);
     f.clock.advance_ms(12 * HOUR);
     assert!(s.fire_due_timers().unwrap().is_empty());
-    let v = s.vacation(second, 1).unwrap();
+    let v = s.vacation(second, GuildId::new(1)).unwrap();
     assert_eq!((v.until_ms, v.used_ms), (None, 0));
 }
 
@@ -533,24 +535,28 @@ fn a_vacation_longer_than_the_allowance_left_is_refused() {
     let f = fixture_at("2026-11-18T12:00:00Z");
     let s = &f.service;
     assert!(matches!(
-        s.go_on_vacation(ALICE, 1, 15 * DAY),
+        s.go_on_vacation(ALICE, GuildId::new(1), 15 * DAY),
         Err(ServiceError::VacationTooLong {
             left_ms,
             allowance_days: 14
         }) if left_ms == 14 * DAY
     ));
-    assert_eq!(s.vacation(ALICE, 1).unwrap().until_ms, None);
+    assert_eq!(s.vacation(ALICE, GuildId::new(1)).unwrap().until_ms, None);
     assert!(matches!(
-        s.set_guild_limits(false, 1, Some(20), None),
+        s.set_guild_limits(false, GuildId::new(1), Some(20), None),
         Err(ServiceError::NotServerManager)
     ));
     assert_eq!(
-        s.set_guild_limits(true, 1, Some(20), None).unwrap(),
+        s.set_guild_limits(true, GuildId::new(1), Some(20), None)
+            .unwrap(),
         (20, 7)
     );
-    assert!(s.go_on_vacation(ALICE, 1, 15 * DAY).is_ok());
+    assert!(s.go_on_vacation(ALICE, GuildId::new(1), 15 * DAY).is_ok());
     // Another server has its own allowance.
-    assert_eq!(s.vacation(ALICE, 2).unwrap().allowance_ms, 14 * DAY);
+    assert_eq!(
+        s.vacation(ALICE, GuildId::new(2)).unwrap().allowance_ms,
+        14 * DAY
+    );
 }
 
 /// A duel's pause: proposed by one, accepted by the other; the deadline moves on by the
@@ -736,7 +742,7 @@ fn the_owner_extends_a_deadline() {
 fn three_overdue_deadlines_fire_once_each_after_a_restart() {
     let f = fixture_at("2026-11-18T12:00:00Z");
     let s = &f.service;
-    let ids: Vec<i64> = (0..3)
+    let ids: Vec<GameId> = (0..3)
         .map(|i| {
             let id = duel(&f, config(&[("turn_time", "1d"), ("reminder", "off")]));
             f.clock.advance_ms(HOUR * (3 - i));
@@ -753,7 +759,7 @@ fn three_overdue_deadlines_fire_once_each_after_a_restart() {
     let reopened = Store::open(f._dir.path().join("jackal.db")).unwrap();
     let after = GameService::new(Arc::new(reopened), f.clock.clone());
     let fired = after.fire_due_timers().unwrap();
-    let timed_out: Vec<i64> = fired
+    let timed_out: Vec<GameId> = fired
         .iter()
         .filter_map(|f| match f {
             Fired::TimedOut { game_id, .. } => Some(*game_id),

@@ -1,15 +1,16 @@
 //! `jackal render --db FILE --game ID [--ply N]`: a stored game's board picture at any ply,
 //! and clear refusals (unknown game, a ply beyond the game, a lobby, a missing file).
 
+use jackal::id::{GameId, UserId};
 use std::path::Path;
 use std::process::{Command, Output};
 use std::sync::Arc;
 
 use jackal::game::{Actor, GameConfig, GameService, Location, ManualClock};
-use jackal::store::{GameId, Store};
+use jackal::store::Store;
 
-const ALICE: u64 = 1;
-const BOB: u64 = 2;
+const ALICE: UserId = UserId::new(1);
+const BOB: UserId = UserId::new(2);
 
 fn service(db: &Path) -> GameService {
     let store = Store::open(db).unwrap();

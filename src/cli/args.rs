@@ -10,6 +10,7 @@ use clap::{Args, Parser, Subcommand};
 
 use crate::ai::BotLevel;
 use crate::cli::render::{RenderRequest, Source};
+use crate::id::GameId;
 
 #[derive(Parser)]
 #[command(
@@ -94,7 +95,7 @@ pub struct PlayArgs {
     /// Resume a saved game instead of starting a new one (its seats and settings are the
     /// saved ones).
     #[arg(long, conflicts_with_all = ["size", "humans", "bots", "teams", "seed", "pack", "settings"])]
-    pub game: Option<i64>,
+    pub game: Option<GameId>,
     /// Print only the result.
     #[arg(short, long)]
     pub quiet: bool,
@@ -218,7 +219,7 @@ pub struct RenderArgs {
     pub db: Option<PathBuf>,
     /// The stored game's id (with --db).
     #[arg(long, value_name = "ID", requires = "db")]
-    pub game: Option<i64>,
+    pub game: Option<GameId>,
     /// Draw the position after this many actions: 0 is the start (default: the latest).
     /// With --scenario, an action is a `play` step (a game `arena --record` wrote has one
     /// a ply).

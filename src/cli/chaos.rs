@@ -11,6 +11,7 @@ use std::sync::Arc;
 use crate::ai::BotLevel;
 use crate::engine::Players;
 use crate::game::{Actor, Clock, Fired, GameConfig, GameService, Location, Occupant, SystemClock};
+use crate::id::{ChannelId, GameId, GuildId, UserId};
 use crate::store::{self, GameStatus, Store};
 
 /// What the child does over and over.
@@ -35,7 +36,7 @@ pub enum Operation {
 pub const FULL_CHANNELS: std::ops::Range<u64> = 10_000..20_000;
 
 /// Local players of every chaos game.
-pub const PLAYERS: [u64; 2] = [1, 2];
+pub const PLAYERS: [UserId; 2] = [UserId::new(1), UserId::new(2)];
 
 /// Creates the games, finishing any whose set-up a kill interrupted (lobby created but not
 /// joined or started).
@@ -43,7 +44,7 @@ fn setup_games(service: &GameService, games: usize) -> Result<(), String> {
     let err = |e: crate::game::ServiceError| e.to_string();
     let owner = Actor::user(PLAYERS[0]);
     for i in 0..games {
-        let channel = 100 + i as u64;
+        let channel = ChannelId::new(100 + i as u64);
         let existing = service.games_here(channel).map_err(err)?.into_iter().next();
         let (id, status) = match existing {
             Some(game) => (game.id, game.status),
@@ -52,7 +53,7 @@ fn setup_games(service: &GameService, games: usize) -> Result<(), String> {
                 let mut config = GameConfig::default();
                 config.set("board_size", "7")?;
                 let location = Location {
-                    guild_id: Some(1),
+                    guild_id: Some(GuildId::new(1)),
                     channel_id: Some(channel),
                     thread_id: None,
                 };
@@ -79,7 +80,7 @@ fn setup_games(service: &GameService, games: usize) -> Result<(), String> {
 }
 
 /// A finished game no longer shows in its channel's open games.
-fn has_game_in(service: &GameService, channel: u64) -> Result<bool, String> {
+fn has_game_in(service: &GameService, channel: ChannelId) -> Result<bool, String> {
     let conn = service.store().conn().map_err(|e| e.to_string())?;
     for id in store::all_game_ids(&conn).map_err(|e| e.to_string())? {
         let row = store::get_game(&conn, id).map_err(|e| e.to_string())?;
@@ -168,7 +169,7 @@ fn run_moves(
             .legal_moves(user, row.id)
             .map_err(|e| e.to_string())?;
         // Scripted, not random: the choice depends only on the position.
-        let pick = &moves[(row.ply as usize * 7 + row.id as usize) % moves.len()];
+        let pick = &moves[(row.ply as usize * 7 + row.id.get() as usize) % moves.len()];
         let acc = service
             .act(user, row.id, row.ply, &pick.notation)
             .map_err(|e| e.to_string())?;
@@ -204,8 +205,9 @@ impl Clock for LeapingClock {
 }
 
 fn local(channel: u64) -> Location {
+    let channel = ChannelId::new(channel);
     Location {
-        guild_id: Some(1),
+        guild_id: Some(GuildId::new(1)),
         channel_id: Some(channel),
         thread_id: None,
     }
@@ -277,7 +279,7 @@ fn setup_people_games(service: &GameService, games: usize) -> Result<(), String>
             (Players::Three, 3)
         };
         let seats: Vec<(u8, Occupant)> = (1..=seats)
-            .map(|t| (t, Occupant::Player(t as u64)))
+            .map(|t| (t, Occupant::Player(UserId::new(t as u64))))
             .collect();
         let config = small_config(players)?;
         service
@@ -418,7 +420,7 @@ fn run_backup(
     Ok(())
 }
 
-fn first_active(service: &GameService) -> Result<Option<store::GameId>, String> {
+fn first_active(service: &GameService) -> Result<Option<GameId>, String> {
     let conn = service.store().conn().map_err(text)?;
     for id in store::all_game_ids(&conn).map_err(text)? {
         if store::get_game(&conn, id)

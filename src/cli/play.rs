@@ -3,6 +3,7 @@
 //! runs to its end without input. The board is printed as text and drawn as a PNG, the
 //! picture the bot posts, rewritten whenever a human is to move and at the end.
 
+use crate::id::{GameId, UserId};
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -11,7 +12,7 @@ use crate::ai::BotLevel;
 use crate::engine::{Game, Players};
 use crate::game::{Actor, GameConfig, GameService, Location, Occupant, ServiceError, SystemClock};
 use crate::render::{self, RenderOptions};
-use crate::store::{Durability, GameId, GameStatus, Store};
+use crate::store::{Durability, GameStatus, Store};
 use crate::words::Lang;
 use crate::words::narrate::{self, Numbered};
 
@@ -82,8 +83,8 @@ fn write_picture(
 }
 
 /// Local player ids: human seat k is played by local user k.
-fn local_user(k: u8) -> u64 {
-    k as u64
+fn local_user(k: u8) -> UserId {
+    UserId::new(k.into())
 }
 
 fn players_for(seats: usize, team_play: bool) -> Result<Players, String> {

@@ -2,6 +2,7 @@
 //! the one a scenario file reaches or a stored game's after any ply; either way the last
 //! move's path is outlined. Drawing is `render`'s job; this finds the position and the path.
 
+use crate::id::GameId;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -11,7 +12,7 @@ use super::output::{self, Output};
 use crate::engine::{Cell, Game};
 use crate::game::{GameService, ServiceError, SystemClock};
 use crate::render::{self, Lang, RenderOptions};
-use crate::store::{GameId, GameStatus, Store};
+use crate::store::{GameStatus, Store};
 use crate::visible::visible;
 
 /// Where the position comes from.

@@ -2,6 +2,7 @@
 //! Discord's three seconds by acknowledging first (the message is then edited in place, or a
 //! private reply follows), and every refusal is a private message that changes nothing.
 
+use crate::id::GameId;
 use serenity::all::{
     ComponentInteraction, ComponentInteractionDataKind, Context as SerenityContext,
     CreateAttachment, CreateInteractionResponse, CreateInteractionResponseFollowup,
@@ -16,8 +17,8 @@ use super::types::{Data, Result};
 use super::views::{lobby, relative_time, settings};
 use super::{lobby_sync, picker};
 use crate::ai::BotLevel;
+use crate::game::PauseVote;
 use crate::game::{Actor, LobbyChange, ServiceError};
-use crate::game::{GameId, PauseVote};
 use crate::tr;
 use crate::words::Lang;
 
@@ -44,9 +45,13 @@ pub async fn handle(ctx: &SerenityContext, c: &ComponentInteraction, data: &Data
 }
 
 async fn answer(ctx: &SerenityContext, c: &ComponentInteraction, data: &Data) {
-    let user = c.user.id.get();
+    let user = crate::id::UserId::from(c.user.id);
     let lang = data
-        .lang_for(user, c.guild_id.map(|g| g.get()), Some(&c.locale))
+        .lang_for(
+            user,
+            c.guild_id.map(crate::id::GuildId::from),
+            Some(&c.locale),
+        )
         .await;
     let admin = c
         .member
@@ -456,7 +461,7 @@ async fn bot_level_menu(p: &mut Press<'_>, game: GameId) -> Result<()> {
 
 async fn lobby_button(
     p: &mut Press<'_>,
-    game: crate::game::GameId,
+    game: crate::id::GameId,
     button: LobbyButton,
 ) -> Result<()> {
     let who = p.actor;

@@ -97,6 +97,9 @@ pub enum BotError {
     /// An option value out of range.
     #[error("option `{option}` is out of range")]
     OutOfRange { option: &'static str, max: u32 },
+    /// A game number no game can have (zero or below), typed in an option.
+    #[error("no game #{0}")]
+    NoGameNumbered(i64),
     /// An unknown rules topic.
     #[error("no rules topic `{0}`")]
     NoSuchTopic(String),
@@ -146,6 +149,9 @@ impl BotError {
             BotError::NotServerManager => tr!(lang, "err-not-server-manager"),
             BotError::NotYours => tr!(lang, "err-not-yours"),
             BotError::UnknownComponent => tr!(lang, "err-unknown-component"),
+            BotError::NoGameNumbered(number) => {
+                tr!(lang, "err-unknown-game", game = number.to_string())
+            }
             BotError::ResignUnconfirmed => tr!(lang, "err-resign-unconfirmed"),
             BotError::TooLong { option } => {
                 tr!(lang, "err-too-long", option = option_name(lang, option))

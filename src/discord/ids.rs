@@ -6,7 +6,7 @@
 //! Form: `jk1:<tag>:<game>[:<field>…]`. A version prefix lets a later release read (or
 //! politely refuse) the buttons of older messages still sitting in channels and DMs.
 
-use crate::game::GameId;
+use crate::id::GameId;
 
 const PREFIX: &str = "jk1";
 /// Discord's limit for `custom_id`.
@@ -156,7 +156,6 @@ impl CustomId {
         let game: GameId = parts
             .next()
             .and_then(|g| g.parse().ok())
-            .filter(|g| *g > 0)
             .ok_or_else(unknown)?;
         let rest: Vec<&str> = parts.collect();
         let ply = |i: usize| -> Result<u32, UnknownId> {
@@ -257,7 +256,7 @@ mod tests {
     use super::*;
 
     fn all_kinds() -> Vec<CustomId> {
-        let game = 123_456_789;
+        let game = GameId::new(123_456_789).unwrap();
         let mut ids: Vec<CustomId> = LobbyButton::ALL
             .into_iter()
             .map(|button| CustomId::Lobby { game, button })
@@ -306,14 +305,14 @@ mod tests {
         for id in all_kinds() {
             let text = id.encode();
             assert_eq!(CustomId::parse(&text), Ok(id.clone()), "{text}");
-            assert_eq!(id.game(), 123_456_789);
+            assert_eq!(id.game().get(), 123_456_789);
         }
     }
 
     /// The longest values each field can take still fit Discord's limit.
     #[test]
     fn the_longest_ids_fit() {
-        let game = i64::MAX;
+        let game = GameId::new(i64::MAX).unwrap();
         let ply = u32::MAX;
         // The longest canonical notation: a unit move with a full load and the longest cells.
         let action = "b m13 cart coin coin bar ball boat".to_string();

@@ -4,7 +4,8 @@
 
 use super::types::Data;
 use super::views::lobby;
-use crate::game::{GameId, GameView};
+use crate::game::GameView;
+use crate::id::GameId;
 
 /// Redraws the lobby message of `game`, if it has one. Failures are logged, not raised: the
 /// change itself is committed, and the message is only its picture.
@@ -27,6 +28,6 @@ pub async fn show(data: &Data, game_view: &GameView) {
         .edit(channel, message, &content, &components)
         .await
     {
-        tracing::warn!(game, error = %e, "could not update the lobby message");
+        tracing::warn!(%game, error = %e, "could not update the lobby message");
     }
 }

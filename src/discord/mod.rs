@@ -21,10 +21,12 @@ pub mod outbox;
 pub mod picker;
 pub mod rest;
 pub mod scheduler;
+mod snowflakes;
 mod turn;
 pub mod types;
 pub mod views;
 
+use crate::id::ChannelId;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -355,18 +357,18 @@ async fn on_event(
                 _ => None,
             };
             if let Some((user, locale)) = seen {
-                data.note_locale(user.get(), locale);
+                data.note_locale(user.into(), locale);
             }
         }
-        FullEvent::ThreadDelete { thread, .. } => archive_games_in(data, thread.id.get()).await,
-        FullEvent::ChannelDelete { channel, .. } => archive_games_in(data, channel.id.get()).await,
+        FullEvent::ThreadDelete { thread, .. } => archive_games_in(data, thread.id.into()).await,
+        FullEvent::ChannelDelete { channel, .. } => archive_games_in(data, channel.id.into()).await,
         _ => {}
     }
     Ok(())
 }
 
 /// The games played in a deleted channel or thread are archived where they stood.
-async fn archive_games_in(data: &Data, channel: u64) {
+async fn archive_games_in(data: &Data, channel: ChannelId) {
     let archived = data
         .call(move |s| {
             let mut n = 0;
@@ -382,14 +384,14 @@ async fn archive_games_in(data: &Data, channel: u64) {
         Ok(0) => {}
         Ok(n) => {
             tracing::info!(
-                channel,
+                %channel,
                 games = n,
                 "games archived: their thread was deleted"
             );
             data.wake();
         }
         Err(e) => {
-            tracing::error!(channel, error = %e, "could not archive a deleted thread's games")
+            tracing::error!(%channel, error = %e, "could not archive a deleted thread's games")
         }
     }
 }
@@ -428,8 +430,8 @@ async fn on_error(error: poise::FrameworkError<'_, Data, BotError>) {
     let lang = ctx
         .data()
         .lang_for(
-            ctx.author().id.get(),
-            ctx.guild_id().map(|g| g.get()),
+            crate::id::UserId::from(ctx.author().id),
+            ctx.guild_id().map(crate::id::GuildId::from),
             ctx.locale(),
         )
         .await;

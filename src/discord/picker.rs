@@ -300,7 +300,7 @@ mod tests {
     /// Follows every path of the picker and collects the actions reached, with the number
     /// of menus opened to reach each.
     fn reachable(game: &Game, lang: Lang) -> Vec<(String, usize)> {
-        let view = TurnView::of_position(1, 1, game.clone());
+        let view = TurnView::of_position(crate::id::GameId::new(1).unwrap(), 1, game.clone());
         let game = &view;
         let mut out = Vec::new();
         let mut stack = vec![Vec::<u8>::new()];
@@ -407,8 +407,12 @@ mod tests {
         let reached: Vec<String> = reached.into_iter().map(|(n, _)| n).collect();
         assert_eq!(reached, expected);
         // The root holds runs of cells; each run's answers fit as buttons.
-        let root =
-            menu(&TurnView::of_position(1, 1, game.clone()), Lang::En, &[]).expect("the root");
+        let root = menu(
+            &TurnView::of_position(crate::id::GameId::new(1).unwrap(), 1, game.clone()),
+            Lang::En,
+            &[],
+        )
+        .expect("the root");
         assert!(root.choice && root.entries.len() <= MENU_MAX);
         assert!(matches!(root.entries[0].kind, EntryKind::Group(0)));
     }
@@ -416,11 +420,25 @@ mod tests {
     #[test]
     fn a_wrong_path_leads_nowhere() {
         let game = Game::new(settings(13, Players::Two), 3).unwrap();
-        assert!(menu(&TurnView::of_position(1, 1, game.clone()), Lang::En, &[]).is_some());
-        assert!(menu(&TurnView::of_position(1, 1, game.clone()), Lang::En, &[200]).is_none());
         assert!(
             menu(
-                &TurnView::of_position(1, 1, game.clone()),
+                &TurnView::of_position(crate::id::GameId::new(1).unwrap(), 1, game.clone()),
+                Lang::En,
+                &[]
+            )
+            .is_some()
+        );
+        assert!(
+            menu(
+                &TurnView::of_position(crate::id::GameId::new(1).unwrap(), 1, game.clone()),
+                Lang::En,
+                &[200]
+            )
+            .is_none()
+        );
+        assert!(
+            menu(
+                &TurnView::of_position(crate::id::GameId::new(1).unwrap(), 1, game.clone()),
                 Lang::En,
                 &[0, 0, 0, 0]
             )

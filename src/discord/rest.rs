@@ -12,7 +12,9 @@ use std::time::{Duration, Instant};
 
 use reqwest::header::HeaderMap;
 use serde_json::{Value, json};
-use serenity::all::{ChannelId, CreateActionRow, CreateAttachment, MessageId, UserId};
+use serenity::all::{CreateActionRow, CreateAttachment};
+
+use crate::id;
 use serenity::http::{LightMethod, Multipart, MultipartUpload, Request, Route};
 use tokio::sync::{Mutex, Semaphore};
 
@@ -69,7 +71,7 @@ pub type RestResult<T> = Result<T, RestError>;
 pub struct NewMessage {
     pub content: String,
     /// Users who may be pinged (everyone else mentioned is shown, not pinged).
-    pub ping: Vec<u64>,
+    pub ping: Vec<id::UserId>,
     pub components: Vec<CreateActionRow>,
     /// A PNG file name and its bytes.
     pub image: Option<(String, Vec<u8>)>,
@@ -81,8 +83,8 @@ pub struct NewMessage {
 /// A posted message, as far as the sender needs it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Posted {
-    pub channel: u64,
-    pub message: u64,
+    pub channel: id::ChannelId,
+    pub message: id::MessageId,
 }
 
 pub struct Rest {
@@ -178,12 +180,12 @@ impl Rest {
     }
 
     /// Posts a message in a channel, thread or DM.
-    pub async fn post(&self, channel: u64, message: &NewMessage) -> RestResult<Posted> {
+    pub async fn post(&self, channel: id::ChannelId, message: &NewMessage) -> RestResult<Posted> {
         let mut body = json!({
             "content": message.content,
             "allowed_mentions": {
                 "parse": [],
-                "users": message.ping.iter().map(u64::to_string).collect::<Vec<_>>(),
+                "users": message.ping.iter().map(id::UserId::to_string).collect::<Vec<_>>(),
             },
             "components": message.components,
         });
@@ -192,7 +194,7 @@ impl Rest {
             body["enforce_nonce"] = true.into();
         }
         let route = Route::ChannelMessages {
-            channel_id: ChannelId::new(channel),
+            channel_id: channel.into(),
         };
         let request = Request::new(route, LightMethod::Post);
         let request = match &message.image {
@@ -214,15 +216,15 @@ impl Rest {
             .await?;
         Ok(Posted {
             channel,
-            message: snowflake(&answer["id"])?,
+            message: id::MessageId::new(snowflake(&answer["id"])?),
         })
     }
 
     /// Replaces a message's text and components (its attachments stay).
     pub async fn edit(
         &self,
-        channel: u64,
-        message: u64,
+        channel: id::ChannelId,
+        message: id::MessageId,
         content: &str,
         components: &[CreateActionRow],
     ) -> RestResult<()> {
@@ -235,7 +237,11 @@ impl Rest {
     }
 
     /// Takes the components off a message, leaving its text and pictures as they are.
-    pub async fn remove_components(&self, channel: u64, message: u64) -> RestResult<()> {
+    pub async fn remove_components(
+        &self,
+        channel: id::ChannelId,
+        message: id::MessageId,
+    ) -> RestResult<()> {
         self.patch_message(channel, message, json!({"components": []}))
             .await
     }
@@ -243,13 +249,13 @@ impl Rest {
     /// Edits a message with the fields `body` names.
     async fn patch_message(
         &self,
-        channel: u64,
-        message: u64,
+        channel: id::ChannelId,
+        message: id::MessageId,
         body: serde_json::Value,
     ) -> RestResult<()> {
         let route = Route::ChannelMessage {
-            channel_id: ChannelId::new(channel),
-            message_id: MessageId::new(message),
+            channel_id: channel.into(),
+            message_id: message.into(),
         };
         let request =
             Request::new(route, LightMethod::Patch).body(Some(body.to_string().into_bytes()));
@@ -259,54 +265,54 @@ impl Rest {
     }
 
     /// The DM channel with a user (opened if need be).
-    pub async fn dm_channel(&self, user: u64) -> RestResult<u64> {
+    pub async fn dm_channel(&self, user: id::UserId) -> RestResult<id::ChannelId> {
         let body = json!({"recipient_id": user.to_string()});
         let request = Request::new(Route::UserMeDmChannels, LightMethod::Post)
             .body(Some(body.to_string().into_bytes()));
         let answer = self
             .send("POST /users/@me/channels".into(), request)
             .await?;
-        snowflake(&answer["id"])
+        snowflake(&answer["id"]).map(id::ChannelId::new)
     }
 
     /// Opens a public thread on a message; its id is the message's.
     pub async fn thread_from_message(
         &self,
-        channel: u64,
-        message: u64,
+        channel: id::ChannelId,
+        message: id::MessageId,
         name: &str,
-    ) -> RestResult<u64> {
+    ) -> RestResult<id::ChannelId> {
         let body = json!({"name": name, "auto_archive_duration": 10080});
         let route = Route::ChannelMessageThreads {
-            channel_id: ChannelId::new(channel),
-            message_id: MessageId::new(message),
+            channel_id: channel.into(),
+            message_id: message.into(),
         };
         let request =
             Request::new(route, LightMethod::Post).body(Some(body.to_string().into_bytes()));
         let answer = self
             .send(format!("POST /channels/{channel}/threads"), request)
             .await?;
-        snowflake(&answer["id"])
+        snowflake(&answer["id"]).map(id::ChannelId::new)
     }
 
     /// Opens a public thread without a starter message.
-    pub async fn thread(&self, channel: u64, name: &str) -> RestResult<u64> {
+    pub async fn thread(&self, channel: id::ChannelId, name: &str) -> RestResult<id::ChannelId> {
         let body = json!({"name": name, "type": 11, "auto_archive_duration": 10080});
         let route = Route::ChannelThreads {
-            channel_id: ChannelId::new(channel),
+            channel_id: channel.into(),
         };
         let request =
             Request::new(route, LightMethod::Post).body(Some(body.to_string().into_bytes()));
         let answer = self
             .send(format!("POST /channels/{channel}/threads"), request)
             .await?;
-        snowflake(&answer["id"])
+        snowflake(&answer["id"]).map(id::ChannelId::new)
     }
 
     /// A user's display name (global name, else user name).
-    pub async fn user_name(&self, user: u64) -> RestResult<String> {
+    pub async fn user_name(&self, user: id::UserId) -> RestResult<String> {
         let route = Route::User {
-            user_id: UserId::new(user),
+            user_id: user.into(),
         };
         let answer = self
             .send("GET /users".into(), Request::new(route, LightMethod::Get))

@@ -2,6 +2,7 @@
 //! menus and `/jackal move`: drawing the private board, building the picker's message, and
 //! playing an action.
 
+use crate::id::{GameId, UserId};
 use serenity::all::CreateActionRow;
 
 use super::errors::BotError;
@@ -10,7 +11,6 @@ use super::types::{Data, Result};
 use super::views::picker::{self as picker_view, At};
 use crate::engine::Game;
 use crate::game::{Accepted, CameBack, Pressed, TurnAt, TurnView};
-use crate::game::{GameId, UserId};
 use crate::render::{self, RenderOptions};
 use crate::words::{Lang, narrate};
 

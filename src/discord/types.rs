@@ -1,5 +1,6 @@
 //! The bot's shared state and the types every handler names: defined once.
 
+use crate::id::{GuildId, UserId};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -43,7 +44,7 @@ pub struct Data {
     languages_loaded: Arc<AtomicBool>,
     /// The client language each user's latest interaction in this process said, so that the
     /// database is written only when it changes.
-    locales_seen: Arc<Mutex<HashMap<u64, Lang>>>,
+    locales_seen: Arc<Mutex<HashMap<UserId, Lang>>>,
     /// What the latest presses cost in service calls.
     pub press_costs: Arc<super::cost::PressCosts>,
 }
@@ -51,8 +52,8 @@ pub struct Data {
 /// Who chose a language.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 enum Chooser {
-    User(u64),
-    Guild(u64),
+    User(UserId),
+    Guild(GuildId),
 }
 
 impl Data {
@@ -78,7 +79,7 @@ impl Data {
     /// Remembers the language of a user's Discord client, as an interaction of theirs just
     /// said it, for what is sent to them later in private (DMs speak the reader's language).
     /// Written in the background: no interaction waits for it.
-    pub fn note_locale(&self, user: u64, locale: &str) {
+    pub fn note_locale(&self, user: UserId, locale: &str) {
         let lang = Lang::parse(locale).unwrap_or_default();
         let changed = self
             .locales_seen
@@ -90,8 +91,8 @@ impl Data {
         }
         let data = self.clone();
         tokio::spawn(async move {
-            if let Err(e) = data.call(move |s| s.note_locale(user, lang.code())).await {
-                tracing::warn!(user, error = %e, "could not remember a user's language");
+            if let Err(e) = data.call(move |s| s.note_locale(user, lang)).await {
+                tracing::warn!(%user, error = %e, "could not remember a user's language");
             }
         });
     }
@@ -182,7 +183,12 @@ impl Data {
 
     /// The language to answer `user` in, privately: their own choice, else their server's,
     /// else their Discord client's, else English.
-    pub async fn lang_for(&self, user: u64, guild: Option<u64>, locale: Option<&str>) -> Lang {
+    pub async fn lang_for(
+        &self,
+        user: UserId,
+        guild: Option<GuildId>,
+        locale: Option<&str>,
+    ) -> Lang {
         if let Some(lang) = self.chosen(Chooser::User(user)).await {
             return lang;
         }
@@ -195,12 +201,12 @@ impl Data {
     }
 
     /// A server's language, if it chose one.
-    pub async fn guild_lang(&self, guild: u64) -> Option<Lang> {
+    pub async fn guild_lang(&self, guild: GuildId) -> Option<Lang> {
         self.chosen(Chooser::Guild(guild)).await
     }
 
     /// A user's own choice, if any.
-    pub async fn user_lang(&self, user: u64) -> Option<Lang> {
+    pub async fn user_lang(&self, user: UserId) -> Option<Lang> {
         self.chosen(Chooser::User(user)).await
     }
 
@@ -215,15 +221,15 @@ impl Data {
         let users = chosen
             .users
             .into_iter()
-            .map(|(u, code)| (Chooser::User(u), code));
+            .map(|(u, lang)| (Chooser::User(u), lang));
         let guilds = chosen
             .guilds
             .into_iter()
-            .map(|(g, code)| (Chooser::Guild(g), code));
+            .map(|(g, lang)| (Chooser::Guild(g), lang));
         let choices = users.chain(guilds);
         if let Ok(mut map) = self.languages.lock() {
-            for (who, code) in choices {
-                map.insert(who, Lang::parse(&code));
+            for (who, lang) in choices {
+                map.insert(who, Some(lang));
             }
             self.languages_loaded.store(true, Ordering::SeqCst);
         }
@@ -249,7 +255,7 @@ impl Data {
                 .ok()
                 .flatten(),
         };
-        let lang = stored.as_deref().and_then(Lang::parse);
+        let lang = stored;
         if let Ok(mut map) = self.languages.lock() {
             map.insert(who, lang);
         }
@@ -257,9 +263,8 @@ impl Data {
     }
 
     /// Sets (or clears) a user's language.
-    pub async fn set_user_lang(&self, user: u64, lang: Option<Lang>) -> Result<()> {
-        self.call(move |s| s.set_user_language(user, lang.map(Lang::code)))
-            .await?;
+    pub async fn set_user_lang(&self, user: UserId, lang: Option<Lang>) -> Result<()> {
+        self.call(move |s| s.set_user_language(user, lang)).await?;
         if let Ok(mut map) = self.languages.lock() {
             map.insert(Chooser::User(user), lang);
         }
@@ -267,8 +272,8 @@ impl Data {
     }
 
     /// Sets (or clears) a server's language.
-    pub async fn set_guild_lang(&self, guild: u64, lang: Option<Lang>) -> Result<()> {
-        self.call(move |s| s.set_guild_language(guild, lang.map(Lang::code)))
+    pub async fn set_guild_lang(&self, guild: GuildId, lang: Option<Lang>) -> Result<()> {
+        self.call(move |s| s.set_guild_language(guild, lang))
             .await?;
         if let Ok(mut map) = self.languages.lock() {
             map.insert(Chooser::Guild(guild), lang);

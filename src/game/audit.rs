@@ -7,9 +7,10 @@
 use super::{Damage, GameConfig, GameEnd, Result, ServiceError, parse_config};
 use crate::ai::{BotLevel, UnknownLevel};
 use crate::engine::Game;
+use crate::id::GameId;
 use crate::store::Db;
 use crate::store::digest::{self, ChainWalk, SnapshotCheck};
-use crate::store::{self, GameId, GameRow, GameStatus, LoggedAction, StoredSnapshot};
+use crate::store::{self, GameRow, GameStatus, LoggedAction, StoredSnapshot};
 
 /// Something wrong with a stored game.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

@@ -9,7 +9,9 @@ use super::outbox::Queued;
 use super::record::{self, MoveStep};
 use super::{GameService, GameView, Result, ServiceError};
 use crate::engine::Game;
-use crate::store::{self, GameId, GameStatus, PromptRow, Question, QuestionRow, UserId, UserPrefs};
+use crate::id::{ChannelId, GameId, GuildId, MessageId, UserId};
+use crate::store::{self, GameStatus, PromptRow, Question, QuestionRow, UserPrefs};
+use crate::words::Lang;
 
 /// Everything a board post shows: the position after `ply`, the steps of the move that led
 /// to it, and the game around it (seats, settings, language, place).
@@ -33,8 +35,8 @@ pub struct SentPrompt {
     pub game_id: GameId,
     pub user_id: UserId,
     pub ply: u32,
-    pub channel_id: u64,
-    pub message_id: u64,
+    pub channel_id: ChannelId,
+    pub message_id: MessageId,
 }
 
 impl SentPrompt {
@@ -54,8 +56,8 @@ impl SentPrompt {
 pub struct AskedQuestion {
     pub game_id: GameId,
     pub question: Question,
-    pub channel_id: u64,
-    pub message_id: u64,
+    pub channel_id: ChannelId,
+    pub message_id: MessageId,
 }
 
 impl AskedQuestion {
@@ -178,7 +180,7 @@ impl GameService {
     }
 
     /// Records the lobby message of a game.
-    pub fn set_lobby_message(&self, id: GameId, message: u64) -> Result<()> {
+    pub fn set_lobby_message(&self, id: GameId, message: MessageId) -> Result<()> {
         let conn = self.store.conn()?;
         store::set_lobby_message(&conn, id, Some(message))?;
         Ok(())
@@ -186,14 +188,14 @@ impl GameService {
 
     /// Records where a game is played from now on: its new thread, or its channel itself
     /// where no thread could be made. Public rows (`Target::Game`) go there.
-    pub fn set_thread(&self, id: GameId, thread: u64) -> Result<()> {
+    pub fn set_thread(&self, id: GameId, thread: ChannelId) -> Result<()> {
         let conn = self.store.conn()?;
         store::set_thread(&conn, id, Some(thread))?;
         Ok(())
     }
 
     /// The channel or thread a game's public rows go to now (`None`: a local game).
-    pub fn public_place(&self, id: GameId) -> Result<Option<u64>> {
+    pub fn public_place(&self, id: GameId) -> Result<Option<ChannelId>> {
         let conn = self.store.conn()?;
         let row = store::get_game(&conn, id)?.ok_or(ServiceError::UnknownGame(id))?;
         Ok(super::public_place(&row))
@@ -227,7 +229,7 @@ impl GameService {
     }
 
     /// The games whose public place is `channel` (its thread, or the channel itself).
-    pub fn games_played_in(&self, channel: u64) -> Result<Vec<GameId>> {
+    pub fn games_played_in(&self, channel: ChannelId) -> Result<Vec<GameId>> {
         let conn = self.store.conn()?;
         Ok(store::games_in_channel(&conn, channel)?
             .into_iter()
@@ -296,8 +298,8 @@ impl GameService {
         id: GameId,
         user: UserId,
         ply: u32,
-        channel: u64,
-        message: u64,
+        channel: ChannelId,
+        message: MessageId,
     ) -> Result<()> {
         let conn = self.store.conn()?;
         store::put_prompt(
@@ -334,8 +336,8 @@ impl GameService {
         &self,
         id: GameId,
         question: Question,
-        channel: u64,
-        message: u64,
+        channel: ChannelId,
+        message: MessageId,
     ) -> Result<()> {
         let conn = self.store.conn()?;
         store::put_question(
@@ -388,8 +390,8 @@ impl GameService {
     }
 
     /// Sets (or clears, with `None`) a user's language.
-    pub fn set_user_language(&self, user: UserId, language: Option<&str>) -> Result<()> {
-        self.change_prefs(user, |p| p.language = language.map(str::to_string))
+    pub fn set_user_language(&self, user: UserId, language: Option<Lang>) -> Result<()> {
+        self.change_prefs(user, |p| p.language = language)
     }
 
     /// A DM to `user` went through: their DMs are open (and, should they close again, they
@@ -416,17 +418,15 @@ impl GameService {
         Ok(tell)
     }
 
-    /// Remembers the language of the user's Discord client (`code` of a [`Lang`]) as their
-    /// latest interaction told it; written only when it changed.
-    ///
-    /// [`Lang`]: crate::words::Lang
-    pub fn note_locale(&self, user: UserId, code: &str) -> Result<()> {
+    /// Remembers the language of the user's Discord client as their latest interaction told
+    /// it; written only when it changed.
+    pub fn note_locale(&self, user: UserId, locale: Lang) -> Result<()> {
         let conn = self.store.conn()?;
-        if store::get_prefs(&conn, user)?.locale.as_deref() == Some(code) {
+        if store::get_prefs(&conn, user)?.locale == Some(locale) {
             return Ok(());
         }
         drop(conn);
-        self.change_prefs(user, |p| p.locale = Some(code.to_string()))
+        self.change_prefs(user, |p| p.locale = Some(locale))
     }
 
     fn change_prefs(&self, user: UserId, change: impl FnOnce(&mut UserPrefs)) -> Result<()> {
@@ -449,13 +449,13 @@ impl GameService {
     }
 
     /// A server's language, if it chose one.
-    pub fn guild_language(&self, guild: u64) -> Result<Option<String>> {
+    pub fn guild_language(&self, guild: GuildId) -> Result<Option<Lang>> {
         let conn = self.store.conn()?;
         Ok(store::guild_language(&conn, guild)?)
     }
 
     /// Sets (or clears) a server's language.
-    pub fn set_guild_language(&self, guild: u64, language: Option<&str>) -> Result<()> {
+    pub fn set_guild_language(&self, guild: GuildId, language: Option<Lang>) -> Result<()> {
         let conn = self.store.conn()?;
         store::set_guild_language(&conn, guild, language)?;
         Ok(())

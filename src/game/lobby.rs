@@ -9,7 +9,8 @@ use super::{
 };
 use crate::ai::BotLevel;
 use crate::engine::{Game, Team};
-use crate::store::{self, GameId, GameRow, GameStatus, NewGame, SeatRow, UserId};
+use crate::id::{GameId, UserId};
+use crate::store::{self, GameRow, GameStatus, NewGame, SeatRow};
 use crate::store::{Db, Tx};
 use crate::words::Lang;
 
@@ -111,7 +112,7 @@ pub(super) fn insert_game_row(
             thread_id: location.thread_id,
             settings: &settings,
             owner_id: owner,
-            language: language.code(),
+            language,
             created_at: now,
         },
     )?)

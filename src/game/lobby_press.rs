@@ -2,9 +2,10 @@
 //! stands after the change: the bot redraws the message from that answer, in one call.
 
 use super::lobby::{configure_in, require_lobby, require_owner};
-use super::{Actor, GameConfig, GameId, GameService, GameView, Loaded, Needs, Result};
+use super::{Actor, GameConfig, GameService, GameView, Loaded, Needs, Result};
 use super::{ServiceError, parse_config};
 use crate::ai::BotLevel;
+use crate::id::GameId;
 use crate::store::{self, Tx};
 
 /// A change a lobby's buttons and menus make.

@@ -30,6 +30,7 @@ mod view;
 mod which;
 pub mod zones;
 
+use crate::id::{ChannelId, GameId, GuildId, UserId};
 use crate::store::{Db, Tx};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -58,9 +59,7 @@ pub use view::{GameView, ListedGame, SeatView};
 
 // The store's values that callers of the service name (the Discord layer reaches the store
 // only through the service, so it takes them from here).
-pub use crate::store::{
-    Durability, GameId, GameStatus, MAX_REMINDERS, Question, ReminderVia, UserId, UserPrefs,
-};
+pub use crate::store::{Durability, GameStatus, MAX_REMINDERS, Question, ReminderVia, UserPrefs};
 pub use reminder_settings::ReminderChange;
 
 /// Snapshots are written every this many plies, so loading replays fewer than this.
@@ -174,9 +173,9 @@ pub(crate) enum Needs {
 /// Where a game lives in Discord (all `None` for a local game).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Location {
-    pub guild_id: Option<u64>,
-    pub channel_id: Option<u64>,
-    pub thread_id: Option<u64>,
+    pub guild_id: Option<GuildId>,
+    pub channel_id: Option<ChannelId>,
+    pub thread_id: Option<ChannelId>,
 }
 
 /// Who is asking, and whether they may manage any game here (a server admin).
@@ -381,13 +380,13 @@ impl GameService {
 
 /// Where the public posts of the game of `row` go: its thread, else the channel it was made
 /// in (`None`: a game outside Discord).
-fn public_place(row: &GameRow) -> Option<u64> {
+fn public_place(row: &GameRow) -> Option<ChannelId> {
     row.thread_id.or(row.channel_id)
 }
 
 /// The language the public posts of the game of `row` are written in.
 fn game_lang(row: &GameRow) -> crate::words::Lang {
-    crate::words::Lang::parse(&row.language).unwrap_or_default()
+    row.language
 }
 
 /// How the game of `row` ended, if it has.
@@ -395,7 +394,7 @@ pub fn ending(row: &GameRow) -> Option<GameEnd> {
     let text = row.result.as_deref()?;
     let end = GameEnd::from_stored(text);
     if end.is_none() {
-        tracing::warn!(game = row.id, "unreadable result");
+        tracing::warn!(game = %row.id, "unreadable result");
     }
     end
 }
@@ -528,7 +527,7 @@ fn trusted(row: &GameRow, snapshot: StoredSnapshot) -> Option<(Game, Option<Vec<
         SnapshotCheck::Verified => {}
         SnapshotCheck::Unchecked => {
             tracing::debug!(
-                game = row.id,
+                game = %row.id,
                 ply = snapshot.ply,
                 "a snapshot without a checksum; replaying from the seed"
             );
@@ -536,7 +535,7 @@ fn trusted(row: &GameRow, snapshot: StoredSnapshot) -> Option<(Game, Option<Vec<
         }
         SnapshotCheck::Mismatch => {
             tracing::warn!(
-                game = row.id,
+                game = %row.id,
                 ply = snapshot.ply,
                 "a snapshot does not match its game (another game's or another ply's, or edited); replaying from the log"
             );
@@ -547,7 +546,7 @@ fn trusted(row: &GameRow, snapshot: StoredSnapshot) -> Option<(Game, Option<Vec<
         Ok(game) if game.ply() == snapshot.ply => Some((game, snapshot.chain)),
         Ok(_) | Err(_) => {
             tracing::warn!(
-                game = row.id,
+                game = %row.id,
                 ply = snapshot.ply,
                 "unreadable snapshot; replaying from the log"
             );

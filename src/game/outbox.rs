@@ -7,12 +7,13 @@
 //! reader's language when it sends them, so one stored game can be told in English and in
 //! Russian.
 
+use crate::id::{ChannelId, GameId, UserId};
 use crate::store::Db;
 use serde::{Deserialize, Serialize};
 
 use super::end::GameEnd;
 use crate::engine::Team;
-use crate::store::{self, GameId, OutboxRow, UserId};
+use crate::store::{self, OutboxRow};
 
 /// Where a message goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -22,7 +23,7 @@ pub enum Target {
     /// the row is sent, so the rows of a game's start reach the thread that start creates).
     Game,
     /// A channel (or thread) by id.
-    Channel { id: u64 },
+    Channel { id: ChannelId },
     /// A user, in private.
     User { id: UserId },
 }
@@ -225,32 +226,41 @@ pub fn enqueue(
 mod tests {
     use super::*;
 
+    fn game(n: i64) -> GameId {
+        GameId::new(n).unwrap()
+    }
+
     #[test]
     fn messages_round_trip_as_values() {
         let messages = [
             OutboxMessage::GameStarted {
-                game_id: 1,
+                game_id: game(1),
                 deadline_ms: Some(5),
             },
             OutboxMessage::BoardPost {
-                game_id: 1,
+                game_id: game(1),
                 first_ply: 3,
                 ply: 4,
                 deadline_ms: None,
             },
-            OutboxMessage::TurnOver { game_id: 1, ply: 4 },
+            OutboxMessage::TurnOver {
+                game_id: game(1),
+                ply: 4,
+            },
             OutboxMessage::GameOver {
-                game_id: 1,
+                game_id: game(1),
                 end: GameEnd::Cancelled,
             },
             OutboxMessage::Notice {
-                game_id: 1,
+                game_id: game(1),
                 notice: Notice::TakenOver {
                     team: Team::of(2),
                     missed: 3,
                 },
             },
-            OutboxMessage::Digest { games: vec![3, 5] },
+            OutboxMessage::Digest {
+                games: vec![game(3), game(5)],
+            },
         ];
         for m in messages {
             let json = serde_json::to_string(&m).unwrap();
@@ -258,11 +268,39 @@ mod tests {
         }
         for t in [
             Target::Game,
-            Target::Channel { id: 9 },
-            Target::User { id: 7 },
+            Target::Channel {
+                id: ChannelId::new(9),
+            },
+            Target::User { id: UserId::new(7) },
         ] {
             let json = serde_json::to_string(&t).unwrap();
             assert_eq!(serde_json::from_str::<Target>(&json).unwrap(), t);
         }
+    }
+    /// Rows written before the ids were typed are numbers in the JSON, and still read (and
+    /// are written the same way).
+    #[test]
+    fn stored_ids_keep_their_form() {
+        let stored = r#"{"kind":"turn_over","game_id":12,"ply":4}"#;
+        let message: OutboxMessage = serde_json::from_str(stored).unwrap();
+        assert_eq!(
+            message,
+            OutboxMessage::TurnOver {
+                game_id: game(12),
+                ply: 4
+            }
+        );
+        assert_eq!(serde_json::to_string(&message).unwrap(), stored);
+        let stored = r#"{"to":"user","id":18446744073709551615}"#;
+        let target: Target = serde_json::from_str(stored).unwrap();
+        assert_eq!(
+            target,
+            Target::User {
+                id: UserId::new(u64::MAX)
+            }
+        );
+        assert_eq!(serde_json::to_string(&target).unwrap(), stored);
+        let zero = r#"{"kind":"turn_over","game_id":0,"ply":4}"#;
+        assert!(serde_json::from_str::<OutboxMessage>(zero).is_err());
     }
 }

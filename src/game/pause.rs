@@ -18,8 +18,9 @@ use super::turns::require_active;
 use super::vacation::DEFAULT_MAX_PAUSE_DAYS;
 use super::{Actor, GameService, Loaded, Result, ServiceError};
 use crate::engine::{Players, Team};
+use crate::id::{GameId, UserId};
 use crate::store::Db;
-use crate::store::{self, GameId, PauseRow, TimerKind, UserId};
+use crate::store::{self, PauseRow, TimerKind};
 
 /// How long a proposal waits for its votes.
 pub const VOTE_MS: i64 = 86_400_000;

@@ -7,7 +7,8 @@ use super::lobby::notice;
 use super::outbox::Notice;
 use super::turns::require_active;
 use super::{GameService, Result, ServiceError};
-use crate::store::{self, GameId, SeatRow, UserId};
+use crate::id::{GameId, UserId};
+use crate::store::{self, SeatRow};
 
 impl GameService {
     /// Gives `user` back the seat a bot took from them; returns its team.

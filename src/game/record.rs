@@ -4,14 +4,16 @@
 
 use super::Result;
 use crate::engine::{Action, Event};
+use crate::id::GameId;
 use crate::store::Db;
-use crate::store::{self, ActionRow, GameId};
+use crate::store::{self, ActionRow};
 
 /// One recorded ply and its events.
 #[derive(Clone, Debug)]
 pub struct MoveStep {
     pub ply: u32,
-    /// The seat that played it (its team's number).
+    /// The seat that played it, as recorded: a number, not a `Team`, so that a damaged row
+    /// (a number that names no team) is still told and reported rather than unreadable.
     pub team: u8,
     /// The action (`None` if the stored JSON cannot be read: then `notation` tells it).
     pub action: Option<Action>,

@@ -2,13 +2,14 @@
 //! hours in the player's own zone, the daily digest; and the reminder timers of a turn that
 //! follow from them.
 
+use crate::id::{GameId, UserId};
 use crate::store::Db;
 use jiff::tz::TimeZone;
 
 use super::config::GameConfig;
 use super::reminders::{self, QuietHours, ReminderPlan};
 use super::{GameService, GameView, Loaded, Result, ServiceError};
-use crate::store::{self, GameId, GameStatus, ReminderVia, UserId, UserPrefs, UserTimerKind};
+use crate::store::{self, GameStatus, ReminderVia, UserPrefs, UserTimerKind};
 
 /// A change to a player's reminder settings: `None` leaves a setting as it is; `Some(None)`
 /// clears it (back to the game's reminders, the usual place, no quiet hours, no digest).

@@ -9,42 +9,43 @@ use super::turns::Stand;
 use super::turns::Thought;
 use super::{GameService, Loaded, Needs, Result};
 use crate::engine::{Game, Team};
+use crate::id::{GameId, UserId};
 use crate::store::Tx;
-use crate::store::{self, GameStatus, TimerKind, TimerRow, UserId, UserTimerRow};
+use crate::store::{self, GameStatus, TimerKind, TimerRow, UserTimerRow};
 
 /// What firing a timer did.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Fired {
     Reminded {
-        game_id: i64,
+        game_id: GameId,
         team: Team,
     },
     TimedOut {
-        game_id: i64,
+        game_id: GameId,
         team: Team,
     },
     /// A bot on turn made its move.
     BotMoved {
-        game_id: i64,
+        game_id: GameId,
         team: Team,
     },
     Stale {
-        game_id: i64,
+        game_id: GameId,
     },
     /// A deadline passed while its player is on vacation: it waits for their return.
     Held {
-        game_id: i64,
+        game_id: GameId,
         team: Team,
     },
     /// A reminder came up late inside its player's quiet hours: it waits for their end (or,
     /// when the deadline comes first, is not sent).
     Quiet {
-        game_id: i64,
+        game_id: GameId,
         team: Team,
     },
     /// A pause proposal lapsed, or a pause ended.
     Paused {
-        game_id: i64,
+        game_id: GameId,
     },
     /// A player's daily digest, listing `games` where it is their turn (none: nothing sent).
     Digest {
@@ -54,7 +55,7 @@ pub enum Fired {
     /// The game could not be loaded or played (its stored data is damaged): the timer is set
     /// aside, so that one broken game does not hold up every other game's timers.
     Failed {
-        game_id: i64,
+        game_id: GameId,
         error: String,
     },
 }
@@ -78,7 +79,7 @@ impl GameService {
                 Ok(fired) => out.push(fired),
                 Err(e) => {
                     let error = e.to_string();
-                    tracing::error!(game = timer.game_id, %error, "a timer could not fire");
+                    tracing::error!(game = %timer.game_id, %error, "a timer could not fire");
                     let conn = self.store.conn()?;
                     store::mark_timer_fired(&conn, &timer, self.now())?;
                     out.push(Fired::Failed {
@@ -98,7 +99,7 @@ impl GameService {
                 // As for a game's timer: set aside, so that it does not come due again and
                 // again ahead of everyone else's.
                 Err(e) => {
-                    tracing::error!(user = timer.user_id, error = %e, "a digest could not be sent");
+                    tracing::error!(user = %timer.user_id, error = %e, "a digest could not be sent");
                     let conn = self.store.conn()?;
                     store::mark_user_timer_fired(&conn, &timer, self.now())?;
                 }

@@ -1,6 +1,7 @@
 //! Export a game as JSON and import it back: settings, seed, seats and the action log, which
 //! replays to the same game.
 
+use crate::id::{GameId, UserId};
 use serde::{Deserialize, Serialize};
 
 use super::end::GameEnd;
@@ -8,7 +9,7 @@ use super::lobby::insert_game_row;
 use super::{Actor, GameConfig, GameService, Location, Result, ServiceError, load_with};
 use crate::ai::BotLevel;
 use crate::engine::{Action, Game};
-use crate::store::{self, ActionRow, GameId, GameStatus, SeatRow, UserId};
+use crate::store::{self, ActionRow, GameStatus, SeatRow};
 
 pub const EXPORT_FORMAT: &str = "jackal-game/1";
 
@@ -42,7 +43,7 @@ pub struct ExportedGame {
         deserialize_with = "read_result"
     )]
     pub result: Option<GameEnd>,
-    pub language: String,
+    pub language: crate::words::Lang,
     pub seats: Vec<ExportedSeat>,
     pub actions: Vec<ExportedAction>,
 }
@@ -126,14 +127,7 @@ impl GameService {
         let now = self.now();
         let mut conn = self.store.conn()?;
         let tx = conn.write()?;
-        let id = insert_game_row(
-            &tx,
-            location,
-            &e.config,
-            actor.user,
-            crate::words::Lang::parse(&e.language).unwrap_or_default(),
-            now,
-        )?;
+        let id = insert_game_row(&tx, location, &e.config, actor.user, e.language, now)?;
         for s in &e.seats {
             store::put_seat(
                 &tx,

@@ -5,7 +5,8 @@
 use super::turns::{Extra, require_active, seat_on_turn};
 use super::{GameService, Loaded, Needs, Result, ServiceError, record};
 use crate::engine::{Action, Event, Game, LegalAction, Team};
-use crate::store::{self, Db, GameId, UserId};
+use crate::id::{ChannelId, GameId, GuildId, UserId};
+use crate::store::{self, Db};
 use crate::words::Lang;
 
 /// Where a player's turn stands: the position, and the number players know the move by.
@@ -29,9 +30,9 @@ pub struct TurnView {
     pub deadline_ms: Option<i64>,
     /// The language of the game's public posts.
     pub lang: Lang,
-    pub guild_id: Option<u64>,
+    pub guild_id: Option<GuildId>,
     /// Where the game's public posts go ([`super::GameView::place`]).
-    pub place: Option<u64>,
+    pub place: Option<ChannelId>,
 }
 
 /// What pressing an action did.

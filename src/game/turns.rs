@@ -1,6 +1,7 @@
 //! Turn use cases: legal moves of a user, acting, bots, resigning, history. Every accepted
 //! action is committed by [`GameService::commit_action`], in one transaction.
 
+use crate::id::{GameId, UserId};
 use crate::store::{Db, Tx};
 use serde::Serialize;
 
@@ -18,7 +19,7 @@ use super::{
 use crate::ai::{self, Bot, BotLevel, NoMove};
 use crate::engine::mapgen::SplitMix64;
 use crate::engine::{Action, ChoiceKind, Event, Game, Outcome, Players, Team, notation};
-use crate::store::{self, ActionRow, GameId, GameStatus, SeatRow, UserId};
+use crate::store::{self, ActionRow, GameStatus, SeatRow};
 
 /// Writes that ride along in an action's transaction.
 #[derive(Default)]
@@ -781,15 +782,17 @@ mod tests {
         let here = Location::default();
         let id = service
             .create_lobby(
-                Actor::user(1),
+                Actor::user(UserId::new(1)),
                 here,
                 crate::words::Lang::En,
                 config,
                 Some(1),
             )
             .unwrap();
-        service.join(Actor::user(2), id, None).unwrap();
-        let started = service.start_with_seed(Actor::user(1), id, seed).unwrap();
+        service.join(Actor::user(UserId::new(2)), id, None).unwrap();
+        let started = service
+            .start_with_seed(Actor::user(UserId::new(1)), id, seed)
+            .unwrap();
         clock.advance_ms(13 * HOUR);
         let fired = service.fire_due_timers().unwrap();
         assert!(

@@ -12,8 +12,9 @@ use super::lobby::notice;
 use super::outbox::Notice;
 use super::reminder_settings::set_turn;
 use super::{GameService, Loaded, Result, ServiceError};
+use crate::id::{GuildId, UserId};
 use crate::store::Db;
-use crate::store::{self, GameStatus, UserId, VacationRow};
+use crate::store::{self, GameStatus, VacationRow};
 
 /// Days a year a player may be away in a server that set no allowance.
 pub const DEFAULT_VACATION_DAYS: u32 = 14;
@@ -59,7 +60,7 @@ fn year_of(ms: i64) -> i32 {
         .unwrap_or(1970)
 }
 
-fn allowance_ms(conn: &impl Db, guild: u64) -> Result<i64> {
+fn allowance_ms(conn: &impl Db, guild: GuildId) -> Result<i64> {
     let days = store::guild_limits(conn, guild)?
         .vacation_days
         .unwrap_or(DEFAULT_VACATION_DAYS);
@@ -78,7 +79,7 @@ fn status(conn: &impl Db, row: &VacationRow, now: i64) -> Result<VacationStatus>
 fn games_in(
     service: &GameService,
     conn: &impl Db,
-    guild: u64,
+    guild: GuildId,
     user: UserId,
 ) -> Result<Vec<(Loaded, crate::engine::Team)>> {
     let mut out = Vec::new();
@@ -109,7 +110,7 @@ fn on_turn(loaded: &Loaded, user: UserId) -> bool {
 
 impl GameService {
     /// `user`'s vacation in `guild` this year.
-    pub fn vacation(&self, user: UserId, guild: u64) -> Result<VacationStatus> {
+    pub fn vacation(&self, user: UserId, guild: GuildId) -> Result<VacationStatus> {
         let conn = self.store.conn()?;
         let now = self.now();
         let row = match store::running_vacation(&conn, guild, user, now)? {
@@ -122,7 +123,12 @@ impl GameService {
     /// Sets `user` away for `length_ms` from now (a vacation already running is ended first,
     /// so the new one replaces it, and the answer says which it replaced). Refused when it is
     /// longer than the allowance left.
-    pub fn go_on_vacation(&self, user: UserId, guild: u64, length_ms: i64) -> Result<NewVacation> {
+    pub fn go_on_vacation(
+        &self,
+        user: UserId,
+        guild: GuildId,
+        length_ms: i64,
+    ) -> Result<NewVacation> {
         let now = self.now();
         let mut conn = self.store.conn()?;
         let tx = conn.write()?;
@@ -157,7 +163,7 @@ impl GameService {
     }
 
     /// Ends `user`'s vacation in `guild` now. Refused when they are not away.
-    pub fn end_vacation(&self, user: UserId, guild: u64) -> Result<VacationStatus> {
+    pub fn end_vacation(&self, user: UserId, guild: GuildId) -> Result<VacationStatus> {
         let now = self.now();
         let mut conn = self.store.conn()?;
         let tx = conn.write()?;
@@ -176,7 +182,7 @@ impl GameService {
     pub(super) fn come_back(
         &self,
         tx: &impl Db,
-        guild: u64,
+        guild: GuildId,
         user: UserId,
         now: i64,
         announce: bool,
@@ -258,7 +264,7 @@ pub const MAX_LIMIT_DAYS: u32 = 365;
 
 impl GameService {
     /// A server's limits, with the defaults filled in: vacation days a year, longest pause.
-    pub fn guild_limits(&self, guild: u64) -> Result<(u32, u32)> {
+    pub fn guild_limits(&self, guild: GuildId) -> Result<(u32, u32)> {
         let conn = self.store.conn()?;
         let limits = store::guild_limits(&conn, guild)?;
         Ok((
@@ -271,7 +277,7 @@ impl GameService {
     pub fn set_guild_limits(
         &self,
         admin: bool,
-        guild: u64,
+        guild: GuildId,
         vacation_days: Option<u32>,
         max_pause_days: Option<u32>,
     ) -> Result<(u32, u32)> {

@@ -3,9 +3,10 @@
 
 use crate::ai::BotLevel;
 use crate::engine::{Game, Team};
+use crate::id::{ChannelId, GameId, GuildId, MessageId, UserId};
 use crate::words::Lang;
 
-use super::{GameConfig, GameEnd, GameId, GameStatus, Loaded, UserId};
+use super::{GameConfig, GameEnd, GameStatus, Loaded};
 
 /// A game as its callers see it: where it is played, who sits where, how far it has gone, and
 /// its state once started.
@@ -16,15 +17,15 @@ pub struct GameView {
     pub owner: UserId,
     /// The language the game's public posts are written in.
     pub lang: Lang,
-    pub guild_id: Option<u64>,
+    pub guild_id: Option<GuildId>,
     /// The channel the game was made in (`None` for a terminal game).
-    pub channel_id: Option<u64>,
+    pub channel_id: Option<ChannelId>,
     /// The game's own thread, once made.
-    pub thread_id: Option<u64>,
+    pub thread_id: Option<ChannelId>,
     /// The lobby message in `channel_id`.
-    pub lobby_message_id: Option<u64>,
+    pub lobby_message_id: Option<MessageId>,
     /// Where the game's public posts go: its thread, else the channel it was made in.
-    pub place: Option<u64>,
+    pub place: Option<ChannelId>,
     pub seed: Option<u64>,
     pub created_at: i64,
     pub started_at: Option<i64>,
@@ -145,8 +146,8 @@ impl GameView {
 pub struct ListedGame {
     pub id: GameId,
     pub status: GameStatus,
-    pub channel_id: Option<u64>,
-    pub thread_id: Option<u64>,
+    pub channel_id: Option<ChannelId>,
+    pub thread_id: Option<ChannelId>,
 }
 
 impl ListedGame {

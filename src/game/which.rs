@@ -1,7 +1,8 @@
 //! Finding games: a user's, a channel's, and the one a command means when it names none.
 
 use super::view::ListedGame;
-use super::{GameId, GameService, GameView, Result, ServiceError, UserId};
+use super::{GameService, GameView, Result, ServiceError};
+use crate::id::{ChannelId, GameId, UserId};
 use crate::store;
 
 impl GameService {
@@ -13,7 +14,7 @@ impl GameService {
     }
 
     /// Lobbies and running games in a channel or thread.
-    pub fn games_here(&self, channel: u64) -> Result<Vec<ListedGame>> {
+    pub fn games_here(&self, channel: ChannelId) -> Result<Vec<ListedGame>> {
         let conn = self.store.conn()?;
         let rows = store::games_in_channel(&conn, channel)?;
         Ok(rows.iter().map(ListedGame::of).collect())
@@ -27,7 +28,7 @@ impl GameService {
         for row in store::games_of_user(&conn, user, true)? {
             let loaded = match self.load_on(&conn, row.id) {
                 Err(e @ ServiceError::Damaged { .. }) => {
-                    tracing::error!(game = row.id, error = %e, "a damaged game was left out of a list");
+                    tracing::error!(game = %row.id, error = %e, "a damaged game was left out of a list");
                     continue;
                 }
                 other => other?,
@@ -42,7 +43,7 @@ impl GameService {
     /// there (with `any_here`, also the one game there the caller does not play in, for
     /// admins); in a thread with no open game, the caller's latest game played there (a game
     /// that ended keeps its thread, where its board and history are still asked for).
-    pub fn which_game(&self, user: UserId, channel: u64, any_here: bool) -> Result<GameId> {
+    pub fn which_game(&self, user: UserId, channel: ChannelId, any_here: bool) -> Result<GameId> {
         let conn = self.store.conn()?;
         let here = store::games_in_channel(&conn, channel)?;
         let mut mine = Vec::new();

@@ -18,9 +18,10 @@
 //! variable-length field is preceded by its length, so no two different inputs hash the same
 //! bytes.
 
+use crate::id::GameId;
 use sha2::{Digest as _, Sha256};
 
-use super::rows::{ActionRow, GameId, StoredSnapshot};
+use super::rows::{ActionRow, StoredSnapshot};
 
 /// A SHA-256 value.
 pub type Digest = [u8; 32];
@@ -59,7 +60,7 @@ impl Fields {
 /// copied whole from another game breaks at its first row.
 pub fn genesis(game: GameId) -> Digest {
     let mut f = Fields::new(GENESIS_TAG);
-    f.int(game as u64);
+    f.int(game.get() as u64);
     f.finish()
 }
 
@@ -72,7 +73,7 @@ pub fn link(prev: Option<&[u8]>, row: &ActionRow) -> Digest {
         .int(row.ply.into())
         .int(row.team.into());
     match row.user_id {
-        Some(user) => f.int(1).int(user),
+        Some(user) => f.int(1).int(user.get()),
         None => f.int(0),
     };
     f.bytes(row.notation.as_bytes())
@@ -97,7 +98,7 @@ pub struct Owner<'a> {
 pub fn snapshot_checksum(owner: Owner, ply: u32, chain: Option<&[u8]>, state: &str) -> Digest {
     let start = genesis(owner.game);
     let mut f = Fields::new(SNAPSHOT_TAG);
-    f.int(owner.game as u64);
+    f.int(owner.game.get() as u64);
     match owner.seed {
         Some(seed) => f.int(1).int(seed),
         None => f.int(0),
@@ -174,12 +175,12 @@ impl ChainWalk {
 mod tests {
     use super::*;
 
-    fn row(game: GameId, ply: u32, action: &str) -> ActionRow {
+    fn row(game: i64, ply: u32, action: &str) -> ActionRow {
         ActionRow {
-            game_id: game,
+            game_id: GameId::new(game).unwrap(),
             ply,
             team: 1,
-            user_id: Some(7),
+            user_id: Some(crate::id::UserId::new(7)),
             notation: "1 d2".into(),
             action: action.into(),
             events: "[]".into(),
@@ -241,7 +242,7 @@ mod tests {
     fn a_snapshot_is_checked_against_its_game_ply_log_and_state() {
         let chain = link(None, &row(1, 1, "a")).to_vec();
         let owner = |game, seed, settings| Owner {
-            game,
+            game: GameId::new(game).unwrap(),
             seed: Some(seed),
             settings,
         };

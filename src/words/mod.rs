@@ -17,7 +17,10 @@ use fluent_bundle::{FluentArgs, FluentResource};
 pub use fluent_bundle::FluentValue;
 
 /// A language the bot speaks.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+#[derive(
+    Clone, Copy, PartialEq, Eq, Hash, Debug, Default, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
 pub enum Lang {
     #[default]
     En,
@@ -184,6 +187,13 @@ pub use fluent_bundle::FluentArgs as Args;
 impl From<crate::engine::Team> for FluentValue<'_> {
     fn from(team: crate::engine::Team) -> Self {
         FluentValue::from(team.number())
+    }
+}
+
+/// A game in a sentence is its number ("game #12").
+impl From<crate::id::GameId> for FluentValue<'_> {
+    fn from(game: crate::id::GameId) -> Self {
+        FluentValue::from(game.get())
     }
 }
 

@@ -15,7 +15,7 @@ async fn the_owner_kicks_a_player_and_a_server_manager_cancels_the_game() {
     let duel = Duel::start(&h).await;
     let bob_team = h
         .load(duel.game)
-        .seat_of(duel.bob.get())
+        .seat_of(duel.bob.into())
         .expect("seated")
         .team
         .number();
@@ -53,7 +53,7 @@ async fn the_owner_kicks_a_player_and_a_server_manager_cancels_the_game() {
     // ship, and the bot's second move may bring it home and win the game.
     let alice_team = h
         .load(duel.game)
-        .seat_of(duel.alice.get())
+        .seat_of(duel.alice.into())
         .expect("seated")
         .team
         .number();

@@ -12,12 +12,13 @@
 //! It prints its figures and fails only if the bot does not do its job: a deadline fired
 //! twice, out of order or never, an interaction left unanswered, an unclean exit.
 
+use jackal::id::GameId;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use jackal::game::Notice;
 use jackal::game::{Actor, Clock, GameConfig, GameService, Location, OutboxMessage, SystemClock};
-use jackal::store::{self, Durability, GameId, Store};
+use jackal::store::{self, Durability, Store};
 use serenity::all::ChannelId;
 use tokio::sync::Barrier;
 
@@ -356,11 +357,11 @@ fn prepare(fake: &FakeDiscord, service: &GameService) -> Vec<PreparedGame> {
             let owner = fake.add_member(&format!("p{g}a"));
             let second = fake.add_member(&format!("p{g}b"));
             let location = Location {
-                guild_id: Some(guild),
-                channel_id: Some(channels[g % channels.len()].get()),
+                guild_id: Some(jackal::id::GuildId::new(guild)),
+                channel_id: Some(channels[g % channels.len()].into()),
                 thread_id: None,
             };
-            let who = Actor::user(owner.get());
+            let who = Actor::user(owner.into());
             let id = service
                 .create_lobby(
                     who,
@@ -371,9 +372,11 @@ fn prepare(fake: &FakeDiscord, service: &GameService) -> Vec<PreparedGame> {
                 )
                 .expect("a lobby");
             service
-                .join(Actor::user(second.get()), id, Some(2))
+                .join(Actor::user(second.into()), id, Some(2))
                 .expect("join");
-            service.start_with_seed(who, id, id as u64).expect("start");
+            service
+                .start_with_seed(who, id, id.get() as u64)
+                .expect("start");
             PreparedGame {
                 id,
                 people: [Some(owner), Some(second)],

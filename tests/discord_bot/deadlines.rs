@@ -6,7 +6,8 @@
 //! Also the duel every robustness test starts from ([`duel`]).
 
 use jackal::game::{GameEnd, TimeoutPolicy};
-use jackal::store::{GameId, GameStatus};
+use jackal::id::GameId;
+use jackal::store::GameStatus;
 use serenity::all::{ChannelId, UserId};
 
 use crate::fake_discord::{Message, OptionValue};
@@ -47,7 +48,7 @@ pub async fn start(h: &Harness, game: GameId, lobby: &Message, other: UserId) ->
             f.message(lobby.id).filter(|m| m.content.contains(&joined))
         })
         .await;
-    let owner = UserId::new(h.load(game).owner);
+    let owner = UserId::from(h.load(game).owner);
     let ix = fake.click(owner, lobby.id, &format!("jk1:lobby:{game}:start"));
     fake.response(&ix).await;
     // The thread opens on the lobby message: its id is the message's.
@@ -74,7 +75,7 @@ pub async fn duel(
 pub fn on_turn(h: &Harness, game: GameId) -> UserId {
     let loaded = h.load(game);
     let team = loaded.state.as_ref().expect("running").controller();
-    UserId::new(
+    UserId::from(
         loaded
             .team_seat(team)
             .and_then(|s| s.user_id)
@@ -120,7 +121,7 @@ pub async fn play_in_thread(h: &Harness, duel: &Duel) -> u32 {
     let person_on_turn = || {
         let loaded = h.load(duel.game);
         let team = loaded.state.as_ref()?.controller();
-        loaded.team_seat(team)?.user_id.map(UserId::new)
+        loaded.team_seat(team)?.user_id.map(UserId::from)
     };
     let user = h
         .fake
@@ -396,7 +397,7 @@ async fn missed_deadlines_let_a_bot_move_then_take_the_seat() {
     let seat = h.load(game).seat(sleeper_team).unwrap().clone();
     assert_eq!(
         (seat.user_id, seat.bot, seat.missed_deadlines),
-        (Some(sleeper.get()), None, 0)
+        (Some(sleeper.into()), None, 0)
     );
     let back = h
         .fake

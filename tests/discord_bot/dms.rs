@@ -34,10 +34,10 @@ async fn a_player_with_closed_dms_plays_from_the_thread() {
     let hermit_dm = fake.dm_channel(hermit).expect("the DM channel opens");
     assert_eq!(refused.path, format!("/channels/{hermit_dm}/messages"));
     fake.wait_for("the closed DMs to be remembered", |_| {
-        (!h.service.user_prefs(hermit.get()).unwrap().dms).then_some(())
+        (!h.service.user_prefs(hermit.into()).unwrap().dms).then_some(())
     })
     .await;
-    assert!(h.service.user_prefs(alice.get()).unwrap().dms);
+    assert!(h.service.user_prefs(alice.into()).unwrap().dms);
     assert!(dms(&h, hermit).is_empty());
 
     // The thread's latest board post pings them and carries "My moves" (the word that their
@@ -66,7 +66,7 @@ async fn a_player_with_closed_dms_plays_from_the_thread() {
     move_post(&h, duel.thread, ply).await;
     assert_eq!(
         h.service.history(game).unwrap().last().unwrap().user_id,
-        Some(hermit.get()),
+        Some(hermit.into()),
         "the move is theirs"
     );
     // (Rum served or the weed found, it is still theirs: they play on from the thread.)
@@ -153,7 +153,7 @@ async fn closed_dms_are_tried_again_weekly_or_after_choosing_via() {
         .await;
     let now = deadlines::now(&h);
     fake.wait_for("the first refusal remembered", |_| {
-        let prefs = h.service.user_prefs(hermit.get()).unwrap();
+        let prefs = h.service.user_prefs(hermit.into()).unwrap();
         (prefs.dms_refused_at == Some(now)).then_some(())
     })
     .await;
@@ -178,7 +178,7 @@ async fn closed_dms_are_tried_again_weekly_or_after_choosing_via() {
     // …refused, and that remembered, before the player changes anything.
     let now = crate::deadlines::now(&h);
     fake.wait_for("the refusal remembered", |_| {
-        let prefs = h.service.user_prefs(hermit.get()).unwrap();
+        let prefs = h.service.user_prefs(hermit.into()).unwrap();
         (prefs.dms_refused_at == Some(now)).then_some(())
     })
     .await;

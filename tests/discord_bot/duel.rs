@@ -2,7 +2,7 @@
 //! a command's private answer (which must be in words), a snapshot of everything stored
 //! about a game.
 
-use jackal::store::GameId;
+use jackal::id::GameId;
 use serenity::all::{ChannelId, UserId};
 
 use crate::fake_discord::{InteractionHandle, Message, OptionValue};
@@ -117,7 +117,7 @@ impl Duel {
     pub(crate) fn players(&self, h: &Harness) -> (UserId, UserId) {
         let loaded = h.load(self.game);
         let team = loaded.state.as_ref().expect("running").controller();
-        let on_turn = UserId::new(
+        let on_turn = UserId::from(
             loaded
                 .team_seat(team)
                 .and_then(|s| s.user_id)

@@ -401,7 +401,7 @@ async fn a_whole_game_in_russian_reads_in_russian() {
         }
         let user = crate::deadlines::on_turn(&h, game);
         let state = loaded.state.as_ref().expect("running");
-        let own_turn = loaded.seat_of(alice.get()).map(|s| s.team.number())
+        let own_turn = loaded.seat_of(alice.into()).map(|s| s.team.number())
             == Some(state.controller().number());
         let done = if user == alice && own_turn && state.pending().is_none() {
             // Alisa plays her own turns from her DMs; everything else is typed in the thread.

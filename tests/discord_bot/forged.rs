@@ -70,7 +70,7 @@ async fn a_picker_forged_under_the_public_board_edits_nothing() {
     let on_turn = deadlines::on_turn(&h, game);
     let legal = h
         .service
-        .legal_moves(on_turn.get(), game)
+        .legal_moves(on_turn.into(), game)
         .expect("legal moves")[0]
         .notation
         .clone();

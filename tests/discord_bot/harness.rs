@@ -3,6 +3,7 @@
 //! clock and the bot (`jackal::discord::start`) on its own thread and tokio runtime, so that
 //! killing it drops everything it runs, as a crash would.
 
+use jackal::id::GameId;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::mpsc;
@@ -11,7 +12,7 @@ use std::time::Duration;
 use jackal::discord::cost::PressCost;
 use jackal::discord::{Config, Launch};
 use jackal::game::{Clock, GameService, GameView, ManualClock};
-use jackal::store::{Durability, GameId, Store};
+use jackal::store::{Durability, Store};
 use serde_json::Value;
 use serenity::all::{ChannelId, MessageId, UserId};
 
@@ -226,7 +227,7 @@ impl Harness {
             .find(|&id| {
                 jackal::store::get_game(&conn, id)
                     .expect("a game")
-                    .is_some_and(|g| g.thread_id == Some(thread.get()))
+                    .is_some_and(|g| g.thread_id == Some(thread.into()))
             })
             .expect("a game played in the thread")
     }
@@ -269,7 +270,7 @@ impl Drop for Harness {
         if !std::thread::panicking() {
             return;
         }
-        for id in 1.. {
+        for id in (1..).map_while(GameId::new) {
             let Ok(loaded) = self.service.game(id) else {
                 break;
             };

@@ -14,6 +14,7 @@
 //! the fake and this test share its cores with the bot); it fails only if the bot does not do
 //! its job: an interaction left unanswered, a board never posted, an unclean exit.
 
+use jackal::id::GameId;
 use std::collections::{BTreeMap, HashMap};
 use std::fs::File;
 use std::path::Path;
@@ -23,7 +24,7 @@ use std::time::{Duration, Instant};
 
 use jackal::ai::BotLevel;
 use jackal::game::{Actor, Clock, GameConfig, GameService, Location, SystemClock};
-use jackal::store::{Durability, GameId, GameStatus, Store};
+use jackal::store::{Durability, GameStatus, Store};
 use serenity::all::{ChannelId, MessageId, UserId};
 use tokio::sync::Barrier;
 
@@ -196,11 +197,11 @@ pub(crate) fn prepare(fake: &FakeDiscord, service: &GameService) -> Vec<Prepared
         let against_bot = g >= MOVERS && g % 2 == 1;
         let second = (!against_bot).then(|| fake.add_member(&format!("p{g}b")));
         let location = Location {
-            guild_id: Some(guild),
-            channel_id: Some(channels[g % CHANNELS].get()),
+            guild_id: Some(jackal::id::GuildId::new(guild)),
+            channel_id: Some(channels[g % CHANNELS].into()),
             thread_id: None,
         };
-        let who = Actor::user(owner.get());
+        let who = Actor::user(owner.into());
         let id = service
             .create_lobby(
                 who,
@@ -213,14 +214,16 @@ pub(crate) fn prepare(fake: &FakeDiscord, service: &GameService) -> Vec<Prepared
         match second {
             Some(user) => {
                 service
-                    .join(Actor::user(user.get()), id, Some(2))
+                    .join(Actor::user(user.into()), id, Some(2))
                     .expect("join");
             }
             None => service
                 .add_bot(who, id, 2, BotLevel::ALL[0])
                 .expect("add a bot"),
         }
-        service.start_with_seed(who, id, id as u64).expect("start");
+        service
+            .start_with_seed(who, id, id.get() as u64)
+            .expect("start");
         games.push(PreparedGame {
             id,
             people: [Some(owner), second],
@@ -497,9 +500,9 @@ pub(crate) fn turn(
         return None;
     }
     let state = loaded.state.as_ref().expect("running");
-    let user = UserId::new(loaded.team_seat(state.controller())?.user_id?);
+    let user = UserId::from(loaded.team_seat(state.controller())?.user_id?);
     debug_assert!(game.people.contains(&Some(user)));
-    let thread = ChannelId::new(loaded.thread_id.expect("the game has its thread"));
+    let thread = ChannelId::from(loaded.thread_id.expect("the game has its thread"));
     let start = match way {
         Way::MyMoves => {
             let id = format!("jk1:moves:{}", game.id);

@@ -2,10 +2,11 @@
 //! leaving (and the owner leaving), two people racing for the last seat, and a start pressed
 //! on a lobby that emptied meanwhile.
 
+use jackal::id::GameId;
 use std::collections::HashMap;
 
 use jackal::game::Actor;
-use jackal::store::{GameId, GameStatus};
+use jackal::store::GameStatus;
 use serenity::all::{ChannelId, UserId};
 
 use crate::fake_discord::{Message, OptionValue};
@@ -82,7 +83,7 @@ fn assert_settings_in_words(message: &Message) {
 /// The team `user` sits in.
 fn team_of(h: &Harness, game: GameId, user: UserId) -> u8 {
     h.load(game)
-        .seat_of(user.get())
+        .seat_of(user.into())
         .unwrap_or_else(|| panic!("{user} has no seat"))
         .team
         .number()
@@ -279,7 +280,7 @@ async fn a_2x2_game_with_a_bot_seat_played_in_its_thread() {
         let state = loaded.state.clone().expect("running");
         let ply = state.ply();
         let on_turn = loaded.team_seat(state.controller()).and_then(|s| s.user_id);
-        let done = match on_turn.map(UserId::new) {
+        let done = match on_turn.map(UserId::from) {
             None => {
                 h.bot().wake();
                 fake.wait_for("the bot's move", |_| (h.load(game).ply > ply).then_some(()))
@@ -300,7 +301,7 @@ async fn a_2x2_game_with_a_bot_seat_played_in_its_thread() {
             }
         };
         assert!(done.content.contains('✅'), "{}", done.content);
-        *moves.entry(on_turn.map(UserId::new).unwrap()).or_default() += 1;
+        *moves.entry(on_turn.map(UserId::from).unwrap()).or_default() += 1;
     }
     assert!(
         [alice, bob, carol].iter().all(|u| moves[u] >= 2),
@@ -362,7 +363,7 @@ async fn leave_frees_a_seat_and_the_owner_leaving_cancels_the_lobby() {
         lobby.content
     );
     assert!(!lobby.content.contains(&format!("<@{bob}>")));
-    assert!(h.load(game).seat_of(bob.get()).is_none());
+    assert!(h.load(game).seat_of(bob.into()).is_none());
     assert_eq!(h.load(game).status, GameStatus::Lobby);
     assert!(!disabled(&lobby, &lobby_id(game, "join")));
 
@@ -412,12 +413,12 @@ async fn two_people_racing_for_the_last_seat_one_is_refused_kindly() {
             (l.free_seats().is_empty()).then_some(l)
         })
         .await;
-    let (winner, loser, lost) = if loaded.seat_of(bob.get()).is_some() {
+    let (winner, loser, lost) = if loaded.seat_of(bob.into()).is_some() {
         (bob, carol, by_carol)
     } else {
         (carol, bob, by_bob)
     };
-    assert!(loaded.seat_of(loser.get()).is_none());
+    assert!(loaded.seat_of(loser.into()).is_none());
     let refused = refusal(&h, &lost).await;
     assert_eq!(
         refused.content,
@@ -464,7 +465,7 @@ async fn start_with_empty_seats_is_refused_with_the_seats_named() {
     let mut empty = Vec::new();
     for user in [bob, dave] {
         empty.push(team_of(&h, game, user));
-        h.service.leave(Actor::user(user.get()), game).unwrap();
+        h.service.leave(Actor::user(user.into()), game).unwrap();
     }
     empty.sort();
     let before = h.load(game);
@@ -484,7 +485,7 @@ async fn start_with_empty_seats_is_refused_with_the_seats_named() {
 
     // Bob comes back to his seat: one seat is left, named in the singular.
     h.service
-        .join(Actor::user(bob.get()), game, Some(empty[0]))
+        .join(Actor::user(bob.into()), game, Some(empty[0]))
         .unwrap();
     let ix = fake.click(alice, lobby.id, &lobby_id(game, "start"));
     let refused = refusal(&h, &ix).await;

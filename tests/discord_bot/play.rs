@@ -7,7 +7,7 @@
 //! team's next turn too, then the other player the finder's team's and their own). Whoever is
 //! to move is read from the game ([`commander_at`]).
 
-use jackal::store::GameId;
+use jackal::id::GameId;
 use serenity::all::{ChannelId, UserId};
 
 use crate::fake_discord::{Message, OptionValue};
@@ -95,7 +95,7 @@ pub async fn by_command(h: &Harness, user: UserId, channel: ChannelId) -> Messag
 
 /// The private "your turn" DM for the position after `next_ply - 1` actions, once it
 /// arrives.
-pub async fn prompt(h: &Harness, user: UserId, game: i64, next_ply: u32) -> Message {
+pub async fn prompt(h: &Harness, user: UserId, game: GameId, next_ply: u32) -> Message {
     let number = h.next_move_number(game, next_ply - 1);
     let heading = format!("#{game} · move {number} ");
     h.fake
@@ -114,7 +114,7 @@ pub fn commander_at(h: &Harness, game: GameId, ply: u32) -> Option<UserId> {
     }
     let loaded = h.load(game);
     let seat = loaded.team_seat(position.controller())?;
-    seat.user_id.map(UserId::new)
+    seat.user_id.map(UserId::from)
 }
 
 /// The plies at which a move was complete (0, the start, and every ply that left no choice
@@ -135,7 +135,7 @@ pub fn last_ply_of(h: &Harness, game: GameId, user: UserId) -> u32 {
     history
         .iter()
         .rev()
-        .find(|a| a.user_id == Some(user.get()))
+        .find(|a| a.user_id == Some(user.into()))
         .map_or(0, |a| a.ply)
 }
 

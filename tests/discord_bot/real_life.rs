@@ -2,6 +2,7 @@
 //! with `/jackal remind` (times, quiet hours in their own zone, by DM or in the thread), the
 //! daily digest, and the refusals of bad settings.
 
+use jackal::id::GameId;
 use jackal::store::{self, TimerKind};
 use serenity::all::{ChannelId, UserId};
 
@@ -30,7 +31,7 @@ fn reminder_dms(h: &Harness, user: UserId) -> Vec<Message> {
         .collect()
 }
 
-fn reminder_timers(h: &Harness, game: i64) -> Vec<i64> {
+fn reminder_timers(h: &Harness, game: GameId) -> Vec<i64> {
     let conn = h.service.store().conn().unwrap();
     store::game_timers(&conn, game)
         .unwrap()
@@ -89,7 +90,7 @@ async fn reminders_come_at_the_players_times_out_of_their_quiet_hours_in_their_z
     assert!(refused.content.contains("whole day"), "{}", refused.content);
     let refused = remind(&h, first, &[("before", text("1d 12h 6h 1h"))]).await;
     assert!(refused.content.contains("at most 3"), "{}", refused.content);
-    let prefs = h.service.user_prefs(first.get()).unwrap();
+    let prefs = h.service.user_prefs(first.into()).unwrap();
     assert_eq!(
         (prefs.time_zone.as_str(), prefs.quiet_start, prefs.reminders),
         ("Europe/Moscow", Some(23 * 60), Some(vec![600, 120]))
@@ -148,7 +149,7 @@ async fn a_daily_digest_lists_every_game_on_turn_instead_of_reminders() {
     let h = Harness::start().await;
     let alice = h.fake.add_member("alice");
     let bob = h.fake.add_member("bob");
-    let mut threads: Vec<(i64, ChannelId)> = Vec::new();
+    let mut threads: Vec<(GameId, ChannelId)> = Vec::new();
     for _ in 0..2 {
         let duel = duel(&h, alice, bob, &[]).await;
         if on_turn(&h, duel.game) == bob {
@@ -334,7 +335,7 @@ async fn a_pause_is_voted_with_buttons_shown_on_the_posts_and_ends_by_itself() {
         .await;
 
     // More time: the owner may give it, the other player may not.
-    let owner = UserId::new(h.load(game).owner);
+    let owner = UserId::from(h.load(game).owner);
     let other = if owner == alice { bob } else { alice };
     let refused = in_thread(&h, other, duel.thread, "extend", &[("length", text("1d"))]).await;
     assert!(

@@ -100,7 +100,10 @@ async fn a_stranger_cannot_use_a_lobby_or_a_board_that_is_not_theirs() {
         stranger,
         thread,
         "move",
-        &[("action", "1 b2".into()), ("game", OptionValue::Int(game))],
+        &[
+            ("action", "1 b2".into()),
+            ("game", OptionValue::Int(game.get())),
+        ],
     )
     .await;
     assert_eq!(
@@ -490,8 +493,11 @@ async fn a_server_command_in_a_dm_is_refused() {
     for (sub, options) in [
         ("new", vec![]),
         ("kick", vec![("seat", OptionValue::Int(1))]),
-        ("cancel", vec![("game", OptionValue::Int(duel.game))]),
-        ("settings", vec![("game", OptionValue::Int(duel.game))]),
+        ("cancel", vec![("game", OptionValue::Int(duel.game.get()))]),
+        (
+            "settings",
+            vec![("game", OptionValue::Int(duel.game.get()))],
+        ),
         (
             "language",
             vec![
@@ -552,7 +558,7 @@ async fn a_channel_where_the_bot_lacks_permissions_is_named() {
         "{}",
         answer.content
     );
-    assert!(h.service.my_games(alice.get(), true).unwrap().is_empty());
+    assert!(h.service.my_games(alice.into(), true).unwrap().is_empty());
     for channel in [no_files, no_posts] {
         assert!(
             fake.messages_in(channel)

@@ -123,7 +123,7 @@ async fn a_deadline_that_came_due_while_the_bot_was_down_fires_once() {
         .await;
     assert_eq!(notices(&h, duel.thread).len(), 1);
     let loaded = h.load(duel.game);
-    let seat = loaded.seat_of(late.get()).expect("still seated");
+    let seat = loaded.seat_of(late.into()).expect("still seated");
     assert_eq!(seat.missed_deadlines, 1);
     let reminders: Vec<String> = deadlines::dms(&h, late)
         .into_iter()

@@ -2,7 +2,8 @@
 //! post and prompt speaks it with Russian plurals, a player may choose English for what is
 //! said to them alone, and the commands themselves carry their Russian names.
 
-use jackal::store::{GameId, GameStatus};
+use jackal::id::GameId;
+use jackal::store::GameStatus;
 use serenity::all::UserId;
 
 use crate::duel::{ask, open_thread};
@@ -79,7 +80,7 @@ fn on_turn(h: &Harness, game: GameId) -> (UserId, u32) {
         .team_seat(state.controller())
         .and_then(|s| s.user_id)
         .expect("people play");
-    (UserId::new(user), state.ply())
+    (UserId::from(user), state.ply())
 }
 
 /// The DM prompt for the player on turn, played through its menus; returns the prompt.

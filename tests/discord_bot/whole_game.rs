@@ -102,7 +102,7 @@ async fn a_whole_game_from_new_to_game_over() {
         .expect("a person");
     assert_eq!(
         start.pinged_users(),
-        vec![serenity::all::UserId::new(first_user)],
+        vec![serenity::all::UserId::from(first_user)],
         "only the player on turn is pinged"
     );
     let lobby = fake.message(lobby.id).expect("lobby");
@@ -124,7 +124,7 @@ async fn a_whole_game_from_new_to_game_over() {
             .and_then(|s| s.user_id)
             .expect("two people play");
         let number = state.ply() + 1;
-        let done = if user == alice.get() {
+        let done = if user == alice.into() {
             let dm = play::prompt(&h, alice, game, number).await;
             board_picture(fake, &dm).await;
             play::through_picker(&h, alice, dm).await

@@ -102,7 +102,7 @@ async fn suggested(
 /// the command takes each of them.
 /// A lobby's settings, whether the reminder was chosen aside: setting it back to its value by
 /// hand makes it chosen (it then no longer follows the turn time), and is otherwise the same.
-fn settled(h: &Harness, game: jackal::game::GameId) -> jackal::game::GameConfig {
+fn settled(h: &Harness, game: jackal::id::GameId) -> jackal::game::GameConfig {
     let mut config = h.load(game).config;
     config.reminder_chosen = false;
     config

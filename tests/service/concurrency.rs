@@ -29,7 +29,7 @@ fn a_hundred_simultaneous_clicks_play_once() {
 #[test]
 fn different_games_proceed_in_parallel() {
     let f = fixture();
-    let ids: Vec<i64> = (0..4).map(|_| duel(&f)).collect();
+    let ids: Vec<GameId> = (0..4).map(|_| duel(&f)).collect();
     let service = Arc::new(f.service);
     let threads: Vec<_> = ids
         .iter()

@@ -21,7 +21,7 @@ fn seats_seeds_and_kicks() {
         .unwrap();
     // Without a seat asked for, each player gets a free seat at random: all four differ.
     let mut teams = vec![s.game(id).unwrap().seat_of(ALICE).unwrap().team];
-    for user in [BOB, EVE, 1003] {
+    for user in [BOB, EVE, UserId::new(1003)] {
         teams.push(s.join(Actor::user(user), id, None).unwrap());
     }
     teams.sort();
@@ -34,7 +34,7 @@ fn seats_seeds_and_kicks() {
         s.leave(Actor::user(EVE), id),
         Err(ServiceError::NotYourGame(_))
     ));
-    assert_eq!(s.games_here(500).unwrap().len(), 1);
+    assert_eq!(s.games_here(ChannelId::new(500)).unwrap().len(), 1);
     assert!(matches!(
         s.kick(Actor::user(ALICE), id, eve.number()),
         Err(ServiceError::SeatEmpty(t)) if t == eve
@@ -45,7 +45,7 @@ fn seats_seeds_and_kicks() {
     ));
     s.leave(Actor::user(ALICE), id).unwrap();
     assert_eq!(s.game(id).unwrap().status, GameStatus::Cancelled);
-    assert!(s.games_here(500).unwrap().is_empty());
+    assert!(s.games_here(ChannelId::new(500)).unwrap().is_empty());
 
     // `start` takes its seed from the operating system and stores it.
     let seeds: Vec<u64> = (0..2)
@@ -132,8 +132,8 @@ fn refusals_change_nothing() {
         Err(ServiceError::StaleView { current: 0, .. })
     ));
     assert!(matches!(
-        s.act(ALICE, 999, 0, &mv),
-        Err(ServiceError::UnknownGame(999))
+        s.act(ALICE, game_no(999), 0, &mv),
+        Err(ServiceError::UnknownGame(g)) if g.get() == 999
     ));
     assert!(matches!(
         s.join(Actor::user(EVE), id, None),

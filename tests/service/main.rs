@@ -10,6 +10,7 @@ use jackal::game::{
     Actor, Clock, Damage, Fired, GameConfig, GameService, Location, ManualClock, Next, Notice,
     OutboxMessage, ServiceError, Target,
 };
+use jackal::id::{ChannelId, GameId, GuildId, UserId};
 use jackal::store::{self, GameStatus, Store, StoreError};
 
 mod concurrency;
@@ -19,11 +20,11 @@ mod stored;
 mod timers;
 mod turns;
 
-const ALICE: u64 = 1001;
+const ALICE: UserId = UserId::new(1001);
 
-const BOB: u64 = 1002;
+const BOB: UserId = UserId::new(1002);
 
-const EVE: u64 = 1666;
+const EVE: UserId = UserId::new(1666);
 
 const HOUR: i64 = 3_600_000;
 
@@ -50,8 +51,8 @@ fn fixture() -> Fixture {
 
 fn here() -> Location {
     Location {
-        guild_id: Some(1),
-        channel_id: Some(500),
+        guild_id: Some(GuildId::new(1)),
+        channel_id: Some(ChannelId::new(500)),
         thread_id: None,
     }
 }
@@ -63,12 +64,12 @@ fn small_config() -> GameConfig {
 }
 
 /// A started duel: Alice team 1, Bob team 2.
-fn duel(f: &Fixture) -> i64 {
+fn duel(f: &Fixture) -> GameId {
     duel_with(f, small_config(), 42)
 }
 
 /// A started duel with this configuration and map seed: Alice team 1, Bob team 2.
-fn duel_with(f: &Fixture, config: GameConfig, seed: u64) -> i64 {
+fn duel_with(f: &Fixture, config: GameConfig, seed: u64) -> GameId {
     let s = &f.service;
     let id = s
         .create_lobby(
@@ -85,7 +86,7 @@ fn duel_with(f: &Fixture, config: GameConfig, seed: u64) -> i64 {
 }
 
 /// A started game of two random bots, set up by Alice (who gives her seat to a bot).
-fn bots_duel(f: &Fixture, location: Location, config: GameConfig, seed: u64) -> i64 {
+fn bots_duel(f: &Fixture, location: Location, config: GameConfig, seed: u64) -> GameId {
     let s = &f.service;
     let owner = Actor::user(ALICE);
     let id = s
@@ -99,7 +100,7 @@ fn bots_duel(f: &Fixture, location: Location, config: GameConfig, seed: u64) -> 
 }
 
 /// A game's timer rows: kind, ply, due time and fired time.
-fn timers_of(f: &Fixture, id: i64) -> Vec<(store::TimerKind, u32, i64, Option<i64>)> {
+fn timers_of(f: &Fixture, id: GameId) -> Vec<(store::TimerKind, u32, i64, Option<i64>)> {
     let conn = f.service.store().conn().unwrap();
     store::game_timers(&conn, id)
         .unwrap()
@@ -108,12 +109,12 @@ fn timers_of(f: &Fixture, id: i64) -> Vec<(store::TimerKind, u32, i64, Option<i6
         .collect()
 }
 
-fn first_move(f: &Fixture, id: i64, user: u64) -> String {
+fn first_move(f: &Fixture, id: GameId, user: UserId) -> String {
     f.service.legal_moves(user, id).unwrap()[0].notation.clone()
 }
 
 /// A started game of two bots of `level` on a `size`×`size` board.
-fn bots_of_level(f: &Fixture, level: BotLevel, size: &str, seed: u64) -> i64 {
+fn bots_of_level(f: &Fixture, level: BotLevel, size: &str, seed: u64) -> GameId {
     let s = &f.service;
     let owner = Actor::user(ALICE);
     let mut config = GameConfig::default();
@@ -129,7 +130,7 @@ fn bots_of_level(f: &Fixture, level: BotLevel, size: &str, seed: u64) -> i64 {
 }
 
 /// Plays `plies` first-listed moves in a duel (fewer if it ends), through `f`'s service.
-fn play_plies(f: &Fixture, id: i64, plies: u32) {
+fn play_plies(f: &Fixture, id: GameId, plies: u32) {
     let s = &f.service;
     for ply in 0..plies {
         let g = s.game(id).unwrap().state.unwrap();
@@ -146,12 +147,17 @@ fn play_plies(f: &Fixture, id: i64, plies: u32) {
     }
 }
 
+/// The game numbered `n` (a number a test writes into the file itself, or one no game has).
+fn game_no(n: i64) -> GameId {
+    GameId::new(n).expect("a game's number")
+}
+
 /// The service as after a restart: nothing in memory, everything read from the file.
 fn restarted(f: &Fixture) -> GameService {
     GameService::new(Arc::new(Store::open(&f.path).unwrap()), f.clock.clone())
 }
 
-fn damage_of<T: std::fmt::Debug>(result: Result<T, ServiceError>) -> (i64, Damage) {
+fn damage_of<T: std::fmt::Debug>(result: Result<T, ServiceError>) -> (GameId, Damage) {
     match result {
         Err(ServiceError::Damaged { game, damage }) => (game, damage),
         other => panic!("expected a damaged game, got {other:?}"),
@@ -160,7 +166,7 @@ fn damage_of<T: std::fmt::Debug>(result: Result<T, ServiceError>) -> (i64, Damag
 
 /// Replaces the action recorded at `ply` of game `id` by another move legal there, as a hand
 /// edit of the file would (dropping the log's append-only trigger first, migration 0003).
-fn change_action(f: &Fixture, id: i64, ply: u32) {
+fn change_action(f: &Fixture, id: GameId, ply: u32) {
     let conn = f.service.store().conn().unwrap();
     conn.raw()
         .execute_batch("DROP TRIGGER IF EXISTS actions_no_update")

@@ -84,18 +84,13 @@ fn migrating_a_version_1_file_keeps_its_games() {
         conn.execute(
             "INSERT INTO games (id, guild_id, channel_id, status, settings, seed, owner_id, \
              created_at, started_at, ply) VALUES (7, 1, 500, 'active', ?1, 42, ?2, ?3, ?3, ?4)",
-            rusqlite::params![
-                serde_json::to_string(&config).unwrap(),
-                ALICE as i64,
-                now,
-                plies
-            ],
+            rusqlite::params![serde_json::to_string(&config).unwrap(), ALICE, now, plies],
         )
         .unwrap();
         for (team, user) in [(1, ALICE), (2, BOB)] {
             conn.execute(
                 "INSERT INTO seats (game_id, team, user_id, joined_at) VALUES (7, ?1, ?2, ?3)",
-                rusqlite::params![team, user as i64, now],
+                rusqlite::params![team, user, now],
             )
             .unwrap();
         }
@@ -147,10 +142,10 @@ fn migrating_a_version_1_file_keeps_its_games() {
         store::schema_version(&conn).unwrap(),
         store::MIGRATION_SQL.len()
     );
-    let loaded = service.game(7).unwrap();
+    let loaded = service.game(game_no(7)).unwrap();
     assert_eq!(loaded.ply, 30);
     assert_eq!(loaded.state.as_ref(), Some(&game));
-    let timers: Vec<_> = store::game_timers(&conn, 7)
+    let timers: Vec<_> = store::game_timers(&conn, game_no(7))
         .unwrap()
         .into_iter()
         .map(|t| (t.kind, t.ply, t.due_at, t.fired_at))
@@ -175,7 +170,7 @@ fn migrating_a_version_1_file_keeps_its_games() {
             (
                 Target::Game,
                 OutboxMessage::Notice {
-                    game_id: 7,
+                    game_id: game_no(7),
                     notice: Notice::TakenOver {
                         team: Team::of(1),
                         missed: 3
@@ -185,7 +180,7 @@ fn migrating_a_version_1_file_keeps_its_games() {
             (
                 Target::Game,
                 OutboxMessage::BoardPost {
-                    game_id: 7,
+                    game_id: game_no(7),
                     first_ply: 29,
                     ply: 30,
                     deadline_ms: None
@@ -193,13 +188,13 @@ fn migrating_a_version_1_file_keeps_its_games() {
             ),
         ]
     );
-    let rows = store::game_outbox(&conn, 7).unwrap();
+    let rows = store::game_outbox(&conn, game_no(7)).unwrap();
     assert!(rows[3].given_up && rows[3].sent_at.is_some(), "{rows:?}");
     let sent: OutboxMessage = serde_json::from_str(&rows[0].payload).unwrap();
     assert_eq!(
         sent,
         OutboxMessage::Notice {
-            game_id: 7,
+            game_id: game_no(7),
             notice: Notice::Resigned { team: Team::of(2) }
         }
     );
@@ -208,18 +203,20 @@ fn migrating_a_version_1_file_keeps_its_games() {
         Some(user) => user,
         None => panic!("a human seat is on turn"),
     };
-    let text = service.legal_moves(user, 7).unwrap()[0].notation.clone();
-    assert_eq!(service.act(user, 7, 30, &text).unwrap().ply, 31);
+    let text = service.legal_moves(user, game_no(7)).unwrap()[0]
+        .notation
+        .clone();
+    assert_eq!(service.act(user, game_no(7), 30, &text).unwrap().ply, 31);
     assert!(matches!(
-        service.act(user, 7, 30, &text),
+        service.act(user, game_no(7), 30, &text),
         Err(ServiceError::AlreadyPlayed)
     ));
     // Actions recorded before the log had its digest chain (migration 0007) are a prefix the
     // chain starts after: the game still replays, after a restart too.
-    let played = service.game(7).unwrap().state;
+    let played = service.game(game_no(7)).unwrap().state;
     let clock = Arc::new(ManualClock::new(now));
     let restarted = GameService::new(Arc::new(Store::open(&path).unwrap()), clock);
-    assert_eq!(restarted.game(7).unwrap().state, played);
+    assert_eq!(restarted.game(game_no(7)).unwrap().state, played);
 }
 
 /// Every connection, pooled or newly opened, is in WAL mode with foreign keys enforced, waits
@@ -330,7 +327,7 @@ fn a_damaged_game_is_named_and_the_others_play_on() {
             .execute(
                 "UPDATE games SET settings = json_set(settings, '$.rules.board_size', ?2) \
              WHERE id = ?1",
-                [id, size],
+                rusqlite::params![id, size],
             )
             .unwrap();
     }

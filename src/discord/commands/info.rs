@@ -70,7 +70,7 @@ pub async fn board(
 pub async fn games(ctx: Context<'_>) -> Result<()> {
     ctx.defer_ephemeral().await?;
     let lang = lang(ctx).await;
-    let user = ctx.author().id.get();
+    let user = crate::id::UserId::from(ctx.author().id);
     let rows = ctx.data().call(move |s| s.my_games_now(user)).await?;
     if rows.is_empty() {
         return say(ctx, tr!(lang, "games-none")).await;
@@ -231,7 +231,7 @@ pub async fn language(
     };
     let data = ctx.data();
     if server.unwrap_or(false) {
-        let guild = ctx.guild_id().ok_or(BotError::NotInServer)?.get();
+        let guild = crate::id::GuildId::from(ctx.guild_id().ok_or(BotError::NotInServer)?);
         if !actor(ctx).admin {
             return Err(BotError::NotServerManager);
         }
@@ -247,7 +247,8 @@ pub async fn language(
         )
         .await;
     }
-    data.set_user_lang(ctx.author().id.get(), chosen).await?;
+    data.set_user_lang(crate::id::UserId::from(ctx.author().id), chosen)
+        .await?;
     let lang = lang(ctx).await;
     say(
         ctx,

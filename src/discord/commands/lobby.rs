@@ -132,9 +132,9 @@ pub async fn new(
     ctx.defer().await?;
     // The deferred answer becomes the lobby message: its id is recorded before the lobby
     // shows, so a button pressed on it at once (Start opens the thread on it) finds it stored.
-    let message = app.interaction.get_response(ctx.http()).await?.id.get();
+    let message = crate::id::MessageId::from(app.interaction.get_response(ctx.http()).await?.id);
     let data = ctx.data();
-    let guild = ctx.guild_id().map(|g| g.get());
+    let guild = ctx.guild_id().map(crate::id::GuildId::from);
     let game_lang = match guild {
         Some(g) => match data.guild_lang(g).await {
             Some(l) => l,
@@ -142,7 +142,7 @@ pub async fn new(
         },
         None => lang(ctx).await,
     };
-    let channel = ctx.channel_id().get();
+    let channel = crate::id::ChannelId::from(ctx.channel_id());
     let location = Location {
         guild_id: guild,
         channel_id: Some(channel),

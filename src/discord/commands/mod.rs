@@ -10,13 +10,14 @@ mod lobby;
 mod play;
 mod time;
 
+use crate::id::GameId;
 use poise::CreateReply;
 use serenity::all::{AutocompleteChoice, CreateAutocompleteResponse, Permissions};
 
 use super::errors::BotError;
 use super::types::{Context, Data, Result};
 use crate::game::Actor;
-use crate::game::{GameId, GameStatus};
+use crate::game::GameStatus;
 use crate::words::Lang;
 
 /// Games, in Discord (the one top-level command; the rest are its subcommands).
@@ -79,7 +80,7 @@ pub fn actor(ctx: Context<'_>) -> Actor {
         poise::Context::Prefix(_) => false,
     };
     Actor {
-        user: ctx.author().id.get(),
+        user: ctx.author().id.into(),
         admin,
     }
 }
@@ -88,8 +89,8 @@ pub fn actor(ctx: Context<'_>) -> Actor {
 pub async fn lang(ctx: Context<'_>) -> Lang {
     ctx.data()
         .lang_for(
-            ctx.author().id.get(),
-            ctx.guild_id().map(|g| g.get()),
+            crate::id::UserId::from(ctx.author().id),
+            ctx.guild_id().map(crate::id::GuildId::from),
             ctx.locale(),
         )
         .await
@@ -105,16 +106,11 @@ pub async fn say(ctx: Context<'_>, text: String) -> Result<()> {
 /// The game a command is about: the `game` option if given, else the one the service finds
 /// for the caller here ([`crate::game::GameService::which_game`]).
 pub async fn which_game(ctx: Context<'_>, option: Option<i64>, any_here: bool) -> Result<GameId> {
-    if let Some(id) = option {
-        if id <= 0 {
-            return Err(BotError::Service(crate::game::ServiceError::UnknownGame(
-                id,
-            )));
-        }
-        return Ok(id);
+    if let Some(number) = option {
+        return GameId::new(number).ok_or(BotError::NoGameNumbered(number));
     }
-    let user = ctx.author().id.get();
-    let channel = ctx.channel_id().get();
+    let user = ctx.author().id.into();
+    let channel = ctx.channel_id().into();
     let id = ctx
         .data()
         .call(move |s| s.which_game(user, channel, any_here))
@@ -128,7 +124,7 @@ pub async fn complete_game(ctx: Context<'_>, partial: &str) -> CreateAutocomplet
 }
 
 async fn complete_game_choices(ctx: Context<'_>, partial: &str) -> Vec<AutocompleteChoice> {
-    let user = ctx.author().id.get();
+    let user = crate::id::UserId::from(ctx.author().id);
     let lang = lang(ctx).await;
     let Ok(games) = ctx.data().call(move |s| s.my_games(user, false)).await else {
         return Vec::new();
@@ -146,7 +142,7 @@ async fn complete_game_choices(ctx: Context<'_>, partial: &str) -> Vec<Autocompl
             };
             AutocompleteChoice::new(
                 crate::tr!(lang, "game-choice", game = g.id, status = status),
-                g.id,
+                g.id.get(),
             )
         })
         .collect()

@@ -7,8 +7,8 @@ use crate::discord::types::Data;
 use crate::discord::views::lobby;
 use crate::discord::views::picker::{self as picker_view};
 use crate::discord::views::post::{self};
-use crate::game::GameId;
 use crate::game::{GameEnd, GameView, Queued, Target};
+use crate::id::GameId;
 use crate::render::{self, RenderOptions};
 use crate::words::{Lang, narrate};
 
@@ -58,7 +58,7 @@ pub(super) async fn retire_prompt(
         Ok(()) => {}
         Err(e) if !e.is_transient() => {
             let (game, user) = (prompt.game_id, prompt.user_id);
-            tracing::info!(game, user, error = %e, "a prompt could not be retired");
+            tracing::info!(%game, %user, error = %e, "a prompt could not be retired");
         }
         Err(e) => return Err(failure(e)),
     }
@@ -150,6 +150,6 @@ pub(super) async fn end_lobby_message(
         .edit(channel, message, &content, &components)
         .await
     {
-        tracing::warn!(game = game_view.id, error = %e, "could not end the lobby message");
+        tracing::warn!(game = %game_view.id, error = %e, "could not end the lobby message");
     }
 }

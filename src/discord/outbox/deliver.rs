@@ -4,8 +4,9 @@ use crate::discord::rest::{NewMessage, Posted};
 use crate::discord::turn;
 use crate::discord::types::Data;
 use crate::discord::views::post::{self, Post};
+use crate::game::UserPrefs;
 use crate::game::{GameEnd, GameView, OutboxMessage, Queued, Target};
-use crate::game::{UserId, UserPrefs};
+use crate::id::{GuildId, UserId};
 use crate::render::{self, RenderOptions};
 use crate::words::Lang;
 
@@ -168,7 +169,7 @@ pub(super) async fn post_public_message(
 pub(super) async fn reader_lang(
     data: &Data,
     prefs: &UserPrefs,
-    guild: Option<u64>,
+    guild: Option<GuildId>,
     game_lang: Lang,
 ) -> Lang {
     if let Some(lang) = data.user_lang(prefs.user_id).await {
@@ -179,11 +180,7 @@ pub(super) async fn reader_lang(
     {
         return lang;
     }
-    prefs
-        .locale
-        .as_deref()
-        .and_then(Lang::parse)
-        .unwrap_or(game_lang)
+    prefs.locale.unwrap_or(game_lang)
 }
 
 /// [`reader_lang`] for a user whose preferences the caller has not read.

@@ -13,6 +13,7 @@
 //! This module is the queue (which rows go now, in what order); `retry` is the retry policy,
 //! `deliver` sends one row by its kind, through `start`, `private`, `notice` and `closing`.
 
+use crate::id::GameId;
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -20,7 +21,6 @@ use std::time::Duration;
 use tokio::sync::watch;
 
 use super::types::Data;
-use crate::game::GameId;
 use crate::game::Queued;
 
 mod closing;
@@ -197,12 +197,16 @@ mod tests {
     use super::*;
     use crate::game::{OutboxMessage, Target};
 
-    fn row(id: i64, game: GameId, not_before: i64) -> Queued {
+    fn game(n: i64) -> GameId {
+        GameId::new(n).unwrap()
+    }
+
+    fn row(id: i64, game_number: i64, not_before: i64) -> Queued {
         Queued {
             id,
             target: Target::Game,
             message: OutboxMessage::TurnOver {
-                game_id: game,
+                game_id: game(game_number),
                 ply: 1,
             },
             attempts: 0,
@@ -225,13 +229,16 @@ mod tests {
         // …and the first row of a third game ends the look.
         assert!(!pass.take(row(4, 30, 0)));
         let ready: Vec<_> = pass.ready.iter().map(|(g, r)| (*g, ids(r))).collect();
-        assert_eq!(ready, vec![(Some(10), vec![1, 3]), (Some(20), vec![2])]);
+        assert_eq!(
+            ready,
+            vec![(Some(game(10)), vec![1, 3]), (Some(game(20)), vec![2])]
+        );
         assert_eq!(pass.next_due, None);
     }
 
     #[test]
     fn a_game_being_sent_or_in_backoff_waits_with_all_its_later_rows() {
-        let busy = HashSet::from([Some(10)]);
+        let busy = HashSet::from([Some(game(10))]);
         let mut pass = Pass::new(100, busy, 4);
         assert!(pass.take(row(1, 10, 0)));
         assert!(pass.take(row(2, 20, 500)));
@@ -241,7 +248,7 @@ mod tests {
         assert!(pass.take(row(5, 20, 0)));
         assert!(pass.take(row(6, 40, 0)));
         let ready: Vec<_> = pass.ready.iter().map(|(g, r)| (*g, ids(r))).collect();
-        assert_eq!(ready, vec![(Some(40), vec![6])]);
+        assert_eq!(ready, vec![(Some(game(40)), vec![6])]);
         // The sender sleeps until the first backoff ends.
         assert_eq!(pass.next_due, Some(300));
     }

@@ -2,8 +2,8 @@
 
 use crate::discord::types::Data;
 use crate::discord::views::post::{self};
-use crate::game::GameId;
 use crate::game::{Notice, Question, Queued};
+use crate::id::GameId;
 
 use super::*;
 
@@ -60,7 +60,7 @@ pub(super) async fn retire_questions(
             Ok(()) => {}
             // The post was deleted, or cannot be reached: nothing is left to press.
             Err(e) if !e.is_transient() => {
-                tracing::info!(game, error = %e, "a question's buttons could not be removed");
+                tracing::info!(%game, error = %e, "a question's buttons could not be removed");
             }
             Err(e) => return Err(failure(e)),
         }

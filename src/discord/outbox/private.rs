@@ -5,8 +5,9 @@ use crate::discord::rest::{NewMessage, Posted};
 use crate::discord::turn;
 use crate::discord::types::Data;
 use crate::discord::views::post::{self};
-use crate::game::{GameId, GameStatus, ReminderVia, UserId};
+use crate::game::{GameStatus, ReminderVia};
 use crate::game::{GameView, Queued, Target};
+use crate::id::{GameId, UserId};
 
 use super::*;
 use crate::engine::Team;
@@ -144,7 +145,7 @@ pub(super) async fn reminder(
 /// closed (50007): the caller records that ([`dms_closed`]) and falls back to the thread.
 pub(super) async fn send_dm(
     data: &Data,
-    user: crate::game::UserId,
+    user: crate::id::UserId,
     new: &NewMessage,
 ) -> std::result::Result<bool, Failure> {
     let dm = data.rest.dm_channel(user).await.map_err(failure)?;

@@ -4,8 +4,8 @@ use crate::discord::turn;
 use crate::discord::types::Data;
 use crate::discord::views::lobby;
 use crate::discord::views::post::{self};
-use crate::game::GameId;
 use crate::game::{GameView, Queued};
+use crate::id::{ChannelId, GameId};
 use crate::render::RenderOptions;
 use crate::tr;
 
@@ -40,7 +40,7 @@ pub(super) async fn game_started(
             .edit(channel, message, &content, &components)
             .await
         {
-            tracing::warn!(game, error = %e, "could not mark the lobby message started");
+            tracing::warn!(%game, error = %e, "could not mark the lobby message started");
         }
     }
     let material = data.call(move |s| s.post_material(game, 0, 0)).await?;
@@ -59,12 +59,12 @@ pub(super) async fn game_started(
 pub(super) async fn open_thread(
     data: &Data,
     game_view: &GameView,
-    channel: u64,
-) -> std::result::Result<u64, Failure> {
+    channel: ChannelId,
+) -> std::result::Result<ChannelId, Failure> {
     let name = thread_name(data, game_view).await;
     let made = match game_view.lobby_message_id {
         Some(message) => match data.rest.thread_from_message(channel, message, &name).await {
-            Err(e) if e.code() == Some(160004) => Ok(message),
+            Err(e) if e.code() == Some(160004) => Ok(ChannelId::new(message.get())),
             other => other,
         },
         None => data.rest.thread(channel, &name).await,
@@ -75,7 +75,7 @@ pub(super) async fn open_thread(
         Err(e) => {
             // No thread here (missing permissions, a channel type without threads): the game
             // is played in the channel itself.
-            tracing::info!(game = game_view.id, error = %e, "no thread; playing in the channel");
+            tracing::info!(game = %game_view.id, error = %e, "no thread; playing in the channel");
             Ok(channel)
         }
     }

@@ -7,11 +7,11 @@ pub mod picker;
 pub mod post;
 pub mod settings;
 
+use crate::id::GameId;
 use serenity::all::{ButtonStyle, CreateActionRow, CreateButton};
 
 use super::ids::CustomId;
 use crate::engine::Team;
-use crate::game::GameId;
 use crate::game::GameView;
 use crate::tr;
 use crate::words::Lang;

@@ -1,6 +1,7 @@
 //! The private "your move" message: the player's board, what to choose, and the picker's
 //! menu (or a pending choice's buttons), in a DM or an ephemeral reply.
 
+use crate::id::GameId;
 use serenity::all::{
     ButtonStyle, CreateActionRow, CreateButton, CreateSelectMenu, CreateSelectMenuKind,
     CreateSelectMenuOption,
@@ -9,7 +10,6 @@ use serenity::all::{
 use super::{relative_time, team_mark};
 use crate::discord::ids::{CustomId, PickValue};
 use crate::discord::picker::{self as pick, EntryKind, Menu};
-use crate::game::GameId;
 use crate::tr;
 use crate::words::Lang;
 

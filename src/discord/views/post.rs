@@ -1,6 +1,7 @@
 //! The public posts of a game in its thread: the start, each completed move (what happened,
 //! the gold, whose turn it is and until when), notices, and the end.
 
+use crate::id::UserId;
 use serenity::all::CreateActionRow;
 
 use super::{
@@ -16,7 +17,7 @@ use crate::words::narrate::{self, Teams};
 #[derive(Clone, Debug, Default)]
 pub struct Post {
     pub content: String,
-    pub ping: Vec<u64>,
+    pub ping: Vec<UserId>,
     pub components: Vec<CreateActionRow>,
 }
 
@@ -36,7 +37,7 @@ fn next_turn(
     game: &Game,
     lang: Lang,
     deadline: Option<i64>,
-) -> (String, Vec<u64>) {
+) -> (String, Vec<UserId>) {
     if game.is_over() {
         return (String::new(), Vec::new());
     }
@@ -160,7 +161,7 @@ pub fn over(game_view: &GameView, game: Option<&Game>, end: &GameEnd, lang: Lang
 }
 
 /// The one-time word to a player whose DMs are closed to the bot, pinging them.
-pub fn dms_closed(user: u64, lang: Lang) -> Post {
+pub fn dms_closed(user: UserId, lang: Lang) -> Post {
     Post {
         content: tr!(lang, "dms-closed", who = format!("<@{user}>")),
         ping: vec![user],

@@ -1,6 +1,7 @@
 //! A game's settings in words, and the settings panel: a menu of settings, then a menu of the
 //! values each can take (only values the service accepts are offered).
 
+use crate::id::GameId;
 use serenity::all::{
     CreateActionRow, CreateSelectMenu, CreateSelectMenuKind, CreateSelectMenuOption,
 };
@@ -9,7 +10,6 @@ use super::duration;
 use crate::ai::BotLevel;
 use crate::discord::ids::CustomId;
 use crate::game::GameConfig;
-use crate::game::GameId;
 use crate::game::config::parse_duration;
 use crate::tr;
 use crate::words::Lang;

@@ -3,7 +3,7 @@
 use rusqlite::{OptionalExtension, Row, params};
 
 use super::super::{Db, Result, digest};
-use super::sql::{from_sql, to_sql};
+use super::sql::from_sql;
 use super::*;
 
 #[derive(Clone, Debug, PartialEq)]
@@ -36,7 +36,7 @@ pub fn insert_action(conn: &impl Db, a: &ActionRow) -> Result<bool> {
             a.game_id,
             a.ply,
             a.team,
-            a.user_id.map(to_sql),
+            a.user_id,
             a.notation,
             a.action,
             a.events,
@@ -112,7 +112,7 @@ fn action_row(r: &rusqlite::Row) -> rusqlite::Result<ActionRow> {
         game_id: r.get(0)?,
         ply: r.get(1)?,
         team: r.get(2)?,
-        user_id: r.get::<_, Option<i64>>(3)?.map(from_sql),
+        user_id: r.get(3)?,
         notation: r.get(4)?,
         action: r.get(5)?,
         events: r.get(6)?,

@@ -48,20 +48,20 @@ impl FromSql for GameStatus {
 #[derive(Clone, Debug, PartialEq)]
 pub struct GameRow {
     pub id: GameId,
-    pub guild_id: Option<u64>,
-    pub channel_id: Option<u64>,
-    pub thread_id: Option<u64>,
+    pub guild_id: Option<GuildId>,
+    pub channel_id: Option<ChannelId>,
+    pub thread_id: Option<ChannelId>,
     pub status: GameStatus,
     pub settings: String,
     pub seed: Option<u64>,
     pub owner_id: UserId,
-    pub language: String,
+    pub language: Lang,
     pub created_at: i64,
     pub started_at: Option<i64>,
     pub ended_at: Option<i64>,
     pub result: Option<String>,
     /// The lobby message in `channel_id` (Discord games).
-    pub lobby_message_id: Option<u64>,
+    pub lobby_message_id: Option<MessageId>,
     pub ply: u32,
 }
 
@@ -82,31 +82,31 @@ macro_rules! select_games {
 fn game_from_row(row: &Row) -> rusqlite::Result<GameRow> {
     Ok(GameRow {
         id: row.get(0)?,
-        guild_id: row.get::<_, Option<i64>>(1)?.map(from_sql),
-        channel_id: row.get::<_, Option<i64>>(2)?.map(from_sql),
-        thread_id: row.get::<_, Option<i64>>(3)?.map(from_sql),
+        guild_id: row.get(1)?,
+        channel_id: row.get(2)?,
+        thread_id: row.get(3)?,
         status: row.get(4)?,
         settings: row.get(5)?,
         seed: row.get::<_, Option<i64>>(6)?.map(from_sql),
-        owner_id: from_sql(row.get(7)?),
+        owner_id: row.get(7)?,
         language: row.get(8)?,
         created_at: row.get(9)?,
         started_at: row.get(10)?,
         ended_at: row.get(11)?,
         result: row.get(12)?,
-        lobby_message_id: row.get::<_, Option<i64>>(13)?.map(from_sql),
+        lobby_message_id: row.get(13)?,
         ply: row.get(14)?,
     })
 }
 
 /// What a new lobby starts with.
 pub struct NewGame<'a> {
-    pub guild_id: Option<u64>,
-    pub channel_id: Option<u64>,
-    pub thread_id: Option<u64>,
+    pub guild_id: Option<GuildId>,
+    pub channel_id: Option<ChannelId>,
+    pub thread_id: Option<ChannelId>,
     pub settings: &'a str,
     pub owner_id: UserId,
-    pub language: &'a str,
+    pub language: Lang,
     pub created_at: i64,
 }
 
@@ -117,15 +117,16 @@ pub fn insert_game(conn: &impl Db, g: &NewGame) -> Result<GameId> {
          created_at) VALUES (?1, ?2, ?3, 'lobby', ?4, ?5, ?6, ?7)",
     )?
     .execute(params![
-        g.guild_id.map(to_sql),
-        g.channel_id.map(to_sql),
-        g.thread_id.map(to_sql),
+        g.guild_id,
+        g.channel_id,
+        g.thread_id,
         g.settings,
-        to_sql(g.owner_id),
+        g.owner_id,
         g.language,
         g.created_at
     ])?;
-    Ok(conn.last_insert_rowid())
+    GameId::new(conn.last_insert_rowid())
+        .ok_or_else(|| StoreError::Corrupt("the games table handed out a rowid below 1".into()))
 }
 
 pub fn get_game(conn: &impl Db, id: GameId) -> Result<Option<GameRow>> {
@@ -136,13 +137,13 @@ pub fn get_game(conn: &impl Db, id: GameId) -> Result<Option<GameRow>> {
         .map_err(Into::into)
 }
 
-pub fn games_in_channel(conn: &impl Db, channel_id: u64) -> Result<Vec<GameRow>> {
+pub fn games_in_channel(conn: &impl Db, channel_id: ChannelId) -> Result<Vec<GameRow>> {
     let conn = conn.sql();
     let mut stmt = conn.prepare_cached(select_games!(
         "FROM games g WHERE (g.channel_id = ?1 OR g.thread_id = ?1) \
          AND g.status IN ('lobby', 'active') ORDER BY g.id"
     ))?;
-    let rows = stmt.query_map([to_sql(channel_id)], game_from_row)?;
+    let rows = stmt.query_map([channel_id], game_from_row)?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
@@ -160,7 +161,7 @@ pub fn games_of_user(conn: &impl Db, user: UserId, open_only: bool) -> Result<Ve
         )
     };
     let mut stmt = conn.prepare_cached(sql)?;
-    let rows = stmt.query_map([to_sql(user)], game_from_row)?;
+    let rows = stmt.query_map([user], game_from_row)?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
@@ -178,17 +179,17 @@ pub fn set_settings(conn: &impl Db, id: GameId, settings: &str) -> Result<()> {
     Ok(())
 }
 
-pub fn set_thread(conn: &impl Db, id: GameId, thread: Option<u64>) -> Result<()> {
+pub fn set_thread(conn: &impl Db, id: GameId, thread: Option<ChannelId>) -> Result<()> {
     let conn = conn.sql();
     conn.prepare_cached("UPDATE games SET thread_id = ?2 WHERE id = ?1")?
-        .execute(params![id, thread.map(to_sql)])?;
+        .execute(params![id, thread])?;
     Ok(())
 }
 
-pub fn set_lobby_message(conn: &impl Db, id: GameId, message: Option<u64>) -> Result<()> {
+pub fn set_lobby_message(conn: &impl Db, id: GameId, message: Option<MessageId>) -> Result<()> {
     let conn = conn.sql();
     conn.prepare_cached("UPDATE games SET lobby_message_id = ?2 WHERE id = ?1")?
-        .execute(params![id, message.map(to_sql)])?;
+        .execute(params![id, message])?;
     Ok(())
 }
 
@@ -238,12 +239,12 @@ pub fn seats(conn: &impl Db, game: GameId) -> Result<Vec<SeatRow>> {
         Ok(SeatRow {
             game_id: r.get(0)?,
             team: r.get(1)?,
-            user_id: r.get::<_, Option<i64>>(2)?.map(from_sql),
+            user_id: r.get(2)?,
             bot_level: r.get(3)?,
             joined_at: r.get(4)?,
             missed_deadlines: r.get(5)?,
             resigned: r.get::<_, i64>(6)? != 0,
-            away_user_id: r.get::<_, Option<i64>>(7)?.map(from_sql),
+            away_user_id: r.get(7)?,
         })
     })?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
@@ -259,12 +260,12 @@ pub fn put_seat(conn: &impl Db, seat: &SeatRow) -> Result<()> {
         params![
             seat.game_id,
             seat.team,
-            seat.user_id.map(to_sql),
+            seat.user_id,
             seat.bot_level,
             seat.joined_at,
             seat.missed_deadlines,
             seat.resigned as i64,
-            seat.away_user_id.map(to_sql)
+            seat.away_user_id
         ],
     )?;
     Ok(())

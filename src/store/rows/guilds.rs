@@ -3,53 +3,52 @@
 use rusqlite::{OptionalExtension, Row, params};
 
 use super::super::{Db, Result};
-use super::sql::{from_sql, to_sql};
 use super::*;
 
 /// Every language chosen: users' and servers' ids, each with its language code.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ChosenLanguages {
-    pub users: Vec<(UserId, String)>,
-    pub guilds: Vec<(u64, String)>,
+    pub users: Vec<(UserId, Lang)>,
+    pub guilds: Vec<(GuildId, Lang)>,
 }
 
 pub fn chosen_languages(conn: &impl Db) -> Result<ChosenLanguages> {
     let conn = conn.sql();
     let users = conn
         .prepare_cached("SELECT user_id, language FROM user_prefs WHERE language IS NOT NULL")?
-        .query_map([], |r| Ok((from_sql(r.get(0)?), r.get(1)?)))?
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
         .collect::<rusqlite::Result<Vec<_>>>()?;
     let guilds = conn
         .prepare_cached("SELECT guild_id, language FROM guild_prefs WHERE language IS NOT NULL")?
-        .query_map([], |r| Ok((from_sql(r.get(0)?), r.get(1)?)))?
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
         .collect::<rusqlite::Result<Vec<_>>>()?;
     Ok(ChosenLanguages { users, guilds })
 }
 
 /// A server's language, if it chose one.
-pub fn guild_language(conn: &impl Db, guild: u64) -> Result<Option<String>> {
+pub fn guild_language(conn: &impl Db, guild: GuildId) -> Result<Option<Lang>> {
     let conn = conn.sql();
     Ok(conn
         .prepare_cached("SELECT language FROM guild_prefs WHERE guild_id = ?1")?
-        .query_row([to_sql(guild)], |r| r.get(0))
+        .query_row([guild], |r| r.get(0))
         .optional()?
         .flatten())
 }
 
-pub fn set_guild_language(conn: &impl Db, guild: u64, language: Option<&str>) -> Result<()> {
+pub fn set_guild_language(conn: &impl Db, guild: GuildId, language: Option<Lang>) -> Result<()> {
     let conn = conn.sql();
     conn.prepare_cached(
         "INSERT INTO guild_prefs (guild_id, language) VALUES (?1, ?2) \
          ON CONFLICT (guild_id) DO UPDATE SET language = ?2",
     )?
-    .execute(params![to_sql(guild), language])?;
+    .execute(params![guild, language])?;
     Ok(())
 }
 
 /// A player's vacation in a server, in the calendar year it began.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct VacationRow {
-    pub guild_id: u64,
+    pub guild_id: GuildId,
     pub user_id: UserId,
     pub year: i32,
     /// Spent of this year's allowance.
@@ -62,8 +61,8 @@ pub struct VacationRow {
 
 fn vacation_row(r: &Row) -> rusqlite::Result<VacationRow> {
     Ok(VacationRow {
-        guild_id: from_sql(r.get(0)?),
-        user_id: from_sql(r.get(1)?),
+        guild_id: r.get(0)?,
+        user_id: r.get(1)?,
         year: r.get(2)?,
         used_ms: r.get(3)?,
         until_ms: r.get(4)?,
@@ -72,14 +71,19 @@ fn vacation_row(r: &Row) -> rusqlite::Result<VacationRow> {
 }
 
 /// The player's row for `year` (used nothing yet when there is none).
-pub fn get_vacation(conn: &impl Db, guild: u64, user: UserId, year: i32) -> Result<VacationRow> {
+pub fn get_vacation(
+    conn: &impl Db,
+    guild: GuildId,
+    user: UserId,
+    year: i32,
+) -> Result<VacationRow> {
     let conn = conn.sql();
     Ok(conn
         .prepare_cached(
             "SELECT guild_id, user_id, year, used_ms, until_ms, held_from FROM vacations \
              WHERE guild_id = ?1 AND user_id = ?2 AND year = ?3",
         )?
-        .query_row(params![to_sql(guild), to_sql(user), year], vacation_row)
+        .query_row(params![guild, user, year], vacation_row)
         .optional()?
         .unwrap_or(VacationRow {
             guild_id: guild,
@@ -94,7 +98,7 @@ pub fn get_vacation(conn: &impl Db, guild: u64, user: UserId, year: i32) -> Resu
 /// The player's vacation in a server running at `now` (whatever year it began in).
 pub fn running_vacation(
     conn: &impl Db,
-    guild: u64,
+    guild: GuildId,
     user: UserId,
     now: i64,
 ) -> Result<Option<VacationRow>> {
@@ -104,7 +108,7 @@ pub fn running_vacation(
             "SELECT guild_id, user_id, year, used_ms, until_ms, held_from FROM vacations \
              WHERE guild_id = ?1 AND user_id = ?2 AND until_ms > ?3 ORDER BY year DESC LIMIT 1",
         )?
-        .query_row(params![to_sql(guild), to_sql(user), now], vacation_row)
+        .query_row(params![guild, user, now], vacation_row)
         .optional()?)
 }
 
@@ -116,8 +120,8 @@ pub fn put_vacation(conn: &impl Db, v: &VacationRow) -> Result<()> {
          used_ms = ?4, until_ms = ?5, held_from = ?6",
     )?
     .execute(params![
-        to_sql(v.guild_id),
-        to_sql(v.user_id),
+        v.guild_id,
+        v.user_id,
         v.year,
         v.used_ms,
         v.until_ms,
@@ -134,13 +138,13 @@ pub struct GuildLimits {
     pub max_pause_days: Option<u32>,
 }
 
-pub fn guild_limits(conn: &impl Db, guild: u64) -> Result<GuildLimits> {
+pub fn guild_limits(conn: &impl Db, guild: GuildId) -> Result<GuildLimits> {
     let conn = conn.sql();
     Ok(conn
         .prepare_cached(
             "SELECT vacation_days, max_pause_days FROM guild_prefs WHERE guild_id = ?1",
         )?
-        .query_row([to_sql(guild)], |r| {
+        .query_row([guild], |r| {
             Ok(GuildLimits {
                 vacation_days: r.get(0)?,
                 max_pause_days: r.get(1)?,
@@ -150,16 +154,12 @@ pub fn guild_limits(conn: &impl Db, guild: u64) -> Result<GuildLimits> {
         .unwrap_or_default())
 }
 
-pub fn set_guild_limits(conn: &impl Db, guild: u64, limits: GuildLimits) -> Result<()> {
+pub fn set_guild_limits(conn: &impl Db, guild: GuildId, limits: GuildLimits) -> Result<()> {
     let conn = conn.sql();
     conn.prepare_cached(
         "INSERT INTO guild_prefs (guild_id, vacation_days, max_pause_days) VALUES (?1, ?2, ?3) \
          ON CONFLICT (guild_id) DO UPDATE SET vacation_days = ?2, max_pause_days = ?3",
     )?
-    .execute(params![
-        to_sql(guild),
-        limits.vacation_days,
-        limits.max_pause_days
-    ])?;
+    .execute(params![guild, limits.vacation_days, limits.max_pause_days])?;
     Ok(())
 }

@@ -19,6 +19,5 @@ pub use pauses::*;
 pub use timers::*;
 pub use users::*;
 
-pub type GameId = i64;
-/// A Discord user id (a snowflake), or a local player's number in `jackal play`.
-pub type UserId = u64;
+pub use crate::id::{ChannelId, GameId, GuildId, MessageId, UserId};
+use crate::words::Lang;

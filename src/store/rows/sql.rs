@@ -39,3 +39,50 @@ impl rusqlite::types::FromSql for crate::engine::Team {
             .ok_or(FromSqlError::OutOfRange(number))
     }
 }
+
+/// A game's number is its rowid; a number of zero or below read back is a damaged row.
+impl rusqlite::types::ToSql for crate::id::GameId {
+    fn to_sql(&self) -> rusqlite::Result<rusqlite::types::ToSqlOutput<'_>> {
+        Ok(rusqlite::types::ToSqlOutput::from(self.get()))
+    }
+}
+
+impl rusqlite::types::FromSql for crate::id::GameId {
+    fn column_result(value: ValueRef<'_>) -> rusqlite::types::FromSqlResult<Self> {
+        let number = value.as_i64()?;
+        crate::id::GameId::new(number).ok_or(FromSqlError::OutOfRange(number))
+    }
+}
+
+/// Snowflakes are u64 and SQLite integers i64: each is stored bit for bit in the other.
+macro_rules! snowflake_column {
+    ($($name:ident),*) => {$(
+        impl rusqlite::types::ToSql for crate::id::$name {
+            fn to_sql(&self) -> rusqlite::Result<rusqlite::types::ToSqlOutput<'_>> {
+                Ok(rusqlite::types::ToSqlOutput::from(to_sql(self.get())))
+            }
+        }
+
+        impl rusqlite::types::FromSql for crate::id::$name {
+            fn column_result(value: ValueRef<'_>) -> rusqlite::types::FromSqlResult<Self> {
+                Ok(Self::new(from_sql(value.as_i64()?)))
+            }
+        }
+    )*};
+}
+
+snowflake_column!(UserId, ChannelId, GuildId, MessageId);
+
+/// A language is stored as its code (`en`, `ru`). A code this version does not speak (written
+/// by a newer one) reads as the default language rather than making the row unreadable.
+impl rusqlite::types::ToSql for crate::words::Lang {
+    fn to_sql(&self) -> rusqlite::Result<rusqlite::types::ToSqlOutput<'_>> {
+        Ok(rusqlite::types::ToSqlOutput::from(self.code()))
+    }
+}
+
+impl rusqlite::types::FromSql for crate::words::Lang {
+    fn column_result(value: ValueRef<'_>) -> rusqlite::types::FromSqlResult<Self> {
+        Ok(crate::words::Lang::parse(value.as_str()?).unwrap_or_default())
+    }
+}

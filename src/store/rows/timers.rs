@@ -4,7 +4,7 @@ use rusqlite::types::{FromSql, FromSqlError, ValueRef};
 use rusqlite::{OptionalExtension, params};
 
 use super::super::{Db, Result, StoreError};
-use super::sql::{from_sql, text_column, to_sql};
+use super::sql::text_column;
 use super::*;
 
 impl FromSql for TimerKind {
@@ -301,14 +301,14 @@ pub fn set_user_timer(conn: &impl Db, user: UserId, kind: UserTimerKind, due: i6
         "INSERT INTO user_timers (user_id, kind, due_at) VALUES (?1, ?2, ?3) \
          ON CONFLICT (user_id, kind) DO UPDATE SET due_at = excluded.due_at, fired_at = NULL",
     )?
-    .execute(params![to_sql(user), kind.as_str(), due])?;
+    .execute(params![user, kind.as_str(), due])?;
     Ok(())
 }
 
 pub fn drop_user_timer(conn: &impl Db, user: UserId, kind: UserTimerKind) -> Result<()> {
     let conn = conn.sql();
     conn.prepare_cached("DELETE FROM user_timers WHERE user_id = ?1 AND kind = ?2")?
-        .execute(params![to_sql(user), kind.as_str()])?;
+        .execute(params![user, kind.as_str()])?;
     Ok(())
 }
 
@@ -321,7 +321,7 @@ pub fn due_user_timers(conn: &impl Db, now: i64) -> Result<Vec<UserTimerRow>> {
     )?;
     let rows = stmt.query_map([now], |r| {
         Ok(UserTimerRow {
-            user_id: from_sql(r.get(0)?),
+            user_id: r.get(0)?,
             kind: r.get(1)?,
             due_at: r.get(2)?,
         })
@@ -335,7 +335,7 @@ pub fn user_timer(conn: &impl Db, user: UserId, kind: UserTimerKind) -> Result<O
         .prepare_cached(
             "SELECT due_at FROM user_timers WHERE user_id = ?1 AND kind = ?2 AND fired_at IS NULL",
         )?
-        .query_row(params![to_sql(user), kind.as_str()], |r| r.get(0))
+        .query_row(params![user, kind.as_str()], |r| r.get(0))
         .optional()?)
 }
 
@@ -348,7 +348,7 @@ pub fn mark_user_timer_fired(conn: &impl Db, timer: &UserTimerRow, at: i64) -> R
              AND due_at = ?3 AND fired_at IS NULL",
         )?
         .execute(params![
-            to_sql(timer.user_id),
+            timer.user_id,
             timer.kind.as_str(),
             timer.due_at,
             at

@@ -4,7 +4,6 @@ use rusqlite::{OptionalExtension, params};
 use serde::{Deserialize, Serialize};
 
 use super::super::{Db, Result, StoreError};
-use super::sql::{from_sql, to_sql};
 use super::*;
 
 /// Where a player's reminders go.
@@ -37,7 +36,7 @@ impl ReminderVia {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct UserPrefs {
     pub user_id: UserId,
-    pub language: Option<String>,
+    pub language: Option<Lang>,
     pub dms: bool,
     /// Quiet hours, minutes after local midnight (both or neither).
     pub quiet_start: Option<u16>,
@@ -56,7 +55,7 @@ pub struct UserPrefs {
     /// The user was told that their DMs are closed (once, until a DM goes through again).
     pub dms_told: bool,
     /// The language of the user's Discord client (`en`, `ru`) at their latest interaction.
-    pub locale: Option<String>,
+    pub locale: Option<Lang>,
 }
 
 /// How long after Discord refused a DM (the user's DMs closed) the bot tries once more.
@@ -98,10 +97,10 @@ pub fn get_prefs(conn: &impl Db, user: UserId) -> Result<UserPrefs> {
              reminder_via, digest_minute, dms_refused_at, dms_told, locale FROM user_prefs \
              WHERE user_id = ?1",
         )?
-        .query_row([to_sql(user)], |r| {
+        .query_row([user], |r| {
             Ok((
                 UserPrefs {
-                    user_id: from_sql(r.get(0)?),
+                    user_id: r.get(0)?,
                     language: r.get(1)?,
                     dms: r.get::<_, i64>(2)? != 0,
                     quiet_start: r.get(3)?,
@@ -147,7 +146,7 @@ pub fn put_prefs(conn: &impl Db, p: &UserPrefs) -> Result<()> {
          dms_refused_at = ?10, dms_told = ?11, locale = ?12",
     )?
     .execute(params![
-        to_sql(p.user_id),
+        p.user_id,
         p.language,
         p.dms as i64,
         p.quiet_start,
@@ -169,8 +168,8 @@ pub struct PromptRow {
     pub game_id: GameId,
     pub user_id: UserId,
     pub ply: u32,
-    pub channel_id: u64,
-    pub message_id: u64,
+    pub channel_id: ChannelId,
+    pub message_id: MessageId,
 }
 
 /// Records (or replaces) a player's prompt in a game.
@@ -183,10 +182,10 @@ pub fn put_prompt(conn: &impl Db, p: &PromptRow) -> Result<()> {
     )?
     .execute(params![
         p.game_id,
-        to_sql(p.user_id),
+        p.user_id,
         p.ply,
-        to_sql(p.channel_id),
-        to_sql(p.message_id)
+        p.channel_id,
+        p.message_id
     ])?;
     Ok(())
 }
@@ -198,13 +197,13 @@ pub fn get_prompt(conn: &impl Db, game: GameId, user: UserId) -> Result<Option<P
             "SELECT game_id, user_id, ply, channel_id, message_id FROM dm_prompts \
              WHERE game_id = ?1 AND user_id = ?2",
         )?
-        .query_row(params![game, to_sql(user)], |r| {
+        .query_row(params![game, user], |r| {
             Ok(PromptRow {
                 game_id: r.get(0)?,
-                user_id: from_sql(r.get(1)?),
+                user_id: r.get(1)?,
                 ply: r.get(2)?,
-                channel_id: from_sql(r.get(3)?),
-                message_id: from_sql(r.get(4)?),
+                channel_id: r.get(3)?,
+                message_id: r.get(4)?,
             })
         })
         .optional()?)
@@ -215,8 +214,8 @@ pub fn get_prompt(conn: &impl Db, game: GameId, user: UserId) -> Result<Option<P
 pub struct QuestionRow {
     pub game_id: GameId,
     pub question: Question,
-    pub channel_id: u64,
-    pub message_id: u64,
+    pub channel_id: ChannelId,
+    pub message_id: MessageId,
 }
 
 /// What a public post's buttons ask, until it is answered.
@@ -261,8 +260,8 @@ pub fn put_question(conn: &impl Db, q: &QuestionRow) -> Result<()> {
     .execute(params![
         q.game_id,
         q.question.encode(),
-        to_sql(q.channel_id),
-        to_sql(q.message_id)
+        q.channel_id,
+        q.message_id
     ])?;
     Ok(())
 }
@@ -282,8 +281,8 @@ pub fn questions(
         Ok((
             r.get::<_, GameId>(0)?,
             r.get::<_, String>(1)?,
-            r.get::<_, i64>(2)?,
-            r.get::<_, i64>(3)?,
+            r.get::<_, ChannelId>(2)?,
+            r.get::<_, MessageId>(3)?,
         ))
     })?;
     let mut out = Vec::new();
@@ -292,8 +291,8 @@ pub fn questions(
         out.push(QuestionRow {
             game_id,
             question: Question::parse(&question)?,
-            channel_id: from_sql(channel),
-            message_id: from_sql(message),
+            channel_id: channel,
+            message_id: message,
         });
     }
     Ok(out)
@@ -305,11 +304,7 @@ pub fn delete_question(conn: &impl Db, q: &QuestionRow) -> Result<()> {
     conn.prepare_cached(
         "DELETE FROM questions WHERE game_id = ?1 AND question = ?2 AND message_id = ?3",
     )?
-    .execute(params![
-        q.game_id,
-        q.question.encode(),
-        to_sql(q.message_id)
-    ])?;
+    .execute(params![q.game_id, q.question.encode(), q.message_id])?;
     Ok(())
 }
 
@@ -323,21 +318,26 @@ pub fn game_prompts(conn: &impl Db, game: GameId) -> Result<Vec<PromptRow>> {
     let rows = stmt.query_map([game], |r| {
         Ok(PromptRow {
             game_id: r.get(0)?,
-            user_id: from_sql(r.get(1)?),
+            user_id: r.get(1)?,
             ply: r.get(2)?,
-            channel_id: from_sql(r.get(3)?),
-            message_id: from_sql(r.get(4)?),
+            channel_id: r.get(3)?,
+            message_id: r.get(4)?,
         })
     })?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
 /// Forgets a prompt, only if it is still the one at `message_id` (a newer prompt stays).
-pub fn delete_prompt(conn: &impl Db, game: GameId, user: UserId, message_id: u64) -> Result<()> {
+pub fn delete_prompt(
+    conn: &impl Db,
+    game: GameId,
+    user: UserId,
+    message_id: MessageId,
+) -> Result<()> {
     let conn = conn.sql();
     conn.prepare_cached(
         "DELETE FROM dm_prompts WHERE game_id = ?1 AND user_id = ?2 AND message_id = ?3",
     )?
-    .execute(params![game, to_sql(user), to_sql(message_id)])?;
+    .execute(params![game, user, message_id])?;
     Ok(())
 }
