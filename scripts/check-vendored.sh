@@ -19,7 +19,7 @@ check() {
 }
 check RULES.md docs/RULES.md
 for name in openapi.json LICENSE README.md; do
-    check "discord-api-spec/$name" "tests/support/discord-api-spec/$name"
+    check "discord-api-spec/$name" "crates/fake-discord/discord-api-spec/$name"
 done
 [ "$status" -eq 0 ] && echo "the vendored copies match ../shared"
 exit "$status"

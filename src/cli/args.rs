@@ -43,7 +43,7 @@ pub enum Command {
     Doctor(DoctorArgs),
     /// Copy the database to a new file, safely, even while the bot is running.
     Backup(BackupArgs),
-    /// The crash-safety test's child process (see tests/crash_safety.rs); built for tests only.
+    /// The crash-safety test's child process (see tests/service/crash_safety.rs); built for tests only.
     #[cfg(feature = "test-support")]
     #[command(hide = true)]
     ChaosChild(ChaosChildArgs),

@@ -356,7 +356,7 @@ mod tests {
             assert!(CustomId::parse(text).is_err(), "{text}");
         }
         // Longer than Discord allows: it used to be read, and its encoding failed the
-        // length check (found by tests/fuzz.rs).
+        // length check (found by tests/service/fuzz.rs).
         let long = format!("jk1:play:1:2:1 e5{}", " coin".repeat(20));
         assert!(long.len() > MAX_LEN);
         assert!(CustomId::parse(&long).is_err());

@@ -339,7 +339,7 @@ mod tests {
         assert!(serde_json::from_str::<Board>(json).is_err());
         let json = r#"{"tiles":"","items":{"len":1,"at":[[3,[1,0,0,0,0]]]}}"#;
         assert!(serde_json::from_str::<Board>(json).is_err());
-        // A damaged length used to allocate that many cells (found by tests/fuzz.rs: 2^32
+        // A damaged length used to allocate that many cells (found by tests/service/fuzz.rs: 2^32
         // cells ran for minutes; 2^64 - 1 panics).
         for len in ["170", "4294967295", "18446744073709551615"] {
             let json = format!(r#"{{"tiles":"","items":{{"len":{len},"at":[]}}}}"#);
@@ -362,7 +362,7 @@ mod tests {
             cell
         );
         // No board has a cell beyond m13: `[255, 0]` in an imported action used to reach
-        // the notation, whose letter overflowed (found by tests/fuzz.rs).
+        // the notation, whose letter overflowed (found by tests/service/fuzz.rs).
         assert!(serde_json::from_str::<Cell>("[12,12]").is_ok());
         for bad in ["[255,0]", "[0,13]", r#"{"col":13,"row":0}"#] {
             assert!(serde_json::from_str::<Cell>(bad).is_err(), "{bad}");

@@ -175,7 +175,7 @@ pub fn position_after(
     game.start(&mut Vec::new());
     let mut played = Vec::new();
     for line in &src.lines[first_step..] {
-        // A `play-as` line without its team or action (found by tests/fuzz.rs) is as short
+        // A `play-as` line without its team or action (found by tests/service/fuzz.rs) is as short
         // as the words say: its action is empty, which the notation refuses.
         let words = |from: usize| line.words.get(from..).unwrap_or_default().join(" ");
         let text = match line.keyword() {

@@ -104,48 +104,67 @@ fn seats_seeds_and_kicks() {
     );
 }
 
+/// A call to the service that is to be refused, and the test of its refusal.
+type Attempt<'a> = Box<dyn Fn() -> Result<(), ServiceError> + 'a>;
+type IsExpected = fn(&ServiceError) -> bool;
+
 #[test]
 fn refusals_change_nothing() {
     let f = fixture();
     let s = &f.service;
     let id = duel(&f);
-    let before = s.export(id).unwrap();
     let mv = first_move(&f, id, ALICE);
-    assert!(matches!(
-        s.act(EVE, id, 0, &mv),
-        Err(ServiceError::NotYourGame(_))
-    ));
-    assert!(matches!(
-        s.act(BOB, id, 0, &mv),
-        Err(ServiceError::NotYourTurn { .. })
-    ));
-    assert!(matches!(
-        s.act(ALICE, id, 0, "1 a1"),
-        Err(ServiceError::Illegal(_))
-    ));
-    assert!(matches!(
-        s.act(ALICE, id, 0, "ship g7"),
-        Err(ServiceError::Illegal(_))
-    ));
-    assert!(matches!(
-        s.act(ALICE, id, 5, &mv),
-        Err(ServiceError::StaleView { current: 0, .. })
-    ));
-    assert!(matches!(
-        s.act(ALICE, game_no(999), 0, &mv),
-        Err(ServiceError::UnknownGame(g)) if g.get() == 999
-    ));
-    assert!(matches!(
-        s.join(Actor::user(EVE), id, None),
-        Err(ServiceError::AlreadyStarted(_))
-    ));
-    assert!(matches!(
-        s.configure(Actor::user(ALICE), id, "board_size", "9"),
-        Err(ServiceError::AlreadyStarted(_))
-    ));
-    assert_eq!(s.export(id).unwrap(), before);
+    let act = |user, game, ply, text: &str| -> Attempt<'_> {
+        let text = text.to_string();
+        Box::new(move || s.act(user, game, ply, &text).map(drop))
+    };
+    // Each attempt, and whether its refusal is the right one.
+    let refusals: Vec<(&str, Attempt, IsExpected)> = vec![
+        ("a stranger moves", act(EVE, id, 0, &mv), |e| {
+            matches!(e, ServiceError::NotYourGame(_))
+        }),
+        ("out of turn", act(BOB, id, 0, &mv), |e| {
+            matches!(e, ServiceError::NotYourTurn { .. })
+        }),
+        ("a unit that is not there", act(ALICE, id, 0, "1 a1"), |e| {
+            matches!(e, ServiceError::Illegal(_))
+        }),
+        ("the ship onto land", act(ALICE, id, 0, "ship g7"), |e| {
+            matches!(e, ServiceError::Illegal(_))
+        }),
+        ("a view from the future", act(ALICE, id, 5, &mv), |e| {
+            matches!(e, ServiceError::StaleView { current: 0, .. })
+        }),
+        (
+            "no such game",
+            act(ALICE, game_no(999), 0, &mv),
+            |e| matches!(e, ServiceError::UnknownGame(g) if g.get() == 999),
+        ),
+        (
+            "joining a started game",
+            Box::new(|| s.join(Actor::user(EVE), id, None).map(drop)),
+            |e| matches!(e, ServiceError::AlreadyStarted(_)),
+        ),
+        (
+            "configuring a started game",
+            Box::new(|| {
+                s.configure(Actor::user(ALICE), id, "board_size", "9")
+                    .map(drop)
+            }),
+            |e| matches!(e, ServiceError::AlreadyStarted(_)),
+        ),
+    ];
+    for (what, attempt, expected) in &refusals {
+        let before = s.export(id).unwrap();
+        match attempt() {
+            Err(e) => assert!(expected(&e), "{what}: refused as {e:?}"),
+            Ok(()) => panic!("{what}: accepted"),
+        }
+        assert_eq!(s.export(id).unwrap(), before, "{what}: nothing changed");
+    }
     // A double click: the same move again is "already played"; another is stale.
     s.act(ALICE, id, 0, &mv).unwrap();
+    let after_one = s.export(id).unwrap();
     assert!(matches!(
         s.act(ALICE, id, 0, &mv),
         Err(ServiceError::AlreadyPlayed)
@@ -158,6 +177,7 @@ fn refusals_change_nothing() {
             move_number: 2
         })
     ));
+    assert_eq!(s.export(id).unwrap(), after_one);
 }
 
 /// Refusals say what happened in the words a player sees.

@@ -1,6 +1,9 @@
 //! The game service on a real SQLite file: lobby, turns, refusals, deadlines, history,
 //! export/import, migrations, corrupt snapshots and concurrent clicks: a module by subject,
-//! over this file's shared fixture.
+//! over this file's shared fixture. Beside them, what stands on the stored file: real-life
+//! timing (reminders, vacations, pauses), backups, `jackal doctor`, crashes and kills, hostile
+//! files, pictures of stored games, `jackal play`, and fuzzed input of every kind.
+//! One test binary; run only these with `cargo test --test service`.
 
 use std::sync::Arc;
 
@@ -20,6 +23,16 @@ mod stored;
 mod timers;
 mod turns;
 
+mod backup;
+mod crash_points;
+mod crash_safety;
+mod doctor;
+mod fuzz;
+mod hostile_files;
+mod play;
+mod real_life;
+mod render_stored;
+
 const ALICE: UserId = UserId::new(1001);
 
 const BOB: UserId = UserId::new(1002);
@@ -35,11 +48,17 @@ struct Fixture {
     service: GameService,
 }
 
+/// A new database file and the service on it, its clock at 2023-11-14 22:13:20 UTC.
 fn fixture() -> Fixture {
+    fixture_at_ms(1_700_000_000_000)
+}
+
+/// A new database file and the service on it, its clock at `start_ms`.
+fn fixture_at_ms(start_ms: i64) -> Fixture {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("jackal.db");
     let store = Arc::new(Store::open(&path).unwrap());
-    let clock = Arc::new(ManualClock::new(1_700_000_000_000));
+    let clock = Arc::new(ManualClock::new(start_ms));
     let service = GameService::new(store, clock.clone());
     Fixture {
         _dir: dir,

@@ -1,5 +1,5 @@
 //! The settings of the engine bench's random games, shared by `benches/engine.rs` and
-//! `tests/engine_digest.rs` so that the digest holds exactly the games the bench times.
+//! `tests/engine/engine_digest.rs` so that the digest holds exactly the games the bench times.
 
 use jackal::engine::mapgen::SplitMix64;
 use jackal::engine::{Pack, PlaneSeats, Players, RetreatDistance, Settings};
