@@ -24,6 +24,7 @@ impl super::sealed::Sql for Examined {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Orphans {
     pub table: &'static str,
+    /// The number as stored, not a `GameId`: a damaged row may hold one no game can have.
     pub game: i64,
     pub count: i64,
 }
@@ -32,6 +33,7 @@ pub struct Orphans {
 /// can still fire.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PendingTimer {
+    /// As stored, like [`Orphans::game`].
     pub game: i64,
     pub kind: String,
     pub status: String,

@@ -6,7 +6,7 @@ use serenity::all::{
     AutocompleteChoice, CreateAttachment, CreateAutocompleteResponse, CreateEmbed,
 };
 
-use super::{actor, check_length, complete_game, lang, say, which_game};
+use super::{actor, author, check_length, complete_game, lang, say, this_server, which_game};
 use crate::discord::errors::BotError;
 use crate::discord::turn;
 use crate::discord::types::{Context, Result};
@@ -70,7 +70,7 @@ pub async fn board(
 pub async fn games(ctx: Context<'_>) -> Result<()> {
     ctx.defer_ephemeral().await?;
     let lang = lang(ctx).await;
-    let user = crate::id::UserId::from(ctx.author().id);
+    let user = author(ctx);
     let rows = ctx.data().call(move |s| s.my_games_now(user)).await?;
     if rows.is_empty() {
         return say(ctx, tr!(lang, "games-none")).await;
@@ -231,7 +231,7 @@ pub async fn language(
     };
     let data = ctx.data();
     if server.unwrap_or(false) {
-        let guild = crate::id::GuildId::from(ctx.guild_id().ok_or(BotError::NotInServer)?);
+        let guild = this_server(ctx)?;
         if !actor(ctx).admin {
             return Err(BotError::NotServerManager);
         }
@@ -247,8 +247,7 @@ pub async fn language(
         )
         .await;
     }
-    data.set_user_lang(crate::id::UserId::from(ctx.author().id), chosen)
-        .await?;
+    data.set_user_lang(author(ctx), chosen).await?;
     let lang = lang(ctx).await;
     say(
         ctx,

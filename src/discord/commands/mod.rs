@@ -10,7 +10,7 @@ mod lobby;
 mod play;
 mod time;
 
-use crate::id::GameId;
+use crate::id::{GameId, GuildId, UserId};
 use poise::CreateReply;
 use serenity::all::{AutocompleteChoice, CreateAutocompleteResponse, Permissions};
 
@@ -68,6 +68,18 @@ pub fn check_length(option: &'static str, value: &str) -> Result<()> {
     Ok(())
 }
 
+/// The caller.
+pub fn author(ctx: Context<'_>) -> UserId {
+    ctx.author().id.into()
+}
+
+/// The server the command was used in; a server-only command used in a DM is refused.
+pub fn this_server(ctx: Context<'_>) -> Result<GuildId> {
+    ctx.guild_id()
+        .map(GuildId::from)
+        .ok_or(BotError::NotInServer)
+}
+
 /// The caller, with whether they may manage any game of this server (Manage Server).
 pub fn actor(ctx: Context<'_>) -> Actor {
     let admin = match ctx {
@@ -80,7 +92,7 @@ pub fn actor(ctx: Context<'_>) -> Actor {
         poise::Context::Prefix(_) => false,
     };
     Actor {
-        user: ctx.author().id.into(),
+        user: author(ctx),
         admin,
     }
 }
@@ -88,11 +100,7 @@ pub fn actor(ctx: Context<'_>) -> Actor {
 /// The language to answer the caller in.
 pub async fn lang(ctx: Context<'_>) -> Lang {
     ctx.data()
-        .lang_for(
-            crate::id::UserId::from(ctx.author().id),
-            ctx.guild_id().map(crate::id::GuildId::from),
-            ctx.locale(),
-        )
+        .lang_for(author(ctx), ctx.guild_id().map(GuildId::from), ctx.locale())
         .await
 }
 
@@ -124,7 +132,7 @@ pub async fn complete_game(ctx: Context<'_>, partial: &str) -> CreateAutocomplet
 }
 
 async fn complete_game_choices(ctx: Context<'_>, partial: &str) -> Vec<AutocompleteChoice> {
-    let user = crate::id::UserId::from(ctx.author().id);
+    let user = author(ctx);
     let lang = lang(ctx).await;
     let Ok(games) = ctx.data().call(move |s| s.my_games(user, false)).await else {
         return Vec::new();

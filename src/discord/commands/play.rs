@@ -7,7 +7,7 @@ use serenity::all::{
     CreateButton,
 };
 
-use super::{check_length, complete_game, lang, which_game};
+use super::{author, check_length, complete_game, lang, which_game};
 use crate::discord::ids::CustomId;
 use crate::discord::picker::clip;
 use crate::discord::turn::{self, PickerMessage};
@@ -35,7 +35,7 @@ async fn complete_action(ctx: Context<'_>, partial: &str) -> CreateAutocompleteR
 
 async fn complete_action_choices(ctx: Context<'_>, partial: &str) -> Vec<AutocompleteChoice> {
     let lang = lang(ctx).await;
-    let user = crate::id::UserId::from(ctx.author().id);
+    let user = author(ctx);
     let option = match ctx {
         poise::Context::Application(app) => {
             app.interaction
@@ -92,7 +92,7 @@ pub async fn move_(
     check_length("action", &action)?;
     ctx.defer_ephemeral().await?;
     let lang = lang(ctx).await;
-    let user = crate::id::UserId::from(ctx.author().id);
+    let user = author(ctx);
     let id = which_game(ctx, game, false).await?;
     let message = turn::press(ctx.data(), user, (id, None), lang, action.trim(), false).await?;
     send_picker(ctx, message).await
@@ -108,7 +108,7 @@ pub async fn moves(
 ) -> Result<()> {
     ctx.defer_ephemeral().await?;
     let lang = lang(ctx).await;
-    let user = crate::id::UserId::from(ctx.author().id);
+    let user = author(ctx);
     let id = which_game(ctx, game, false).await?;
     let view = ctx.data().call(move |s| s.turn(user, id, None)).await?;
     let message = turn::first_menu(ctx.data(), &view, lang).await?;
@@ -127,7 +127,7 @@ pub async fn resign(
     let id = which_game(ctx, game, false).await?;
     ctx.defer_ephemeral().await?;
     // Only a player of a running game is asked.
-    let user = crate::id::UserId::from(ctx.author().id);
+    let user = author(ctx);
     ctx.data().call(move |s| s.may_resign(user, id)).await?;
     let button = CreateButton::new(CustomId::Resign { game: id }.encode())
         .label(tr!(lang, "button-resign"))

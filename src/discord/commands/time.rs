@@ -4,8 +4,7 @@
 
 use serenity::all::{AutocompleteChoice, CreateAutocompleteResponse};
 
-use super::{actor, check_length, complete_game, lang, say, which_game};
-use crate::discord::errors::BotError;
+use super::{actor, author, check_length, complete_game, lang, say, this_server, which_game};
 use crate::discord::types::{Context, Result};
 use crate::discord::views::{relative_time, span};
 use crate::game::config::{is_off, parse_duration};
@@ -160,7 +159,7 @@ pub async fn remind(
         zone.as_deref(),
         digest.as_deref(),
     )?;
-    let user = crate::id::UserId::from(ctx.author().id);
+    let user = author(ctx);
     let prefs = if change.is_empty() {
         ctx.data().call(move |s| s.user_prefs(user)).await?
     } else {
@@ -196,8 +195,8 @@ pub async fn vacation(
     length: Option<String>,
 ) -> Result<()> {
     let lang = lang(ctx).await;
-    let guild = crate::id::GuildId::from(ctx.guild_id().ok_or(BotError::NotInServer)?);
-    let user = crate::id::UserId::from(ctx.author().id);
+    let guild = this_server(ctx)?;
+    let user = author(ctx);
     let status = match length {
         None => ctx.data().call(move |s| s.vacation(user, guild)).await?,
         Some(text) if is_off(&text) || text.trim().eq_ignore_ascii_case("end") => {
@@ -241,7 +240,7 @@ pub async fn server(
     max_pause_days: Option<u32>,
 ) -> Result<()> {
     let lang = lang(ctx).await;
-    let guild = crate::id::GuildId::from(ctx.guild_id().ok_or(BotError::NotInServer)?);
+    let guild = this_server(ctx)?;
     let admin = actor(ctx).admin;
     let (vacation, pause) = if vacation_days.is_none() && max_pause_days.is_none() {
         ctx.data().call(move |s| s.guild_limits(guild)).await?
@@ -289,7 +288,7 @@ pub async fn pause(
     let lang = lang(ctx).await;
     let ms = length_ms(&length)?;
     let id = which_game(ctx, game, false).await?;
-    let user = crate::id::UserId::from(ctx.author().id);
+    let user = author(ctx);
     let outcome = ctx
         .data()
         .change(move |s| s.propose_pause(user, id, ms))
