@@ -9,6 +9,7 @@ use super::Needs;
 use super::end::GameEnd;
 use super::lobby::{end_in, notice, public_target};
 use super::outbox::{self, Notice, OutboxMessage, Target};
+use super::rating;
 use super::record;
 use super::reminder_settings;
 use super::turn_view::may_act;
@@ -478,13 +479,9 @@ impl GameService {
             self.post_move(tx, loaded, &this, deadline_ms, now)?;
         }
         if let Some(outcome) = game.outcome().cloned() {
-            end_in(
-                tx,
-                &loaded.row,
-                GameStatus::Finished,
-                GameEnd::Played(outcome),
-                now,
-            )?;
+            let end = GameEnd::Played(outcome);
+            rating::rate_finished(tx, &loaded.row, &loaded.seats, &game, &end, now)?;
+            end_in(tx, &loaded.row, GameStatus::Finished, end, now)?;
         } else {
             // Mid-move choices keep the same player: new timers, but no new "your turn".
             self.schedule_turn_at(tx, loaded, &game, now, pending.is_none(), deadline_ms)?;
@@ -634,6 +631,9 @@ impl GameService {
                 winners: vec![winner],
                 timed_out,
             };
+            if let Some(game) = &loaded.game {
+                rating::rate_finished(tx, &loaded.row, &loaded.seats, game, &end, now)?;
+            }
             end_in(tx, &loaded.row, GameStatus::Finished, end, now)?;
         } else {
             self.seat_to_bot(tx, loaded, seat, true, now)?;

@@ -42,13 +42,14 @@ pub struct PendingTimer {
 }
 
 /// The tables whose rows belong to a game (`game_id`).
-pub const GAME_TABLES: [&str; 6] = [
+pub const GAME_TABLES: [&str; 7] = [
     "seats",
     "actions",
     "snapshots",
     "timers",
     "outbox",
     "dm_prompts",
+    "rating_changes",
 ];
 
 impl Examined {

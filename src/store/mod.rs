@@ -33,6 +33,7 @@ pub const MIGRATION_SQL: &[&str] = &[
     include_str!("../../migrations/0009_vacation_charge.sql"),
     include_str!("../../migrations/0010_outbox_in_order.sql"),
     include_str!("../../migrations/0011_first_week.sql"),
+    include_str!("../../migrations/0012_ratings.sql"),
 ];
 
 static MIGRATIONS: LazyLock<Migrations<'static>> =

@@ -96,9 +96,9 @@ fn healthy(dir: &Path) -> (PathBuf, Games) {
     (path, games)
 }
 
-/// A copy of `from` named `name`, changed by `sql` (foreign keys off, as in any SQLite shell).
-/// What migrations 0008 and 0010 added, taken away again (to make a file of an older version).
-const UNDO_REAL_LIFE: &str = "\
+/// What migrations 0008 to 0012 added, taken away again (to make a file of an older version).
+const UNDO_SINCE_7: &str = "\
+    DROP TABLE rating_changes; DROP TABLE ratings; \
     DROP TABLE questions; \
     ALTER TABLE user_prefs DROP COLUMN dms_refused_at; \
     ALTER TABLE user_prefs DROP COLUMN dms_told; \
@@ -119,6 +119,7 @@ const UNDO_REAL_LIFE: &str = "\
     DROP TABLE timers; ALTER TABLE timers_unslotted RENAME TO timers; \
     CREATE INDEX timers_due ON timers (due_at) WHERE fired_at IS NULL;";
 
+/// A copy of `from` named `name`, changed by `sql` (foreign keys off, as in any SQLite shell).
 fn damaged(from: &Path, name: &str, sql: &str) -> PathBuf {
     let path = from.with_file_name(name);
     std::fs::copy(from, &path).unwrap();
@@ -345,7 +346,7 @@ fn an_older_file_is_checked_on_an_upgraded_copy() {
         &db,
         "older.db",
         &format!(
-            "{UNDO_REAL_LIFE} ALTER TABLE actions DROP COLUMN chain; \
+            "{UNDO_SINCE_7} ALTER TABLE actions DROP COLUMN chain; \
              ALTER TABLE snapshots DROP COLUMN checksum; PRAGMA user_version = 6"
         ),
     );

@@ -19,6 +19,7 @@ use jackal::store::{self, GameStatus, Store, StoreError};
 mod concurrency;
 mod lobby;
 mod outbox;
+mod ratings;
 mod stored;
 mod timers;
 mod turns;

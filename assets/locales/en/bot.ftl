@@ -123,6 +123,7 @@ post-move = **Jackal #{ $game } · move { $number }** · { $team }
 post-gold = Gold: { $scores }
 post-next = Next: { $team }{ $deadline }
 post-deadline = {" "}· deadline { $when }
+post-rating = {" "}· rating { $before } → { $after } ({ $change }, ±{ $uncertainty })
 post-final-line = { $won ->
     [yes] 🏆 { $team }: { $points ->
         [one] 1 point

@@ -132,6 +132,7 @@ post-move = **Шакал #{ $game } · ход { $number }** · { $team }
 post-gold = Золото: { $scores }
 post-next = Ходит: { $team }{ $deadline }
 post-deadline = {" "}· срок { $when }
+post-rating = {" "}· рейтинг { $before } → { $after } ({ $change }, ±{ $uncertainty })
 post-final-line = { $won ->
     [yes] 🏆 { $team }: { $points ->
         [one] { $points } очко

@@ -85,7 +85,8 @@ pub(super) async fn game_over(data: &Data, row: &Queued, game: GameId, end: &Gam
             Err(e) => Err(Failure::GiveUp(e.to_string())),
         };
     }
-    let message = post::over(&game_view, game_view.state.as_ref(), end, lang);
+    let ratings = data.call(move |s| s.seat_ratings(game)).await?;
+    let message = post::over(&game_view, game_view.state.as_ref(), end, &ratings, lang);
     let image = match &game_view.state {
         Some(state) if end.is_result() => {
             let ply = state.ply();

@@ -91,7 +91,7 @@ pub fn view(game_view: &GameView, lang: Lang) -> (String, Vec<CreateActionRow>) 
             let end = game_view.end.clone().unwrap_or(GameEnd::Cancelled);
             // A played game ends with its result and scores, as the game-over post says them.
             let ending = if end.is_result() {
-                super::post::over(game_view, game_view.state.as_ref(), &end, lang).content
+                super::post::over(game_view, game_view.state.as_ref(), &end, &[], lang).content
             } else {
                 crate::game::narrate::ending(lang, &teams, &end)
             };

@@ -8,7 +8,7 @@ use super::{
     GameTeams, fit_lines, my_moves_row, pause_vote_row, reclaim_row, relative_time, team_mark,
 };
 use crate::engine::{Action, Event, Game, Motion, Team};
-use crate::game::{GameEnd, GameView, Notice, PostMaterial};
+use crate::game::{GameEnd, GameView, Notice, PostMaterial, SeatRating};
 use crate::tr;
 use crate::words::Lang;
 use crate::words::narrate::{self, Teams};
@@ -138,7 +138,13 @@ pub fn start(material: &PostMaterial, lang: Lang, deadline: Option<i64>) -> Post
 }
 
 /// The end: the result, and a line per team.
-pub fn over(game_view: &GameView, game: Option<&Game>, end: &GameEnd, lang: Lang) -> Post {
+pub fn over(
+    game_view: &GameView,
+    game: Option<&Game>,
+    end: &GameEnd,
+    ratings: &[SeatRating],
+    lang: Lang,
+) -> Post {
     let teams = GameTeams { game_view, lang };
     let mut content = format!("🏁 {}", crate::game::narrate::ending(lang, &teams, end));
     if let Some(game) = game.filter(|_| end.is_result()) {
@@ -152,11 +158,39 @@ pub fn over(game_view: &GameView, game: Option<&Game>, end: &GameEnd, lang: Lang
                 points = game.score(team),
                 won = if won { "yes" } else { "no" }
             ));
+            if let Some(rating) = ratings.iter().find(|r| r.team == team) {
+                content.push_str(&rating_change(rating, lang));
+            }
         }
     }
     Post {
         content,
         ..Post::default()
+    }
+}
+
+/// A seat's rating move on its server's ladder, shown to one decimal (as strings, so that no
+/// language's number format adds a grouping or drops the sign).
+fn rating_change(rating: &SeatRating, lang: Lang) -> String {
+    let change = rating.after - rating.before;
+    let sign = if change < 0.0 { "−" } else { "+" };
+    tr!(
+        lang,
+        "post-rating",
+        before = one_decimal(rating.before),
+        after = one_decimal(rating.after),
+        change = format!("{sign}{:.1}", change.abs()),
+        uncertainty = one_decimal(rating.uncertainty)
+    )
+}
+
+/// A number to one decimal, below zero with a true minus sign, as the change is written.
+fn one_decimal(value: f64) -> String {
+    let text = format!("{:.1}", value.abs());
+    if value < 0.0 && text != "0.0" {
+        format!("−{text}")
+    } else {
+        text
     }
 }
 

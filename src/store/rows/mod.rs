@@ -7,6 +7,7 @@ mod games;
 mod guilds;
 mod outbox;
 mod pauses;
+mod ratings;
 mod sql;
 mod timers;
 mod users;
@@ -16,6 +17,7 @@ pub use games::*;
 pub use guilds::*;
 pub use outbox::*;
 pub use pauses::*;
+pub use ratings::*;
 pub use timers::*;
 pub use users::*;
 

@@ -148,6 +148,19 @@ async fn a_whole_game_from_new_to_game_over() {
         .wait_message(thread, |m| m.content.starts_with("🏁"))
         .await;
     board_picture(fake, &over).await;
+    // Each player's rating on the server's ladder moved, and the post says how: both start at
+    // 0 (the conservative 25 − 3 × 25/3), and a game leaves them surer of it.
+    let rating_lines: Vec<&str> = over
+        .content
+        .lines()
+        .filter(|l| l.contains(" · rating 0.0 → "))
+        .collect();
+    assert_eq!(rating_lines.len(), 2, "{}", over.content);
+    assert!(
+        rating_lines.iter().all(|l| l.contains(", ±")),
+        "{}",
+        over.content
+    );
     let loaded = h.load(game);
     assert_eq!(loaded.status, GameStatus::Finished);
     assert!(loaded.end.is_some());
