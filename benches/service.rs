@@ -448,6 +448,55 @@ fn steady_state(dir: &Path, durability: Durability) {
     println!("steady state: no seed in {SEEDS:?} gives a game of 500 plies");
 }
 
+/// The ratings' share of a game's end: a duel ended by resignation in a server (two ladders
+/// rated) against the same in a channel outside any server (nothing rated, the same outbox
+/// row), each timed where it happens, on one warm file with commits not flushed so that the
+/// difference is not lost in the flush. Target: the rating update ≤ 1 ms.
+fn rating_cost(dir: &Path) {
+    const ROUNDS: usize = 200;
+    let service = new_bench_db(&dir.join("ratings.db"), Durability::Normal);
+    let mut config = GameConfig::default();
+    config.set("board_size", "7").expect("7 is a board size");
+    let ended = |guild: Option<GuildId>, seed: u64| {
+        let here = Location {
+            guild_id: guild,
+            channel_id: Some(ChannelId::new(3)),
+            thread_id: None,
+        };
+        let owner = Actor::user(USERS[0]);
+        let id = service
+            .create_lobby(
+                owner,
+                here,
+                jackal::words::Lang::En,
+                config.clone(),
+                Some(1),
+            )
+            .expect("lobby");
+        service.join(Actor::user(USERS[1]), id, None).expect("join");
+        service.start_with_seed(owner, id, seed).expect("start");
+        let t = Instant::now();
+        service.resign(owner, id).expect("resign");
+        t.elapsed()
+    };
+    let (mut rated, mut unrated) = (Vec::new(), Vec::new());
+    for seed in 0..ROUNDS as u64 {
+        rated.push(ended(Some(GuildId::new(1)), seed));
+        unrated.push(ended(None, seed));
+    }
+    let (rated, unrated) = (
+        median(&mut rated).expect("rounds"),
+        median(&mut unrated).expect("rounds"),
+    );
+    println!(
+        "\nratings at a game's end, normal durability ({ROUNDS} duels each): ending rated on two \
+         ladders {}, unrated {}, the ratings' share {} (target ≤ 1 ms)",
+        micros(rated),
+        micros(unrated),
+        micros(rated.saturating_sub(unrated)),
+    );
+}
+
 fn mode_name(durability: Durability) -> &'static str {
     match durability {
         Durability::Full => "full",
@@ -484,6 +533,7 @@ fn bench_service(c: &mut Criterion) {
         summary(&samples, durability);
         steady_state(dir.path(), durability);
     }
+    rating_cost(dir.path());
 }
 
 criterion_group! {

@@ -7,6 +7,10 @@
 --   the conservative mu - 3 sigma.
 -- * rating_changes: what each rated game did to each seat's rating, written in the game-over
 --   transaction: the history a player's stats chart, and the change the game-over post shows.
+-- * seats.kicked_user_id: the player removed from a running game (a bot plays on): rated, and
+--   last, when the game ends.
+
+ALTER TABLE seats ADD COLUMN kicked_user_id INTEGER;
 
 CREATE TABLE ratings (
     scope      INTEGER NOT NULL,   -- a guild id; 0: every server together

@@ -140,6 +140,7 @@ fn bot_seat(game_id: GameId, team: Team, level: BotLevel, now: i64) -> SeatRow {
         missed_deadlines: 0,
         resigned: false,
         away_user_id: None,
+        kicked_user_id: None,
     }
 }
 
@@ -183,6 +184,7 @@ impl GameService {
             missed_deadlines: 0,
             resigned: false,
             away_user_id: None,
+            kicked_user_id: None,
         }
     }
 
@@ -416,6 +418,12 @@ impl GameService {
                 seat.user_id.or(seat.away_user_id)
             } else {
                 seat.away_user_id
+            },
+            // Not resigned: kicked. Not named in posts, but rated (last) when the game ends.
+            kicked_user_id: if resigned {
+                seat.kicked_user_id
+            } else {
+                seat.user_id.or(seat.kicked_user_id)
             },
             ..seat.clone()
         };

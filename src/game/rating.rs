@@ -28,17 +28,18 @@ pub(super) struct RankedSide {
 /// Who a seat's result counts for: the person who held it (also when a bot plays it for them
 /// now, having resigned or missed deadlines), else the bot.
 fn rated_player(seat: &SeatRow) -> Option<RatedPlayer> {
-    match (seat.user_id, seat.away_user_id, &seat.bot_level) {
-        (Some(user), _, _) | (None, Some(user), _) => Some(RatedPlayer::User(user)),
-        (None, None, Some(level)) => Some(RatedPlayer::Bot(level.clone())),
-        (None, None, None) => None,
+    let person = seat.user_id.or(seat.away_user_id).or(seat.kicked_user_id);
+    match (person, &seat.bot_level) {
+        (Some(user), _) => Some(RatedPlayer::User(user)),
+        (None, Some(level)) => Some(RatedPlayer::Bot(level.clone())),
+        (None, None) => None,
     }
 }
 
-/// Whether the seat's person left the table before the end (resigned, or replaced by a bot
-/// after missed deadlines): their side ranks last.
+/// Whether the seat's person left the table before the end (resigned, kicked, or replaced by
+/// a bot after missed deadlines): their side ranks last.
 fn left_early(seat: &SeatRow) -> bool {
-    seat.resigned || seat.away_user_id.is_some()
+    seat.resigned || seat.away_user_id.is_some() || seat.kicked_user_id.is_some()
 }
 
 /// A seat and who is rated for it.

@@ -143,6 +143,7 @@ impl GameService {
                     missed_deadlines: 0,
                     resigned: false,
                     away_user_id: None,
+                    kicked_user_id: None,
                 },
             )?;
         }

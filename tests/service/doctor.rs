@@ -99,6 +99,7 @@ fn healthy(dir: &Path) -> (PathBuf, Games) {
 /// What migrations 0008 to 0012 added, taken away again (to make a file of an older version).
 const UNDO_SINCE_7: &str = "\
     DROP TABLE rating_changes; DROP TABLE ratings; \
+    ALTER TABLE seats DROP COLUMN kicked_user_id; \
     DROP TABLE questions; \
     ALTER TABLE user_prefs DROP COLUMN dms_refused_at; \
     ALTER TABLE user_prefs DROP COLUMN dms_told; \

@@ -99,3 +99,33 @@ fn bots_have_ratings_of_their_own_and_a_level_moves_once_a_game() {
     assert_eq!(stored.games, 1, "one game played, whatever its seats");
     assert!(stored.sigma < 25.0 / 3.0);
 }
+
+#[test]
+fn a_kicked_player_is_rated_last_whatever_the_bot_did_for_the_seat() {
+    let f = fixture();
+    let s = &f.service;
+    let id = duel(&f);
+    s.kick(Actor::user(ALICE), id, 2).unwrap();
+    // Alice plays on against the bot in Bob's seat, to the end.
+    for _ in 0..10_000 {
+        let game = s.game(id).unwrap();
+        if game.status != GameStatus::Active {
+            break;
+        }
+        if game.state.unwrap().controller() == Team::of(1) {
+            s.act(ALICE, id, game.ply, &first_move(&f, id, ALICE))
+                .unwrap();
+        } else {
+            s.bot_step(id).unwrap();
+        }
+    }
+    assert_eq!(s.game(id).unwrap().status, GameStatus::Finished);
+    let bob = changes_of_team(&f, id, GUILD, 2);
+    assert_eq!(
+        bob.player,
+        RatedPlayer::User(BOB),
+        "the kicked player, not the bot"
+    );
+    assert_eq!(bob.rank, 2);
+    assert_eq!(changes_of_team(&f, id, GUILD, 1).rank, 1);
+}

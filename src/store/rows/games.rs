@@ -227,13 +227,15 @@ pub struct SeatRow {
     /// The player a bot plays the seat for: one whose time ran out too often (they may take
     /// it back while the game runs), or one who resigned (`resigned`: they may not).
     pub away_user_id: Option<UserId>,
+    /// The player removed from the running game (a bot plays on): rated last at its end.
+    pub kicked_user_id: Option<UserId>,
 }
 
 pub fn seats(conn: &impl Db, game: GameId) -> Result<Vec<SeatRow>> {
     let conn = conn.sql();
     let mut stmt = conn.prepare_cached(
         "SELECT game_id, team, user_id, bot_level, joined_at, missed_deadlines, resigned, \
-         away_user_id FROM seats WHERE game_id = ?1 ORDER BY team",
+         away_user_id, kicked_user_id FROM seats WHERE game_id = ?1 ORDER BY team",
     )?;
     let rows = stmt.query_map([game], |r| {
         Ok(SeatRow {
@@ -245,6 +247,7 @@ pub fn seats(conn: &impl Db, game: GameId) -> Result<Vec<SeatRow>> {
             missed_deadlines: r.get(5)?,
             resigned: r.get::<_, i64>(6)? != 0,
             away_user_id: r.get(7)?,
+            kicked_user_id: r.get(8)?,
         })
     })?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
@@ -254,9 +257,9 @@ pub fn put_seat(conn: &impl Db, seat: &SeatRow) -> Result<()> {
     let conn = conn.sql();
     conn.prepare_cached(
         "INSERT INTO seats (game_id, team, user_id, bot_level, joined_at, missed_deadlines, resigned, \
-         away_user_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) \
+         away_user_id, kicked_user_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9) \
          ON CONFLICT (game_id, team) DO UPDATE SET user_id = ?3, bot_level = ?4, joined_at = ?5, \
-         missed_deadlines = ?6, resigned = ?7, away_user_id = ?8")?.execute(
+         missed_deadlines = ?6, resigned = ?7, away_user_id = ?8, kicked_user_id = ?9")?.execute(
         params![
             seat.game_id,
             seat.team,
@@ -265,7 +268,8 @@ pub fn put_seat(conn: &impl Db, seat: &SeatRow) -> Result<()> {
             seat.joined_at,
             seat.missed_deadlines,
             seat.resigned as i64,
-            seat.away_user_id
+            seat.away_user_id,
+            seat.kicked_user_id
         ],
     )?;
     Ok(())
