@@ -6,9 +6,11 @@
 pub mod action;
 mod after;
 pub mod board;
+mod can_act;
 mod cannonball;
 mod caves;
 mod chain;
+mod choices;
 mod codec;
 mod effects;
 mod entry;

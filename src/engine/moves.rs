@@ -6,8 +6,8 @@
 
 use std::ops::ControlFlow;
 
-use super::action::{Action, ChoiceKind, LegalAction};
-use super::board::{Cell, KNIGHT_JUMPS, Side};
+use super::action::{Action, LegalAction};
+use super::board::{Cell, Side};
 use super::entry::{Coming, entry_step};
 use super::error::ErrorKind;
 use super::game::{Game, team_side};
@@ -358,7 +358,11 @@ impl Game {
 
     /// Calls `visit` with each legal main action of `team`, until it says stop. No
     /// allocation: this also answers "can this team act?" at the start of every turn.
-    fn visit_main_actions(&self, team: Team, visit: &mut dyn FnMut(Action) -> ControlFlow<()>) {
+    pub(super) fn visit_main_actions(
+        &self,
+        team: Team,
+        visit: &mut dyn FnMut(Action) -> ControlFlow<()>,
+    ) {
         let occupied = Occupied::of(self, self.enemy_teams(team));
         // Flights reach every land cell but one: 128 covers the largest island (117).
         let mut targets: StackVec<Cell, 128> = StackVec::new();
@@ -503,7 +507,7 @@ impl Game {
     }
 
     /// The teams that are enemies of `team`, as bits of `team.index()`.
-    fn enemy_teams(&self, team: Team) -> u8 {
+    pub(super) fn enemy_teams(&self, team: Team) -> u8 {
         self.teams()
             .filter(|t| self.enemies(*t, team))
             .fold(0, |m, t| m | 1 << t.index())
@@ -542,91 +546,6 @@ impl Game {
         };
         let place = Place::Land { cell: to, step };
         !self.cargo_barred_where(unit.team, place, occupied.contains(self.board, to))
-    }
-
-    /// Can `team` make a main action now (judged as if it were its turn)?
-    pub(crate) fn can_act(&self, team: Team) -> bool {
-        // Without a living unit a team has nobody to move, sail, resurrect or serve rum: asked
-        // on each of its turns once all its pirates are dead.
-        if !self.units.iter().any(|u| u.team == team && u.alive()) {
-            return false;
-        }
-        let mut any = false;
-        self.visit_main_actions(team, &mut |_| {
-            any = true;
-            ControlFlow::Break(())
-        });
-        any || self.has_effective_rum(team)
-    }
-
-    /// Options of the pending choice (R-TURN-3), in a stable order.
-    pub(crate) fn choice_options(&self) -> Vec<Action> {
-        let Some(p) = &self.pending else {
-            return Vec::new();
-        };
-        let Some(ch) = &p.chain else {
-            return self.after_chain_options(p.kind, p.first);
-        };
-        let unit = &self.units[ch.unit];
-        let Some(here) = self.unit_cell(ch.unit) else {
-            return Vec::new();
-        };
-        let mut out = Vec::new();
-        match p.kind {
-            ChoiceKind::Exit | ChoiceKind::Jump => {
-                let cells: Vec<Cell> = match (p.kind, self.open_kind(here)) {
-                    (ChoiceKind::Exit, Some(TileKind::Arrow(exits))) => exits
-                        .iter()
-                        .filter_map(|d| self.board.step(here, d))
-                        .collect(),
-                    _ => self.knight_targets(here),
-                };
-                // Cargo may change at a fork or horse (R-CARGO-9), not after ice.
-                let selections = if self.open_kind(here) == Some(TileKind::Ice) {
-                    vec![ch.cargo]
-                } else {
-                    let mut pool = self.items_at(here);
-                    pool.add_all(ch.cargo);
-                    if unit.carries() {
-                        pool.selections()
-                    } else {
-                        vec![Items::NONE]
-                    }
-                };
-                for cell in cells {
-                    for &cargo in &selections {
-                        out.push(Action::Choose { cell, cargo });
-                    }
-                }
-            }
-            ChoiceKind::Flight => {
-                for cell in self.board.land_cells().filter(|c| *c != here) {
-                    out.push(Action::Choose {
-                        cell,
-                        cargo: ch.cargo,
-                    });
-                }
-            }
-            ChoiceKind::Cave => {
-                for cell in self.tunnel_exits(ch.unit, here) {
-                    out.push(Action::Choose {
-                        cell,
-                        cargo: ch.cargo,
-                    });
-                }
-            }
-            ChoiceKind::Reveal | ChoiceKind::Quake => {}
-        }
-        out
-    }
-
-    /// Knight targets that are land or hold a vessel (R-HORSE-1).
-    pub(crate) fn knight_targets(&self, from: Cell) -> Vec<Cell> {
-        KNIGHT_JUMPS
-            .iter()
-            .filter_map(|&v| self.board.jump(from, v))
-            .filter(|c| self.board.is_land(*c) || self.vessel_at(*c).is_some())
-            .collect()
     }
 
     /// Every legal action now with its fatal flag (R-TURN-3, R-TURN-4, R-CHAIN-9).

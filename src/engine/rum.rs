@@ -19,6 +19,19 @@ struct Effects {
     climbers: Vec<(UnitId, u8)>,
 }
 
+/// The indices of the bits set, in increasing order.
+fn set_bits(words: [u64; 3]) -> impl Iterator<Item = usize> {
+    words.into_iter().enumerate().flat_map(|(w, mut bits)| {
+        std::iter::from_fn(move || {
+            (bits != 0).then(|| {
+                let b = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                w * 64 + b
+            })
+        })
+    })
+}
+
 impl Game {
     /// The cell a unit serves from or is served at (R-RUM-3): where it stands, its maze or
     /// plane cell, its vessel's or swimming cell. A stuck unit is at no cell; as a server it
@@ -127,6 +140,11 @@ impl Game {
         if self.open_kind(at) == Some(TileKind::Jungle) {
             return Some(Detail::RumOnJungle);
         }
+        // The effects only matter on a maze (climbers onto enemies) or against waste: most
+        // candidate cells are spared the look at every unit.
+        if !self.settings.no_wasted_rum && self.maze_steps(at) == 0 {
+            return None;
+        }
         let (any, climb_to) = self.rum_effect_summary(team, at);
         if let Some(k) = climb_to
             && self
@@ -162,8 +180,7 @@ impl Game {
                 self.board.neighbours(c).for_each(&mut mark);
             }
         }
-        (0..self.board.cell_count())
-            .filter(|i| near[i / 64] & (1 << (i % 64)) != 0)
+        set_bits(near)
             .map(|i| self.board.cell_at(i))
             // Every candidate has a server (it was marked from one): the rest of R-RUM-5.
             .filter(|&c| self.rum_refusal_near_server(team, c).is_none())

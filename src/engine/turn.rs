@@ -84,8 +84,10 @@ impl Game {
         let team = self.turn;
         match *action {
             Action::Move { unit, to, cargo } => self.check_move(team, unit, to, cargo),
-            Action::Choose { .. } => {
-                if self.choice_options().contains(action) {
+            Action::Choose { cell, cargo } => {
+                let offered = self.is_choice_option(cell, cargo);
+                debug_assert_eq!(offered, self.choice_options().contains(action));
+                if offered {
                     Ok(())
                 } else {
                     Err(ErrorKind::BadChoice)
