@@ -4,9 +4,9 @@
 //! two ladders, the server's and every server's together, in the transaction that ends it.
 //!
 //! The ranking: the winners first, then the other sides by their gold (R-SCORE-2), equal gold
-//! tied (so a draw ties the sides level at the top); a side any of whose players resigned or
-//! was replaced by a bot after missing deadlines ranks below every side that played on. Cancelled games, games
-//! whose thread was deleted and games outside a server rate nothing.
+//! tied (so a draw ties the sides level at the top); a side any of whose players resigned, was
+//! kicked or was replaced by a bot after missing deadlines ranks below every side that played
+//! on. Cancelled games, games whose thread was deleted and games outside a server rate nothing.
 
 use skillratings::MultiTeamOutcome;
 use skillratings::weng_lin::{WengLinConfig, WengLinRating, weng_lin_multi_team};
@@ -26,7 +26,7 @@ pub(super) struct RankedSide {
 }
 
 /// Who a seat's result counts for: the person who held it (also when a bot plays it for them
-/// now, having resigned or missed deadlines), else the bot.
+/// now, having resigned, been kicked or missed deadlines), else the bot.
 fn rated_player(seat: &SeatRow) -> Option<RatedPlayer> {
     let person = seat.user_id.or(seat.away_user_id).or(seat.kicked_user_id);
     match (person, &seat.bot_level) {
@@ -152,11 +152,6 @@ impl super::GameService {
     }
 }
 
-/// The rating a player starts a ladder with.
-fn fresh() -> WengLinRating {
-    WengLinRating::new()
-}
-
 /// Rates a finished game on its server's ladder and on the ladder of every server, and
 /// records what it changed; nothing for an ending or a game that rates nothing.
 pub(super) fn rate_finished(
@@ -186,11 +181,12 @@ fn rate_on(
     standing: &[RankedSide],
     now: i64,
 ) -> Result<()> {
+    // A player new to the ladder starts at the method's own default.
+    let start = WengLinRating::new();
     let mut before: Vec<Vec<RatingRow>> = Vec::with_capacity(standing.len());
     for side in standing {
         let mut members = Vec::with_capacity(side.seats.len());
         for (_, player) in &side.seats {
-            let start = fresh();
             members.push(store::get_rating(tx, scope, player)?.unwrap_or(RatingRow {
                 scope,
                 player: player.clone(),

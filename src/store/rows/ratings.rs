@@ -4,7 +4,7 @@ use rusqlite::types::{FromSql, ToSql, ToSqlOutput, ValueRef};
 use rusqlite::{OptionalExtension, Row, params};
 
 use super::super::{Db, Result, StoreError};
-use super::sql::text_column;
+use super::sql::{from_sql, text_column, to_sql};
 use super::*;
 use crate::engine::Team;
 
@@ -19,7 +19,7 @@ impl ToSql for RatingScope {
     fn to_sql(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
         Ok(ToSqlOutput::from(match self {
             RatingScope::All => 0,
-            RatingScope::Guild(guild) => guild.get() as i64,
+            RatingScope::Guild(guild) => to_sql(guild.get()),
         }))
     }
 }
@@ -28,7 +28,7 @@ impl FromSql for RatingScope {
     fn column_result(value: ValueRef<'_>) -> rusqlite::types::FromSqlResult<Self> {
         Ok(match value.as_i64()? {
             0 => RatingScope::All,
-            guild => RatingScope::Guild(GuildId::new(guild as u64)),
+            guild => RatingScope::Guild(GuildId::new(from_sql(guild))),
         })
     }
 }
