@@ -12,6 +12,7 @@ pub mod config;
 pub mod damage;
 mod delivery;
 pub mod end;
+mod leaderboard;
 mod lobby;
 mod lobby_press;
 pub mod narrate;
@@ -22,6 +23,8 @@ mod reclaim;
 pub mod record;
 mod reminder_settings;
 pub mod reminders;
+mod results;
+mod stats;
 pub mod timers;
 mod transfer;
 pub mod turn_view;
@@ -45,11 +48,13 @@ pub use config::{GameConfig, TimeoutPolicy};
 pub use damage::Damage;
 pub use delivery::{AskedQuestion, PlayedMove, PostMaterial, SentPrompt};
 pub use end::GameEnd;
+pub use leaderboard::{BoardEntry, BoardQuery, BoardView, PAGE_SIZE};
 pub use lobby::Occupant;
 pub use lobby_press::{LobbyChange, LobbySettings};
 pub use outbox::{Notice, OutboxMessage, Queued, Target};
 pub use pause::PauseVote;
 pub use rating::SeatRating;
+pub use stats::{Opponent, StatsView};
 pub use timers::Fired;
 pub use transfer::ExportedGame;
 pub use turn_view::{Pressed, TurnAt, TurnView};
@@ -61,7 +66,10 @@ pub use view::{GameView, ListedGame, SeatView};
 
 // The store's values that callers of the service name (the Discord layer reaches the store
 // only through the service, so it takes them from here).
-pub use crate::store::{Durability, GameStatus, MAX_REMINDERS, Question, ReminderVia, UserPrefs};
+pub use crate::store::{
+    Durability, GameFormat, GameStatus, MAX_REMINDERS, Period, PeriodKind, Question, ReminderVia,
+    UserPrefs,
+};
 pub use reminder_settings::ReminderChange;
 
 /// Snapshots are written every this many plies, so loading replays fewer than this.

@@ -27,7 +27,7 @@ pub(super) struct RankedSide {
 
 /// Who a seat's result counts for: the person who held it (also when a bot plays it for them
 /// now, having resigned, been kicked or missed deadlines), else the bot.
-fn rated_player(seat: &SeatRow) -> Option<RatedPlayer> {
+pub(super) fn rated_player(seat: &SeatRow) -> Option<RatedPlayer> {
     let person = seat.user_id.or(seat.away_user_id).or(seat.kicked_user_id);
     match (person, &seat.bot_level) {
         (Some(user), _) => Some(RatedPlayer::User(user)),
@@ -38,7 +38,7 @@ fn rated_player(seat: &SeatRow) -> Option<RatedPlayer> {
 
 /// Whether the seat's person left the table before the end (resigned, kicked, or replaced by
 /// a bot after missed deadlines): their side ranks last.
-fn left_early(seat: &SeatRow) -> bool {
+pub(super) fn left_early(seat: &SeatRow) -> bool {
     seat.resigned || seat.away_user_id.is_some() || seat.kicked_user_id.is_some()
 }
 
@@ -127,13 +127,18 @@ pub struct SeatRating {
     pub uncertainty: f64,
 }
 
+/// The rating players see: conservative, `SHOWN_SIGMAS` uncertainties below the mean.
+pub fn shown_rating(mu: f64, sigma: f64) -> f64 {
+    mu - SHOWN_SIGMAS * sigma
+}
+
 impl SeatRating {
     fn of(change: &RatingChange) -> SeatRating {
         SeatRating {
             team: change.team,
             rank: change.rank,
-            before: change.mu_before - SHOWN_SIGMAS * change.sigma_before,
-            after: change.mu_after - SHOWN_SIGMAS * change.sigma_after,
+            before: shown_rating(change.mu_before, change.sigma_before),
+            after: shown_rating(change.mu_after, change.sigma_after),
             uncertainty: change.sigma_after,
         }
     }
@@ -152,8 +157,15 @@ impl super::GameService {
     }
 }
 
+/// What rating a finished game did: its final standing, and each seat's change on each
+/// ladder.
+pub(super) struct Rated {
+    pub standing: Vec<RankedSide>,
+    pub changes: Vec<RatingChange>,
+}
+
 /// Rates a finished game on its server's ladder and on the ladder of every server, and
-/// records what it changed; nothing for an ending or a game that rates nothing.
+/// records what it changed; `None` for an ending or a game that rates nothing.
 pub(super) fn rate_finished(
     tx: &impl Db,
     row: &GameRow,
@@ -161,17 +173,18 @@ pub(super) fn rate_finished(
     game: &Game,
     end: &GameEnd,
     now: i64,
-) -> Result<()> {
+) -> Result<Option<Rated>> {
     let Some(guild) = row.guild_id else {
-        return Ok(());
+        return Ok(None);
     };
     let Some(standing) = final_standing(seats, game, end) else {
-        return Ok(());
+        return Ok(None);
     };
+    let mut changes = Vec::new();
     for scope in [RatingScope::Guild(guild), RatingScope::All] {
-        rate_on(tx, row, scope, &standing, now)?;
+        changes.extend(rate_on(tx, row, scope, &standing, now)?);
     }
-    Ok(())
+    Ok(Some(Rated { standing, changes }))
 }
 
 fn rate_on(
@@ -180,7 +193,7 @@ fn rate_on(
     scope: RatingScope,
     standing: &[RankedSide],
     now: i64,
-) -> Result<()> {
+) -> Result<Vec<RatingChange>> {
     // A player new to the ladder starts at the method's own default.
     let start = WengLinRating::new();
     let mut before: Vec<Vec<RatingRow>> = Vec::with_capacity(standing.len());
@@ -218,22 +231,22 @@ fn rate_on(
     // A player in several seats (three `normal` bots against a person) moves once, by the
     // mean of its seats' results: one game played, not three.
     let mut moved: Vec<(RatingRow, f64, f64, u32)> = Vec::new();
+    let mut changes = Vec::new();
     for ((side, old), new) in standing.iter().zip(&before).zip(&after) {
         for (((team, player), old), new) in side.seats.iter().zip(old).zip(new) {
-            store::insert_rating_change(
-                tx,
-                &RatingChange {
-                    game_id: row.id,
-                    scope,
-                    team: *team,
-                    player: player.clone(),
-                    rank: side.rank,
-                    mu_before: old.mu,
-                    sigma_before: old.sigma,
-                    mu_after: new.rating,
-                    sigma_after: new.uncertainty,
-                },
-            )?;
+            let change = RatingChange {
+                game_id: row.id,
+                scope,
+                team: *team,
+                player: player.clone(),
+                rank: side.rank,
+                mu_before: old.mu,
+                sigma_before: old.sigma,
+                mu_after: new.rating,
+                sigma_after: new.uncertainty,
+            };
+            store::insert_rating_change(tx, &change)?;
+            changes.push(change);
             match moved.iter_mut().find(|(o, ..)| o.player == *player) {
                 Some((_, mu, sigma, seats)) => {
                     *mu += new.rating;
@@ -257,7 +270,7 @@ fn rate_on(
             },
         )?;
     }
-    Ok(())
+    Ok(changes)
 }
 
 #[cfg(test)]

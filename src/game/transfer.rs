@@ -141,6 +141,7 @@ impl GameService {
                     bot_level: s.bot_level.clone(),
                     joined_at: now,
                     missed_deadlines: 0,
+                    missed_total: 0,
                     resigned: false,
                     away_user_id: None,
                     kicked_user_id: None,

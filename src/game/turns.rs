@@ -9,9 +9,9 @@ use super::Needs;
 use super::end::GameEnd;
 use super::lobby::{end_in, notice, public_target};
 use super::outbox::{self, Notice, OutboxMessage, Target};
-use super::rating;
 use super::record;
 use super::reminder_settings;
+use super::results;
 use super::turn_view::may_act;
 use super::vacation::CameBack;
 use super::{
@@ -480,7 +480,7 @@ impl GameService {
         }
         if let Some(outcome) = game.outcome().cloned() {
             let end = GameEnd::Played(outcome);
-            rating::rate_finished(tx, &loaded.row, &loaded.seats, &game, &end, now)?;
+            results::record_finished(tx, &loaded.row, &loaded.seats, &game, &end, now)?;
             end_in(tx, &loaded.row, GameStatus::Finished, end, now)?;
         } else {
             // Mid-move choices keep the same player: new timers, but no new "your turn".
@@ -623,6 +623,11 @@ impl GameService {
         let timed_out = why == Resignation::TimeRanOut;
         let now = self.now();
         require_active(loaded)?;
+        // Time running out is a deadline missed, counted where the seat's record is kept.
+        let seat = &SeatRow {
+            missed_total: seat.missed_total + u32::from(timed_out),
+            ..seat.clone()
+        };
         if loaded.config.rules.players == Players::Two {
             let resigned = seat.team;
             let winner = Team::of(if resigned.number() == 1 { 2 } else { 1 });
@@ -632,7 +637,18 @@ impl GameService {
                 timed_out,
             };
             if let Some(game) = &loaded.game {
-                rating::rate_finished(tx, &loaded.row, &loaded.seats, game, &end, now)?;
+                let seats: Vec<SeatRow> = loaded
+                    .seats
+                    .iter()
+                    .map(|s| {
+                        if s.team == seat.team {
+                            seat.clone()
+                        } else {
+                            s.clone()
+                        }
+                    })
+                    .collect();
+                results::record_finished(tx, &loaded.row, &seats, game, &end, now)?;
             }
             end_in(tx, &loaded.row, GameStatus::Finished, end, now)?;
         } else {
@@ -696,6 +712,7 @@ impl GameService {
         let takeover = missed >= loaded.config.max_missed as u32;
         let update = SeatRow {
             missed_deadlines: missed,
+            missed_total: seat.missed_total + 1,
             user_id: if takeover { None } else { seat.user_id },
             away_user_id: if takeover { seat.user_id } else { None },
             bot_level: if takeover {

@@ -42,7 +42,7 @@ pub struct PendingTimer {
 }
 
 /// The tables whose rows belong to a game (`game_id`).
-pub const GAME_TABLES: [&str; 7] = [
+pub const GAME_TABLES: [&str; 8] = [
     "seats",
     "actions",
     "snapshots",
@@ -50,6 +50,7 @@ pub const GAME_TABLES: [&str; 7] = [
     "outbox",
     "dm_prompts",
     "rating_changes",
+    "game_results",
 ];
 
 impl Examined {

@@ -34,6 +34,7 @@ pub const MIGRATION_SQL: &[&str] = &[
     include_str!("../../migrations/0010_outbox_in_order.sql"),
     include_str!("../../migrations/0011_first_week.sql"),
     include_str!("../../migrations/0012_ratings.sql"),
+    include_str!("../../migrations/0013_results_and_standings.sql"),
 ];
 
 static MIGRATIONS: LazyLock<Migrations<'static>> =

@@ -447,14 +447,14 @@ fn an_empty_or_foreign_file_is_not_made_a_database_by_reading_it() {
 fn render_reads_an_older_database_without_upgrading_it() {
     let dir = tempfile::tempdir().unwrap();
     let db = played_database(dir.path());
-    // Back to the schema before the last migration (0012 added the two ratings tables and a
-    // column), as an older jackal left it.
+    // Back to the schema before the last migration (0013 added the results and standings
+    // tables and a column), as an older jackal left it.
     let conn = rusqlite::Connection::open(&db).unwrap();
     let known = jackal::store::MIGRATION_SQL.len();
-    assert_eq!(known, 12, "undo the newest migration here");
+    assert_eq!(known, 13, "undo the newest migration here");
     conn.execute_batch(
-        "DROP TABLE rating_changes; DROP TABLE ratings; \
-         ALTER TABLE seats DROP COLUMN kicked_user_id;",
+        "DROP TABLE standings; DROP TABLE game_results; \
+         ALTER TABLE seats DROP COLUMN missed_total;",
     )
     .unwrap();
     conn.pragma_update(None, "user_version", (known - 1) as i64)

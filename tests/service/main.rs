@@ -20,6 +20,7 @@ mod concurrency;
 mod lobby;
 mod outbox;
 mod ratings;
+mod stats;
 mod stored;
 mod timers;
 mod turns;

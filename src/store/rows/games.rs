@@ -222,7 +222,10 @@ pub struct SeatRow {
     pub user_id: Option<UserId>,
     pub bot_level: Option<String>,
     pub joined_at: i64,
+    /// Deadlines missed in a row (a move of the player's own starts again from 0).
     pub missed_deadlines: u32,
+    /// Deadlines missed over the whole game.
+    pub missed_total: u32,
     pub resigned: bool,
     /// The player a bot plays the seat for: one whose time ran out too often (they may take
     /// it back while the game runs), or one who resigned (`resigned`: they may not).
@@ -235,7 +238,7 @@ pub fn seats(conn: &impl Db, game: GameId) -> Result<Vec<SeatRow>> {
     let conn = conn.sql();
     let mut stmt = conn.prepare_cached(
         "SELECT game_id, team, user_id, bot_level, joined_at, missed_deadlines, resigned, \
-         away_user_id, kicked_user_id FROM seats WHERE game_id = ?1 ORDER BY team",
+         away_user_id, kicked_user_id, missed_total FROM seats WHERE game_id = ?1 ORDER BY team",
     )?;
     let rows = stmt.query_map([game], |r| {
         Ok(SeatRow {
@@ -248,6 +251,7 @@ pub fn seats(conn: &impl Db, game: GameId) -> Result<Vec<SeatRow>> {
             resigned: r.get::<_, i64>(6)? != 0,
             away_user_id: r.get(7)?,
             kicked_user_id: r.get(8)?,
+            missed_total: r.get(9)?,
         })
     })?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
@@ -257,9 +261,10 @@ pub fn put_seat(conn: &impl Db, seat: &SeatRow) -> Result<()> {
     let conn = conn.sql();
     conn.prepare_cached(
         "INSERT INTO seats (game_id, team, user_id, bot_level, joined_at, missed_deadlines, resigned, \
-         away_user_id, kicked_user_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9) \
+         away_user_id, kicked_user_id, missed_total) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10) \
          ON CONFLICT (game_id, team) DO UPDATE SET user_id = ?3, bot_level = ?4, joined_at = ?5, \
-         missed_deadlines = ?6, resigned = ?7, away_user_id = ?8, kicked_user_id = ?9")?.execute(
+         missed_deadlines = ?6, resigned = ?7, away_user_id = ?8, kicked_user_id = ?9, \
+         missed_total = ?10")?.execute(
         params![
             seat.game_id,
             seat.team,
@@ -269,7 +274,8 @@ pub fn put_seat(conn: &impl Db, seat: &SeatRow) -> Result<()> {
             seat.missed_deadlines,
             seat.resigned as i64,
             seat.away_user_id,
-            seat.kicked_user_id
+            seat.kicked_user_id,
+            seat.missed_total
         ],
     )?;
     Ok(())

@@ -8,6 +8,7 @@ mod guilds;
 mod outbox;
 mod pauses;
 mod ratings;
+mod results;
 mod sql;
 mod timers;
 mod users;
@@ -18,6 +19,7 @@ pub use guilds::*;
 pub use outbox::*;
 pub use pauses::*;
 pub use ratings::*;
+pub use results::*;
 pub use timers::*;
 pub use users::*;
 
