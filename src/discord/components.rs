@@ -5,20 +5,21 @@
 use crate::id::GameId;
 use serenity::all::{
     ComponentInteraction, ComponentInteractionDataKind, Context as SerenityContext,
-    CreateAttachment, CreateInteractionResponse, CreateInteractionResponseFollowup,
-    CreateInteractionResponseMessage, EditAttachments, EditInteractionResponse, Permissions,
+    CreateAllowedMentions, CreateAttachment, CreateInteractionResponse,
+    CreateInteractionResponseFollowup, CreateInteractionResponseMessage, EditAttachments,
+    EditInteractionResponse, Permissions,
 };
 
 use super::cost::{self, PressCost};
 use super::errors::BotError;
-use super::ids::{CustomId, LobbyButton, PickValue};
+use super::ids::{BoardControl, BoardPick, CustomId, LobbyButton, PickValue};
 use super::turn::{self, PickerMessage};
 use super::types::{Data, Result};
-use super::views::{lobby, relative_time, settings};
+use super::views::{community, lobby, relative_time, settings};
 use super::{lobby_sync, picker};
 use crate::ai::BotLevel;
-use crate::game::PauseVote;
 use crate::game::{Actor, LobbyChange, ServiceError};
+use crate::game::{BoardQuery, GameFormat, PauseVote, PeriodKind};
 use crate::tr;
 use crate::words::Lang;
 
@@ -204,11 +205,13 @@ async fn route(p: &mut Press<'_>, id: CustomId) -> Result<()> {
             | CustomId::BotLevel { .. }
             | CustomId::SettingPick { .. }
             | CustomId::SettingValue { .. }
+            | CustomId::Board { .. }
     );
     if private_only && !p.on_private_message() {
         return Err(BotError::UnknownComponent);
     }
     match id {
+        CustomId::Board { control, pick } => board(p, control, pick).await,
         CustomId::Lobby { game, button } => lobby_button(p, game, button).await,
         CustomId::BotLevel { game } => {
             let level = BotLevel::parse(&p.chosen()?).ok_or(BotError::UnknownComponent)?;
@@ -485,6 +488,46 @@ async fn lobby_button(
         .content(content)
         .components(components)
         .allowed_mentions(serenity::all::CreateAllowedMentions::new());
+    p.c.edit_response(p.ctx, edit).await?;
+    Ok(())
+}
+
+/// A leaderboard's button or menu: the page it names, or the period or format chosen, shown
+/// in place. "This server" is the server the press came from.
+async fn board(p: &mut Press<'_>, control: BoardControl, pick: BoardPick) -> Result<()> {
+    let pick = match control {
+        BoardControl::Show => pick,
+        BoardControl::Period => BoardPick {
+            period: PeriodKind::parse(&p.chosen()?).ok_or(BotError::UnknownComponent)?,
+            page: 0,
+            ..pick
+        },
+        BoardControl::Format => BoardPick {
+            format: match p.chosen()?.as_str() {
+                "any" => None,
+                word => Some(GameFormat::parse(word).ok_or(BotError::UnknownComponent)?),
+            },
+            page: 0,
+            ..pick
+        },
+    };
+    let guild =
+        p.c.guild_id
+            .map(crate::id::GuildId::from)
+            .ok_or(BotError::NotInServer)?;
+    p.acknowledge().await?;
+    let query = BoardQuery {
+        guild: (!pick.everywhere).then_some(guild),
+        period: pick.period,
+        format: pick.format,
+        page: pick.page,
+    };
+    let caller = p.actor.user;
+    let view = p.data.call(move |s| s.leaderboard(caller, query)).await?;
+    let edit = EditInteractionResponse::new()
+        .content(community::board_text(p.lang, &view))
+        .components(community::board_rows(p.lang, &view))
+        .allowed_mentions(CreateAllowedMentions::new());
     p.c.edit_response(p.ctx, edit).await?;
     Ok(())
 }

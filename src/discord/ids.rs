@@ -6,6 +6,7 @@
 //! Form: `jk1:<tag>:<game>[:<field>…]`. A version prefix lets a later release read (or
 //! politely refuse) the buttons of older messages still sitting in channels and DMs.
 
+use crate::game::{GameFormat, PeriodKind};
 use crate::id::GameId;
 
 const PREFIX: &str = "jk1";
@@ -45,6 +46,69 @@ impl LobbyButton {
     }
 }
 
+/// A leaderboard as its message's components name it: whose (this server's or every
+/// server's), which period and format, which page. The server itself is where the press came
+/// from, never a number a custom id could forge.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BoardPick {
+    pub everywhere: bool,
+    pub period: PeriodKind,
+    pub format: Option<GameFormat>,
+    pub page: u32,
+}
+
+impl BoardPick {
+    fn encode(self) -> String {
+        let whose = if self.everywhere { "all" } else { "here" };
+        let format = self.format.map_or("any", GameFormat::word);
+        format!("{whose}:{}:{format}:{}", self.period.word(), self.page)
+    }
+
+    fn parse(fields: &[&str]) -> Option<BoardPick> {
+        let [whose, period, format, page] = fields else {
+            return None;
+        };
+        Some(BoardPick {
+            everywhere: match *whose {
+                "all" => true,
+                "here" => false,
+                _ => return None,
+            },
+            period: PeriodKind::parse(period)?,
+            format: match *format {
+                "any" => None,
+                word => Some(GameFormat::parse(word)?),
+            },
+            page: page.parse().ok()?,
+        })
+    }
+}
+
+/// What a leaderboard component does with its pick: a button shows it; a menu changes its
+/// period or format to the value chosen, from the first page.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BoardControl {
+    Show,
+    Period,
+    Format,
+}
+
+impl BoardControl {
+    const ALL: [BoardControl; 3] = [
+        BoardControl::Show,
+        BoardControl::Period,
+        BoardControl::Format,
+    ];
+
+    fn tag(self) -> &'static str {
+        match self {
+            BoardControl::Show => "top",
+            BoardControl::Period => "topperiod",
+            BoardControl::Format => "topformat",
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum CustomId {
     /// A button of the lobby message.
@@ -79,6 +143,11 @@ pub enum CustomId {
     Reclaim { game: GameId },
     /// A vote on the pause proposed in the game: for (`yes`) or against.
     PauseVote { game: GameId, yes: bool },
+    /// A leaderboard's page buttons and menus (no game: `jk1:top…:<pick>`).
+    Board {
+        control: BoardControl,
+        pick: BoardPick,
+    },
 }
 
 /// A custom id that is not ours, from an older version, or damaged.
@@ -87,9 +156,9 @@ pub enum CustomId {
 pub struct UnknownId(pub String);
 
 impl CustomId {
-    /// The game the component belongs to.
-    pub fn game(&self) -> GameId {
-        match self {
+    /// The game the component belongs to (`None`: a leaderboard's).
+    pub fn game(&self) -> Option<GameId> {
+        Some(match self {
             CustomId::Lobby { game, .. }
             | CustomId::BotLevel { game }
             | CustomId::SettingPick { game }
@@ -101,7 +170,8 @@ impl CustomId {
             | CustomId::Resign { game }
             | CustomId::Reclaim { game }
             | CustomId::PauseVote { game, .. } => *game,
-        }
+            CustomId::Board { .. } => return None,
+        })
     }
 
     /// The text for Discord. Panics in debug builds if it is too long: ids are built from
@@ -136,6 +206,9 @@ impl CustomId {
                 let word = if *yes { "yes" } else { "no" };
                 format!("{PREFIX}:pause:{game}:{word}")
             }
+            CustomId::Board { control, pick } => {
+                format!("{PREFIX}:{}:{}", control.tag(), pick.encode())
+            }
         };
         debug_assert!(text.len() <= MAX_LEN, "custom id too long: {text}");
         text
@@ -153,6 +226,11 @@ impl CustomId {
             return Err(unknown());
         }
         let tag = parts.next().ok_or_else(unknown)?;
+        if let Some(control) = BoardControl::ALL.into_iter().find(|c| c.tag() == tag) {
+            let fields: Vec<&str> = text.split(':').skip(2).collect();
+            let pick = BoardPick::parse(&fields).ok_or_else(unknown)?;
+            return Ok(CustomId::Board { control, pick });
+        }
         let game: GameId = parts
             .next()
             .and_then(|g| g.parse().ok())
@@ -300,12 +378,38 @@ mod tests {
         ids
     }
 
+    fn board_ids() -> Vec<CustomId> {
+        let mut ids = Vec::new();
+        for control in BoardControl::ALL {
+            for period in PeriodKind::ALL {
+                for format in std::iter::once(None).chain(GameFormat::ALL.map(Some)) {
+                    for (everywhere, page) in [(false, 0), (true, u32::MAX)] {
+                        let pick = BoardPick {
+                            everywhere,
+                            period,
+                            format,
+                            page,
+                        };
+                        ids.push(CustomId::Board { control, pick });
+                    }
+                }
+            }
+        }
+        ids
+    }
+
     #[test]
     fn every_id_round_trips() {
         for id in all_kinds() {
             let text = id.encode();
             assert_eq!(CustomId::parse(&text), Ok(id.clone()), "{text}");
-            assert_eq!(id.game().get(), 123_456_789);
+            assert_eq!(id.game().map(GameId::get), Some(123_456_789));
+        }
+        for id in board_ids() {
+            let text = id.encode();
+            assert!(text.len() <= MAX_LEN, "{text}");
+            assert_eq!(CustomId::parse(&text), Ok(id.clone()), "{text}");
+            assert_eq!(id.game(), None);
         }
     }
 
@@ -352,6 +456,12 @@ mod tests {
             "jk1:play:1:2:",
             "jk1:value:1:DROP TABLE",
             "jk1:resign:1:extra",
+            "jk1:top:here:all:any",
+            "jk1:top:there:all:any:0",
+            "jk1:top:here:year:any:0",
+            "jk1:top:here:all:five:0",
+            "jk1:top:here:all:any:-1",
+            "jk1:topformat:all:week:duel:0:x",
         ] {
             assert!(CustomId::parse(text).is_err(), "{text}");
         }

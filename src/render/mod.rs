@@ -10,6 +10,7 @@
 //! [`vessels`], [`overlay`], [`header`], [`strings`] (en/ru), [`encode`] (palette PNG).
 
 pub mod canvas;
+pub mod chart;
 pub mod encode;
 pub mod header;
 pub mod icons;

@@ -348,3 +348,57 @@ perm-create-threads = Create Public Threads
 perm-attach-files = Attach Files
 perm-embed-links = Embed Links
 perm-read-history = Read Message History
+
+## Stats and leaderboards (/jackal stats, /jackal leaderboard)
+
+stats-none = { $user } has not finished a rated game on this server yet.
+stats-title = 📊 **Stats of { $user }** on this server
+stats-rating = Rating **{ $rating }** (±{ $uncertainty }) · place **{ $place }** of { $people }
+stats-rating-everywhere = {" "}· on every server { $rating }
+stats-record = Games **{ $games }** · wins **{ $wins }** ({ $percent } %)
+stats-move-time = Time to move: mean { $mean } · median { $median } (over { $count ->
+    [one] { $count } move
+   *[other] { $count } moves
+})
+stats-missed = Deadlines missed: { $count }
+stats-favourite = Favourite opponent: { $who } ({ $games ->
+    [one] { $games } game
+   *[other] { $games } games
+})
+stats-best = Beaten most often: { $who } ({ $beaten } of { $games })
+stats-bot = 🤖 { $level } bot
+stats-gold = Gold carried home: { $gold } ({ $average } a game) · pirates lost: { $pirates }
+stats-gold-counted = {" "}(over the last { $count ->
+    [one] { $count } game: older games did not keep it
+   *[other] { $count } games: older games did not keep it
+})
+stats-chart-title = Rating after each game
+stats-chart-games = games
+
+top-title = 🏆 **Leaderboard** · { $whose } · { $period } · { $format }
+top-whose-here = this server
+top-whose-everywhere = every server
+top-period-all = all time
+top-period-month = this month
+top-period-week = this week
+top-format-any = all games
+top-format-duel = duels
+top-format-three = 3 players
+top-format-four = 4 players
+top-format-pairs = 2 against 2
+top-line = { $medal }**{ $place }.** { $user } — **{ $points }** · { $games ->
+    [one] { $games } game
+   *[other] { $games } games
+}, { $wins ->
+    [one] { $wins } win
+   *[other] { $wins } wins
+}
+top-page = Page { $page } of { $pages } · { $people ->
+    [one] { $people } player
+   *[other] { $people } players
+}
+top-you = You: { $line }
+top-not-you = You are not on this board yet: finish a rated game to be.
+top-empty = Nobody is on this board yet: it fills as rated games finish.
+top-button-here = This server
+top-button-everywhere = Every server

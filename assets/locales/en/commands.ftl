@@ -45,6 +45,20 @@ cmd-history = history
     .game = game
     .game-description = Which game (default: yours in this channel)
 
+cmd-stats = stats
+    .description = A player's stats on this server: record, rating and its history, time to move
+    .user = user
+    .user-description = Whose (default: yours)
+
+cmd-leaderboard = leaderboard
+    .description = The best players of this server (or of every server), by rating
+    .players = players
+    .players-description = Count only games of this many players
+    .period = period
+    .period-description = All time (default), this month or this week
+    .everywhere = everywhere
+    .everywhere-description = Every server together (default: this one)
+
 cmd-resign = resign
     .description = Resign from a game (asks first)
     .game = game
@@ -129,6 +143,9 @@ choice-players-2 = 2 players
 choice-players-3 = 3 players
 choice-players-4 = 4 players
 choice-players-2x2 = 2 against 2
+choice-period-all = all time
+choice-period-month = this month
+choice-period-week = this week
 choice-size-5 = 5×5 · 5 land cells (a taster, not the full game)
 choice-size-7 = 7×7 · 21 land cells
 choice-size-9 = 9×9 · 45 land cells

@@ -371,3 +371,61 @@ perm-create-threads = Создавать публичные ветки
 perm-attach-files = Прикреплять файлы
 perm-embed-links = Встраивать ссылки
 perm-read-history = Читать историю сообщений
+
+## Статистика и рейтинг (/шакал статистика, /шакал рейтинг)
+
+stats-none = У { $user } ещё нет законченных рейтинговых игр на этом сервере.
+stats-title = 📊 **Статистика { $user }** на этом сервере
+stats-rating = Рейтинг **{ $rating }** (±{ $uncertainty }) · место **{ $place }** из { $people }
+stats-rating-everywhere = {" "}· на всех серверах { $rating }
+stats-record = Игр **{ $games }** · побед **{ $wins }** ({ $percent } %)
+stats-move-time = Время на ход: в среднем { $mean } · медиана { $median } (по { $count ->
+    [one] { $count } ходу
+   *[other] { $count } ходам
+})
+stats-missed = Пропущено сроков: { $count }
+stats-favourite = Частый соперник: { $who } ({ $games ->
+    [one] { $games } игра
+    [few] { $games } игры
+   *[many] { $games } игр
+})
+stats-best = Чаще всех побеждён: { $who } ({ $beaten } из { $games })
+stats-bot = 🤖 бот «{ $level }»
+stats-gold = Золота доставлено: { $gold } ({ $average } за игру) · пиратов потеряно: { $pirates }
+stats-gold-counted = {" "}(по { $count ->
+    [one] последней { $count } игре: старые игры этого не сохранили
+   *[other] последним { $count } играм: старые игры этого не сохранили
+})
+stats-chart-title = Рейтинг после каждой игры
+stats-chart-games = игры
+
+top-title = 🏆 **Рейтинг** · { $whose } · { $period } · { $format }
+top-whose-here = этот сервер
+top-whose-everywhere = все серверы
+top-period-all = за всё время
+top-period-month = за этот месяц
+top-period-week = за эту неделю
+top-format-any = все игры
+top-format-duel = дуэли
+top-format-three = 3 игрока
+top-format-four = 4 игрока
+top-format-pairs = двое на двое
+top-line = { $medal }**{ $place }.** { $user } — **{ $points }** · { $games ->
+    [one] { $games } игра
+    [few] { $games } игры
+   *[many] { $games } игр
+}, { $wins ->
+    [one] { $wins } победа
+    [few] { $wins } победы
+   *[many] { $wins } побед
+}
+top-page = Страница { $page } из { $pages } · { $people ->
+    [one] { $people } игрок
+    [few] { $people } игрока
+   *[many] { $people } игроков
+}
+top-you = Вы: { $line }
+top-not-you = Вас пока нет в этом рейтинге: закончите рейтинговую игру.
+top-empty = В этом рейтинге пока никого нет: он заполнится, когда закончатся рейтинговые игры.
+top-button-here = Этот сервер
+top-button-everywhere = Все серверы

@@ -45,6 +45,20 @@ cmd-history = история
     .game = игра
     .game-description = Какая игра (по умолчанию ваша в этом канале)
 
+cmd-stats = статистика
+    .description = Статистика игрока на этом сервере: результаты, рейтинг и его история, время на ход
+    .user = игрок
+    .user-description = Чья (по умолчанию ваша)
+
+cmd-leaderboard = рейтинг
+    .description = Лучшие игроки этого сервера (или всех серверов) по рейтингу
+    .players = игроки
+    .players-description = Считать только игры на столько игроков
+    .period = период
+    .period-description = За всё время (по умолчанию), этот месяц или эту неделю
+    .everywhere = везде
+    .everywhere-description = Все серверы вместе (по умолчанию этот)
+
 cmd-resign = сдаться
     .description = Сдаться в игре (с подтверждением)
     .game = игра
@@ -129,6 +143,9 @@ choice-players-2 = 2 игрока
 choice-players-3 = 3 игрока
 choice-players-4 = 4 игрока
 choice-players-2x2 = двое на двое
+choice-period-all = за всё время
+choice-period-month = за этот месяц
+choice-period-week = за эту неделю
 choice-size-5 = 5×5 · 5 клеток суши (на пробу, не полная игра)
 choice-size-7 = 7×7 · 21 клетка суши
 choice-size-9 = 9×9 · 45 клеток суши

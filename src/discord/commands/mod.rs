@@ -1,10 +1,11 @@
 //! The `/jackal …` commands, by group: `lobby` (new), `play` (move, moves, resign), `info`
-//! (board, games, history, rules, help, language), `time` (remind, vacation, pause, extend, server), `admin` (kick, cancel,
-//! settings). Each command maps its options to a service call and its result to a localised
+//! (board, games, history, rules, help, language), `community` (stats, leaderboard), `time`
+//! (remind, vacation, pause, extend, server), `admin` (kick, cancel, settings). Each command maps its options to a service call and its result to a localised
 //! reply; the helpers here find the caller's game, their language and whether they manage
 //! the server.
 
 mod admin;
+mod community;
 mod info;
 mod lobby;
 mod play;
@@ -30,6 +31,8 @@ use crate::words::Lang;
         "info::board",
         "info::games",
         "info::history",
+        "community::stats",
+        "community::leaderboard",
         "play::resign",
         "info::rules",
         "info::help",

@@ -2,6 +2,7 @@
 //! values to text and component builders, in the reader's language. Sending them is the
 //! handlers' and the sender's job.
 
+pub mod community;
 pub mod lobby;
 pub mod picker;
 pub mod post;

@@ -418,3 +418,13 @@ pub async fn dump(fake: &FakeDiscord, channel: ChannelId, name: &str) {
     }
     std::fs::write(dir.join(format!("{name}.txt")), text).expect("write");
 }
+
+/// With `JACKAL_E2E_DUMP=<folder>`, writes one picture there as `<name>.png`.
+pub fn dump_png(name: &str, png: &[u8]) {
+    let Ok(dir) = std::env::var("JACKAL_E2E_DUMP") else {
+        return;
+    };
+    let dir = std::path::Path::new(&dir);
+    std::fs::create_dir_all(dir).expect("the dump folder");
+    std::fs::write(dir.join(format!("{name}.png")), png).expect("write");
+}

@@ -4,6 +4,7 @@
 
 mod admin;
 mod burst;
+mod community;
 mod deadlines;
 mod dms;
 mod duel;

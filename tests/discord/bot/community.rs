@@ -1,0 +1,205 @@
+//! `/jackal stats` and `/jackal leaderboard` as players see them: private answers in words,
+//! a chart of the rating, a board paged with buttons and filtered with menus in place.
+
+use jackal::game::{Actor, Location};
+use jackal::id::{GameId, GuildId};
+use jackal::words::Lang;
+use serenity::all::UserId;
+
+use crate::bot::duel::{ask, assert_in_words};
+use crate::bot::harness::{Harness, buttons, dump_png};
+use fake_discord::{Message, OptionValue};
+
+fn ours(user: UserId) -> jackal::id::UserId {
+    jackal::id::UserId::new(user.get())
+}
+
+/// A duel of `a` against `b` in the fake's server, outside any channel (so nothing is posted),
+/// which `a` resigns: `b` wins.
+fn finished_duel(h: &Harness, a: UserId, b: UserId) -> GameId {
+    let s = &h.service;
+    let mut config = jackal::game::GameConfig::default();
+    config.set("board_size", "5").unwrap();
+    let location = Location {
+        guild_id: Some(GuildId::new(h.fake.guild().get())),
+        channel_id: None,
+        thread_id: None,
+    };
+    let id = s
+        .create_lobby(Actor::user(ours(a)), location, Lang::En, config, Some(1))
+        .unwrap();
+    s.join(Actor::user(ours(b)), id, None).unwrap();
+    s.start_with_seed(Actor::user(ours(a)), id, 3).unwrap();
+    s.resign(Actor::user(ours(a)), id).unwrap();
+    id
+}
+
+/// The private answer, edited in place after a press.
+async fn after_press(
+    h: &Harness,
+    before: &Message,
+    ix: &fake_discord::InteractionHandle,
+) -> Message {
+    h.fake.response(ix).await;
+    h.changed(before).await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_leaderboard_pages_and_filters_in_place_and_stats_draw_the_rating() {
+    let h = Harness::start().await;
+    let general = h.fake.general();
+    let alice = h.fake.add_member("alice");
+    let bob = h.fake.add_member("bob");
+
+    // Nothing finished yet: both say so, in words.
+    let empty = ask(&h, alice, general, "leaderboard", &[]).await;
+    assert!(
+        empty.content.contains("Nobody is on this board yet"),
+        "{}",
+        empty.content
+    );
+    let none = ask(&h, alice, general, "stats", &[]).await;
+    assert!(
+        none.content
+            .contains("has not finished a rated game on this server yet"),
+        "{}",
+        none.content
+    );
+
+    // Twelve players in a chain of duels (each loses to the next), Alice first, Bob last.
+    let mut chain = vec![alice];
+    chain.extend((0..10).map(|i| h.fake.add_member(&format!("p{i}"))));
+    chain.push(bob);
+    for pair in chain.windows(2) {
+        finished_duel(&h, pair[0], pair[1]);
+    }
+
+    let board = ask(&h, alice, general, "leaderboard", &[]).await;
+    assert_in_words(&board.content);
+    assert!(board.is_ephemeral());
+    assert!(
+        board.content.contains("this server · all time · all games"),
+        "{}",
+        board.content
+    );
+    assert!(
+        board.content.contains("Page 1 of 2 · 12 players"),
+        "{}",
+        board.content
+    );
+    assert!(board.content.contains("🥇**1.**"), "{}", board.content);
+    assert!(
+        board.content.contains(&format!("You: ")) && board.content.contains(&format!("<@{alice}>")),
+        "the caller's own line, though not on this page: {}",
+        board.content
+    );
+    let shown = buttons(&board);
+    let next = shown
+        .iter()
+        .find(|(label, _)| label == "▶")
+        .map(|(_, id)| id.clone())
+        .expect("a next-page button");
+    let ix = h.fake.click(alice, board.id, &next);
+    let second = after_press(&h, &board, &ix).await;
+    assert!(second.content.contains("Page 2 of 2"), "{}", second.content);
+    assert_eq!(
+        second.content.matches("**").count() / 2,
+        // Title, two lines of two bold spans each, and the caller's line of two.
+        1 + 2 * 2 + 2,
+        "{}",
+        second.content
+    );
+    let period = second
+        .custom_ids()
+        .into_iter()
+        .find(|id| id.starts_with("jk1:topperiod:"))
+        .expect("a period menu");
+    let ix = h.fake.select(alice, second.id, &period, &["week"]);
+    let week = after_press(&h, &second, &ix).await;
+    assert!(week.content.contains("this week"), "{}", week.content);
+    assert!(
+        week.content.contains("Page 1 of 2"),
+        "a new filter starts at the first page"
+    );
+    let everywhere = buttons(&week)
+        .into_iter()
+        .find(|(label, _)| label == "Every server")
+        .map(|(_, id)| id)
+        .expect("the switch to every server");
+    let ix = h.fake.click(alice, week.id, &everywhere);
+    let global = after_press(&h, &week, &ix).await;
+    assert!(
+        global.content.contains("every server · this week"),
+        "{}",
+        global.content
+    );
+    let format = global
+        .custom_ids()
+        .into_iter()
+        .find(|id| id.starts_with("jk1:topformat:"))
+        .expect("a format menu");
+    let ix = h.fake.select(alice, global.id, &format, &["four"]);
+    let fours = after_press(&h, &global, &ix).await;
+    assert!(fours.content.contains("4 players"), "{}", fours.content);
+    assert!(
+        fours.content.contains("Nobody is on this board yet"),
+        "{}",
+        fours.content
+    );
+
+    // Bob won his one game: his stats, and the chart of his rating.
+    let stats = ask(
+        &h,
+        alice,
+        general,
+        "stats",
+        &[("user", OptionValue::User(bob))],
+    )
+    .await;
+    assert_in_words(&stats.content);
+    assert!(
+        stats.content.contains(&format!("Stats of <@{bob}>")),
+        "{}",
+        stats.content
+    );
+    assert!(
+        stats.content.contains("Games **1** · wins **1** (100 %)"),
+        "{}",
+        stats.content
+    );
+    assert!(
+        stats.content.contains("place **1** of 12"),
+        "{}",
+        stats.content
+    );
+    let chart = stats
+        .png_attachments()
+        .first()
+        .map(|a| a.url.clone())
+        .expect("a chart");
+    let png = h.fake.download(&chart).await;
+    let img = image::load_from_memory(&png).expect("a PNG").to_rgb8();
+    assert_eq!(img.dimensions(), (640, 280));
+    dump_png("stats-chart", &png);
+
+    // In Russian.
+    h.fake.set_locale(alice, "ru");
+    let board = ask(&h, alice, general, "leaderboard", &[]).await;
+    assert_in_words(&board.content);
+    assert!(
+        board.content.contains("🏆 **Рейтинг** · этот сервер"),
+        "{}",
+        board.content
+    );
+    assert!(
+        board.content.contains("Страница 1 из 2 · 12 игроков"),
+        "{}",
+        board.content
+    );
+    let mine = ask(&h, alice, general, "stats", &[]).await;
+    assert!(
+        mine.content.contains("Игр **1** · побед **0** (0 %)"),
+        "{}",
+        mine.content
+    );
+}
