@@ -10,6 +10,9 @@
 --   format of the games counted), each person's rating points won (the change of their shown
 --   rating, summed: over all games on a ladder, their rating), games and wins. People only:
 --   bots keep their own ladder in `ratings`.
+-- * standing_counts: how many people each board holds in each band of points ([b, b + 1)),
+--   kept by triggers: a place, a page's start and a board's size are then sums over a few
+--   hundred bands and a count inside one, not a walk over every person above.
 -- * seats.missed_total: the deadlines a seat missed over the whole game (`missed_deadlines`
 --   counts those in a row, and starts again at the player's next move).
 
@@ -48,6 +51,34 @@ CREATE TABLE standings (
 
 -- A page: the best first, ties by wins, then by player for a stable order.
 CREATE INDEX standings_board ON standings (scope, period, format, points DESC, wins DESC, user_id);
+
+CREATE TABLE standing_counts (
+    scope  INTEGER NOT NULL,
+    period TEXT    NOT NULL,
+    format TEXT    NOT NULL,
+    band   INTEGER NOT NULL,   -- floor(points): truncated, less one below a negative fraction
+    people INTEGER NOT NULL,
+    PRIMARY KEY (scope, period, format, band)
+) WITHOUT ROWID;
+
+CREATE TRIGGER standings_counted AFTER INSERT ON standings BEGIN
+    INSERT INTO standing_counts (scope, period, format, band, people)
+    VALUES (NEW.scope, NEW.period, NEW.format,
+            CAST(NEW.points AS INTEGER) - (NEW.points < CAST(NEW.points AS INTEGER)), 1)
+    ON CONFLICT (scope, period, format, band) DO UPDATE SET people = people + 1;
+END;
+
+CREATE TRIGGER standings_recounted AFTER UPDATE OF points ON standings
+WHEN CAST(OLD.points AS INTEGER) - (OLD.points < CAST(OLD.points AS INTEGER))
+  <> CAST(NEW.points AS INTEGER) - (NEW.points < CAST(NEW.points AS INTEGER)) BEGIN
+    UPDATE standing_counts SET people = people - 1
+    WHERE scope = OLD.scope AND period = OLD.period AND format = OLD.format
+      AND band = CAST(OLD.points AS INTEGER) - (OLD.points < CAST(OLD.points AS INTEGER));
+    INSERT INTO standing_counts (scope, period, format, band, people)
+    VALUES (NEW.scope, NEW.period, NEW.format,
+            CAST(NEW.points AS INTEGER) - (NEW.points < CAST(NEW.points AS INTEGER)), 1)
+    ON CONFLICT (scope, period, format, band) DO UPDATE SET people = people + 1;
+END;
 
 -- Games rated before this migration: their seats and their standings, from what was stored
 -- (the gold and pirates of their last position are not kept in rows: left unknown).

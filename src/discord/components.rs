@@ -206,12 +206,22 @@ async fn route(p: &mut Press<'_>, id: CustomId) -> Result<()> {
             | CustomId::SettingPick { .. }
             | CustomId::SettingValue { .. }
             | CustomId::Board { .. }
+            | CustomId::History { .. }
+            | CustomId::HistoryAt { .. }
     );
     if private_only && !p.on_private_message() {
         return Err(BotError::UnknownComponent);
     }
     match id {
         CustomId::Board { control, pick } => board(p, control, pick).await,
+        CustomId::History { game, ply, .. } => history_step(p, game, ply).await,
+        CustomId::HistoryAt { game } => {
+            let ply = p
+                .chosen()?
+                .parse()
+                .map_err(|_| BotError::UnknownComponent)?;
+            history_step(p, game, ply).await
+        }
         CustomId::Lobby { game, button } => lobby_button(p, game, button).await,
         CustomId::BotLevel { game } => {
             let level = BotLevel::parse(&p.chosen()?).ok_or(BotError::UnknownComponent)?;
@@ -530,4 +540,16 @@ async fn board(p: &mut Press<'_>, control: BoardControl, pick: BoardPick) -> Res
         .allowed_mentions(CreateAllowedMentions::new());
     p.c.edit_response(p.ctx, edit).await?;
     Ok(())
+}
+
+/// A step of the history browser: the board after `ply`, edited in place.
+async fn history_step(p: &mut Press<'_>, game: GameId, ply: u32) -> Result<()> {
+    p.acknowledge().await?;
+    match super::history::page(p.data, p.lang, game, Some(ply)).await? {
+        Some(page) => p.edit(page).await,
+        None => {
+            p.edit(text_only(tr!(p.lang, "history-empty", game = game)))
+                .await
+        }
+    }
 }

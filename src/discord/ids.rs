@@ -109,6 +109,34 @@ impl BoardControl {
     }
 }
 
+/// A step button of the history browser: each names the ply it shows, and which button it is
+/// (two may show the same ply: "back" on the first board, "first").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HistoryButton {
+    First,
+    Back,
+    Forward,
+    Last,
+}
+
+impl HistoryButton {
+    pub const ALL: [HistoryButton; 4] = [
+        HistoryButton::First,
+        HistoryButton::Back,
+        HistoryButton::Forward,
+        HistoryButton::Last,
+    ];
+
+    fn word(self) -> &'static str {
+        match self {
+            HistoryButton::First => "first",
+            HistoryButton::Back => "back",
+            HistoryButton::Forward => "forward",
+            HistoryButton::Last => "last",
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum CustomId {
     /// A button of the lobby message.
@@ -143,6 +171,14 @@ pub enum CustomId {
     Reclaim { game: GameId },
     /// A vote on the pause proposed in the game: for (`yes`) or against.
     PauseVote { game: GameId, yes: bool },
+    /// A step of the history browser: show the board after `ply`.
+    History {
+        game: GameId,
+        ply: u32,
+        button: HistoryButton,
+    },
+    /// The history browser's menu of plies (the value is the ply).
+    HistoryAt { game: GameId },
     /// A leaderboard's page buttons and menus (no game: `jk1:top…:<pick>`).
     Board {
         control: BoardControl,
@@ -169,7 +205,9 @@ impl CustomId {
             | CustomId::Play { game, .. }
             | CustomId::Resign { game }
             | CustomId::Reclaim { game }
-            | CustomId::PauseVote { game, .. } => *game,
+            | CustomId::PauseVote { game, .. }
+            | CustomId::History { game, .. }
+            | CustomId::HistoryAt { game } => *game,
             CustomId::Board { .. } => return None,
         })
     }
@@ -206,6 +244,10 @@ impl CustomId {
                 let word = if *yes { "yes" } else { "no" };
                 format!("{PREFIX}:pause:{game}:{word}")
             }
+            CustomId::History { game, ply, button } => {
+                format!("{PREFIX}:hist:{game}:{ply}:{}", button.word())
+            }
+            CustomId::HistoryAt { game } => format!("{PREFIX}:histat:{game}"),
             CustomId::Board { control, pick } => {
                 format!("{PREFIX}:{}:{}", control.tag(), pick.encode())
             }
@@ -276,6 +318,15 @@ impl CustomId {
             ("reclaim", []) => CustomId::Reclaim { game },
             ("pause", ["yes"]) => CustomId::PauseVote { game, yes: true },
             ("pause", ["no"]) => CustomId::PauseVote { game, yes: false },
+            ("hist", [_, word]) => CustomId::History {
+                game,
+                ply: ply(0)?,
+                button: HistoryButton::ALL
+                    .into_iter()
+                    .find(|b| b.word() == *word)
+                    .ok_or_else(unknown)?,
+            },
+            ("histat", []) => CustomId::HistoryAt { game },
             _ => return Err(unknown()),
         };
         Ok(id)
@@ -374,7 +425,13 @@ mod tests {
             CustomId::Reclaim { game },
             CustomId::PauseVote { game, yes: true },
             CustomId::PauseVote { game, yes: false },
+            CustomId::HistoryAt { game },
         ]);
+        ids.extend(HistoryButton::ALL.map(|button| CustomId::History {
+            game,
+            ply: 321,
+            button,
+        }));
         ids
     }
 
@@ -456,6 +513,10 @@ mod tests {
             "jk1:play:1:2:",
             "jk1:value:1:DROP TABLE",
             "jk1:resign:1:extra",
+            "jk1:hist:1:2",
+            "jk1:hist:1:2:sideways",
+            "jk1:hist:1:x:first",
+            "jk1:histat:1:2",
             "jk1:top:here:all:any",
             "jk1:top:there:all:any:0",
             "jk1:top:here:year:any:0",

@@ -14,6 +14,7 @@ mod components;
 pub mod config;
 pub mod cost;
 pub mod errors;
+mod history;
 pub mod i18n;
 pub mod ids;
 mod lobby_sync;

@@ -98,7 +98,7 @@ fn healthy(dir: &Path) -> (PathBuf, Games) {
 
 /// What migrations 0008 to 0012 added, taken away again (to make a file of an older version).
 const UNDO_SINCE_7: &str = "\
-    DROP TABLE standings; DROP TABLE game_results; \
+    DROP TABLE standing_counts; DROP TABLE standings; DROP TABLE game_results; \
     ALTER TABLE seats DROP COLUMN missed_total; \
     DROP TABLE rating_changes; DROP TABLE ratings; \
     ALTER TABLE seats DROP COLUMN kicked_user_id; \

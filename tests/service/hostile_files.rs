@@ -453,7 +453,7 @@ fn render_reads_an_older_database_without_upgrading_it() {
     let known = jackal::store::MIGRATION_SQL.len();
     assert_eq!(known, 13, "undo the newest migration here");
     conn.execute_batch(
-        "DROP TABLE standings; DROP TABLE game_results; \
+        "DROP TABLE standing_counts; DROP TABLE standings; DROP TABLE game_results; \
          ALTER TABLE seats DROP COLUMN missed_total;",
     )
     .unwrap();

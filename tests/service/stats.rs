@@ -351,22 +351,43 @@ fn results_and_standings_of_games_rated_before_them_are_filled_in_by_the_migrati
             .unwrap()
             .collect::<Result<_, _>>()
             .unwrap();
-        (standings, results)
+        let counts: Vec<(i64, String, String, i64, i64)> = conn
+            .prepare(
+                "SELECT * FROM standing_counts WHERE people > 0 \
+                 ORDER BY scope, period, format, band",
+            )
+            .unwrap()
+            .query_map([], |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
+            })
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        (standings, results, counts)
     };
-    let (standings, results) = read(&f.path);
+    let (standings, results, counts) = read(&f.path);
+    assert_eq!(
+        counts.iter().map(|c| c.4).sum::<i64>() as usize,
+        standings.len(),
+        "every standing counted in one band"
+    );
     assert!(results.len() >= 4 * 2 + 4, "every seat of every game");
     assert!(standings.iter().any(|row| row.2 == "pairs"));
     drop(f.service);
     let conn = rusqlite::Connection::open(&f.path).unwrap();
     conn.execute_batch(
-        "DROP TABLE standings; DROP TABLE game_results; \
+        "DROP TABLE standing_counts; DROP TABLE standings; DROP TABLE game_results; \
          ALTER TABLE seats DROP COLUMN missed_total; PRAGMA user_version = 12;",
     )
     .unwrap();
     drop(conn);
     Store::open(&f.path).unwrap();
-    let (backfilled, results_again) = read(&f.path);
+    let (backfilled, results_again, counts_again) = read(&f.path);
     assert_eq!(results_again, results);
+    assert_eq!(
+        counts_again, counts,
+        "the bands counted as the games' ends counted them"
+    );
     assert_eq!(backfilled.len(), standings.len());
     for (old, new) in backfilled.iter().zip(&standings) {
         assert_eq!(
@@ -385,4 +406,64 @@ fn results_and_standings_of_games_rated_before_them_are_filled_in_by_the_migrati
         )
         .unwrap();
     assert_eq!(unknown as usize, results.len());
+}
+
+/// The bands that count a board's people agree with the people themselves: pages read in
+/// order give every person once, best first, and each place is one more than the people above,
+/// with points on band edges, negative fractions and repeated changes that cross bands.
+#[test]
+fn board_pages_and_places_agree_with_a_count_of_everyone() {
+    use jackal::engine::mapgen::SplitMix64;
+    use jackal::store::{BoardKey, Period};
+    let f = fixture();
+    let key = BoardKey {
+        scope: RatingScope::Guild(GuildId::new(5)),
+        period: Period::All,
+        format: None,
+    };
+    let mut dice = SplitMix64::new(11);
+    let mut conn = f.service.store().conn().unwrap();
+    let tx = conn.write().unwrap();
+    for round in 0..4 {
+        for user in 1..=300u64 {
+            // Quarters make exact band edges (…, -1.0, -0.75, …, 2.0) common.
+            let points = (dice.next_u64() % 41) as f64 / 4.0 - 5.0;
+            if round == 0 || user % 3 == 0 {
+                store::add_to_standing(&tx, &key, UserId::new(user), points, user % 2 == 0)
+                    .unwrap();
+            }
+        }
+    }
+    tx.commit().unwrap();
+    let conn = f.service.store().conn().unwrap();
+    let everyone: Vec<(i64, f64, u32)> = conn
+        .raw()
+        .prepare("SELECT user_id, points, wins FROM standings WHERE scope = 5")
+        .unwrap()
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert_eq!(store::board_size(&conn, &key).unwrap(), 300);
+    let mut expected = everyone.clone();
+    expected.sort_by(|a, b| b.1.total_cmp(&a.1).then(b.2.cmp(&a.2)).then(a.0.cmp(&b.0)));
+    let mut paged = Vec::new();
+    for offset in (0..310).step_by(7) {
+        let page = store::board_page(&conn, &key, offset, 7).unwrap();
+        paged.extend(
+            page.into_iter()
+                .map(|r| (r.user.get() as i64, r.points, r.wins)),
+        );
+    }
+    assert_eq!(paged, expected, "every person once, in order");
+    for points in [
+        -6.0, -5.0, -4.75, -1.0, -0.25, 0.0, 0.5, 1.0, 2.999, 3.0, 5.0, 9.0,
+    ] {
+        let above = everyone.iter().filter(|e| e.1 > points).count() as u32;
+        assert_eq!(
+            store::board_ahead_of(&conn, &key, points).unwrap(),
+            above,
+            "{points}"
+        );
+    }
 }

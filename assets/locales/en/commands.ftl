@@ -41,9 +41,11 @@ cmd-games = games
     .description = Your games: where they are, whose turn, until when
 
 cmd-history = history
-    .description = The moves of a game so far, in words
+    .description = The moves of a game in words, with its board after any of them to step through
     .game = game
     .game-description = Which game (default: yours in this channel)
+    .ply = after
+    .ply-description = Open at the board after this many moves (default: now)
 
 cmd-stats = stats
     .description = A player's stats on this server: record, rating and its history, time to move

@@ -8,9 +8,9 @@ use serenity::all::{
 
 use super::{actor, author, check_length, complete_game, lang, say, this_server, which_game};
 use crate::discord::errors::BotError;
-use crate::discord::turn;
 use crate::discord::types::{Context, Result};
-use crate::discord::views::{self, GameTeams, fit_lines, relative_time, team_mark};
+use crate::discord::views::{GameTeams, fit_lines, relative_time};
+use crate::discord::{history, turn};
 use crate::game::GameStatus;
 use crate::guide;
 use crate::render::{self, RenderOptions};
@@ -112,49 +112,34 @@ pub async fn games(ctx: Context<'_>) -> Result<()> {
     say(ctx, text).await
 }
 
-/// The moves of a game so far, in words
+/// The moves of a game in words, with its board after any of them to step through
 #[poise::command(slash_command)]
 pub async fn history(
     ctx: Context<'_>,
     #[description = "Which game (default: yours in this channel)"]
     #[autocomplete = "complete_game"]
     game: Option<i64>,
+    #[description = "Open at the board after this many moves (default: now)"]
+    #[min = 0]
+    ply: Option<i64>,
 ) -> Result<()> {
     ctx.defer_ephemeral().await?;
     let lang = lang(ctx).await;
     let id = which_game(ctx, game, true).await?;
-    let (game_view, history) = ctx
-        .data()
-        .call(move |s| Ok((s.game(id)?, s.history(id)?)))
-        .await?;
-    let teams = GameTeams {
-        game_view: &game_view,
-        lang,
-    };
-    // The latest moves matter most: newest last, as many as fit.
-    let mut lines: Vec<String> = Vec::new();
-    for entry in history.iter().rev() {
-        let action = entry
-            .action
-            .map_or_else(|| entry.notation.clone(), |a| narrate::action(lang, &a));
-        let mut line = format!("{} {}. {action}", team_mark(entry.team), entry.ply);
-        let events = narrate::events(lang, &teams, &entry.events);
-        if !events.is_empty() {
-            line.push_str(" — ");
-            line.push_str(&events.join("; "));
-        }
-        lines.push(line);
-        if lines.iter().map(|l| l.chars().count() + 3).sum::<usize>() > views::CONTENT_MAX - 200 {
-            lines.pop();
-            break;
-        }
-    }
-    lines.reverse();
-    if lines.is_empty() {
+    // Past the last move (however far) is refused with the game's own last move.
+    let ply = ply.map(|p| u32::try_from(p).unwrap_or(u32::MAX));
+    let Some(page) = history::page(ctx.data(), lang, id, ply).await? else {
         return say(ctx, tr!(lang, "history-empty", game = id)).await;
+    };
+    let mut reply = CreateReply::default()
+        .content(page.content)
+        .components(page.components)
+        .ephemeral(true);
+    if let Some(picture) = page.picture {
+        reply = reply.attachment(CreateAttachment::bytes(picture.png, picture.file));
     }
-    let head = tr!(lang, "history-title", game = id, count = history.len());
-    say(ctx, fit_lines(lang, &format!("{head}\n"), &lines, "")).await
+    ctx.send(reply).await?;
+    Ok(())
 }
 
 async fn complete_topic(ctx: Context<'_>, partial: &str) -> CreateAutocompleteResponse {

@@ -326,25 +326,60 @@ fn standing_row(r: &Row) -> rusqlite::Result<StandingRow> {
     })
 }
 
+/// The band of points a standing is counted in (`standing_counts`): its floor, which the
+/// migration's triggers compute by comparisons alone, so that a band's rows are exactly those
+/// with `band <= points < band + 1`.
+fn band(points: f64) -> i64 {
+    points.floor() as i64
+}
+
+/// A board's bands, the best first, with how many people each holds.
+fn bands(conn: &impl Db, key: &BoardKey) -> Result<Vec<(i64, u32)>> {
+    let mut stmt = conn.sql().prepare_cached(
+        "SELECT band, people FROM standing_counts \
+         WHERE scope = ?1 AND period = ?2 AND format = ?3 AND people > 0 ORDER BY band DESC",
+    )?;
+    let rows = stmt.query_map(
+        params![key.scope, key.period.key(), FormatKey(key.format)],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
 /// `limit` rows of a leaderboard from `offset`, the best first (ties by wins, then by player).
+/// The band the page starts in is found from the bands' counts; only the rows above the
+/// page within that band are stepped over.
 pub fn board_page(
     conn: &impl Db,
     key: &BoardKey,
     offset: u32,
     limit: u32,
 ) -> Result<Vec<StandingRow>> {
+    let mut above = 0;
+    let mut start = None;
+    for (band, people) in bands(conn, key)? {
+        if above + people > offset {
+            start = Some(band);
+            break;
+        }
+        above += people;
+    }
+    let Some(band) = start else {
+        return Ok(Vec::new());
+    };
     let mut stmt = conn.sql().prepare_cached(
         "SELECT user_id, points, games, wins FROM standings \
-         WHERE scope = ?1 AND period = ?2 AND format = ?3 \
-         ORDER BY points DESC, wins DESC, user_id LIMIT ?4 OFFSET ?5",
+         WHERE scope = ?1 AND period = ?2 AND format = ?3 AND points < ?4 \
+         ORDER BY points DESC, wins DESC, user_id LIMIT ?5 OFFSET ?6",
     )?;
     let rows = stmt.query_map(
         params![
             key.scope,
             key.period.key(),
             FormatKey(key.format),
+            (band + 1) as f64,
             limit,
-            offset
+            offset - above
         ],
         standing_row,
     )?;
@@ -356,7 +391,8 @@ pub fn board_size(conn: &impl Db, key: &BoardKey) -> Result<u32> {
     Ok(conn
         .sql()
         .prepare_cached(
-            "SELECT COUNT(*) FROM standings WHERE scope = ?1 AND period = ?2 AND format = ?3",
+            "SELECT COALESCE(SUM(people), 0) FROM standing_counts \
+             WHERE scope = ?1 AND period = ?2 AND format = ?3",
         )?
         .query_row(
             params![key.scope, key.period.key(), FormatKey(key.format)],
@@ -365,18 +401,36 @@ pub fn board_size(conn: &impl Db, key: &BoardKey) -> Result<u32> {
 }
 
 /// How many people stand strictly above `points` on a leaderboard: a place is one more (ties
-/// share it).
+/// share it). The bands above, then the people above within its own band.
 pub fn board_ahead_of(conn: &impl Db, key: &BoardKey, points: f64) -> Result<u32> {
-    Ok(conn
+    let own = band(points);
+    let in_bands_above: u32 = conn
+        .sql()
+        .prepare_cached(
+            "SELECT COALESCE(SUM(people), 0) FROM standing_counts \
+             WHERE scope = ?1 AND period = ?2 AND format = ?3 AND band > ?4",
+        )?
+        .query_row(
+            params![key.scope, key.period.key(), FormatKey(key.format), own],
+            |r| r.get(0),
+        )?;
+    let in_own_band: u32 = conn
         .sql()
         .prepare_cached(
             "SELECT COUNT(*) FROM standings \
-             WHERE scope = ?1 AND period = ?2 AND format = ?3 AND points > ?4",
+             WHERE scope = ?1 AND period = ?2 AND format = ?3 AND points > ?4 AND points < ?5",
         )?
         .query_row(
-            params![key.scope, key.period.key(), FormatKey(key.format), points],
+            params![
+                key.scope,
+                key.period.key(),
+                FormatKey(key.format),
+                points,
+                (own + 1) as f64
+            ],
             |r| r.get(0),
-        )?)
+        )?;
+    Ok(in_bands_above + in_own_band)
 }
 
 /// One person's row on a leaderboard, if they have one.
@@ -453,6 +507,13 @@ pub fn rating_history(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn bands_are_floors_of_points() {
+        for (points, floor) in [(0.0, 0), (0.99, 0), (-0.01, -1), (-3.0, -3), (12.5, 12)] {
+            assert_eq!(band(points), floor, "{points}");
+        }
+    }
 
     #[test]
     fn periods_start_on_monday_and_the_first_of_the_month_utc() {

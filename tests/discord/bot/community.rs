@@ -6,7 +6,7 @@ use jackal::id::{GameId, GuildId};
 use jackal::words::Lang;
 use serenity::all::UserId;
 
-use crate::bot::duel::{ask, assert_in_words};
+use crate::bot::duel::{Duel, ask, assert_in_words};
 use crate::bot::harness::{Harness, buttons, dump_png};
 use fake_discord::{Message, OptionValue};
 
@@ -89,7 +89,7 @@ async fn a_leaderboard_pages_and_filters_in_place_and_stats_draw_the_rating() {
     );
     assert!(board.content.contains("🥇**1.**"), "{}", board.content);
     assert!(
-        board.content.contains(&format!("You: ")) && board.content.contains(&format!("<@{alice}>")),
+        board.content.contains("You: ") && board.content.contains(&format!("<@{alice}>")),
         "the caller's own line, though not on this page: {}",
         board.content
     );
@@ -202,4 +202,91 @@ async fn a_leaderboard_pages_and_filters_in_place_and_stats_draw_the_rating() {
         "{}",
         mine.content
     );
+}
+
+/// `/jackal history` opens the board after the latest step with the steps in words; the
+/// buttons and the menu show the board after any other step, in place.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_history_browser_steps_through_a_game() {
+    let h = Harness::start().await;
+    let duel = Duel::start(&h).await;
+    for _ in 0..3 {
+        duel.play_on(&h).await;
+    }
+    let last = h.load(duel.game).ply;
+    assert!(last >= 3);
+    let (player, _) = duel.players(&h);
+    let open = ask(&h, player, duel.thread, "history", &[]).await;
+    assert_in_words(&open.content);
+    assert!(open.is_ephemeral());
+    assert!(
+        open.content.starts_with(&format!(
+            "**Jackal #{}** · {last} moves\nBoard after move {last}\n",
+            duel.game
+        )),
+        "{}",
+        open.content
+    );
+    assert_eq!(
+        open.png_attachments().len(),
+        1,
+        "the board after the last step"
+    );
+    assert!(
+        open.content.contains("\n• **") && open.content.contains(&format!(" {last}. ")),
+        "the last step, in bold: {}",
+        open.content
+    );
+    let back = buttons(&open)
+        .into_iter()
+        .find(|(label, _)| label == "◀")
+        .map(|(_, id)| id)
+        .expect("a back button");
+    assert_eq!(back, format!("jk1:hist:{}:{}:back", duel.game, last - 1));
+    let ix = h.fake.click(player, open.id, &back);
+    let before = after_press(&h, &open, &ix).await;
+    assert!(
+        before
+            .content
+            .contains(&format!("Board after move {}\n", last - 1)),
+        "{}",
+        before.content
+    );
+    assert!(
+        !before.content.contains(&format!(" {last}. ")),
+        "the steps after the one shown are not told: {}",
+        before.content
+    );
+    let menu = before
+        .custom_ids()
+        .into_iter()
+        .find(|id| id.starts_with("jk1:histat:"))
+        .expect("a menu of steps");
+    let ix = h.fake.select(player, before.id, &menu, &["0"]);
+    let start = after_press(&h, &before, &ix).await;
+    assert!(
+        start.content.contains("Board at the start"),
+        "{}",
+        start.content
+    );
+    let picture = start
+        .png_attachments()
+        .first()
+        .map(|a| a.url.clone())
+        .expect("a board");
+    let png = h.fake.download(&picture).await;
+    let img = image::load_from_memory(&png).expect("a PNG").to_rgb8();
+    assert_eq!(img.dimensions(), (1024, 1024));
+    // Past the last step: refused, with the game's last step named.
+    let past = ask(
+        &h,
+        player,
+        duel.thread,
+        "history",
+        &[("ply", OptionValue::Int(i64::from(last) + 5))],
+    )
+    .await;
+    assert_in_words(&past.content);
+    assert!(past.content.contains(&last.to_string()), "{}", past.content);
+    duel.play_on(&h).await;
 }
