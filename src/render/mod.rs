@@ -18,6 +18,7 @@ pub mod items;
 pub mod kit;
 pub mod layout;
 pub mod overlay;
+pub mod replay;
 pub mod strings;
 pub mod style;
 pub mod text;
