@@ -378,6 +378,28 @@ impl GameService {
         }
     }
 
+    /// Every position of a game from the deal, each with the events of the step that reached
+    /// it (none for the deal): what a replay draws. A game still in its lobby has none.
+    pub fn steps(&self, id: GameId) -> Result<Vec<(Game, Vec<crate::engine::Event>)>> {
+        let conn = self.store.conn()?;
+        let row = store::get_game(&conn, id)?.ok_or(ServiceError::UnknownGame(id))?;
+        let config = parse_config(&row)?;
+        let seed = row.seed.ok_or(ServiceError::NotRunning(id))?;
+        let mut steps = Vec::with_capacity(row.ply as usize + 1);
+        let start = replay(&conn, &row, &config, seed, 0)?;
+        steps.push((start, Vec::new()));
+        replay_steps(
+            &conn,
+            &row,
+            &config,
+            seed,
+            row.ply,
+            false,
+            |game, events| steps.push((game.clone(), events)),
+        )?;
+        Ok(steps)
+    }
+
     /// The engine state after `ply` actions (0: the start).
     pub fn position_at(&self, id: GameId, ply: u32) -> Result<Game> {
         let conn = self.store.conn()?;
@@ -481,9 +503,28 @@ fn load_row(conn: &impl Db, row: GameRow, known: Option<Known>) -> Result<Loaded
 /// log's digest chain first: a row changed after it was written names the game as damaged
 /// instead of being played.
 fn replay(conn: &impl Db, row: &GameRow, config: &GameConfig, seed: u64, ply: u32) -> Result<Game> {
+    replay_steps(conn, row, config, seed, ply, true, |_, _| {})
+}
+
+/// [`replay`], telling `step` each position reached and the events that reached it; from the
+/// latest trusted snapshot before `ply` when `from_snapshot`, else from the deal, so that every
+/// step is told.
+fn replay_steps(
+    conn: &impl Db,
+    row: &GameRow,
+    config: &GameConfig,
+    seed: u64,
+    ply: u32,
+    from_snapshot: bool,
+    mut step: impl FnMut(&Game, Vec<crate::engine::Event>),
+) -> Result<Game> {
     let id = row.id;
     let damaged = |damage| ServiceError::Damaged { game: id, damage };
-    let snapshot = store::snapshot_before(conn, id, ply)?.and_then(|s| trusted(row, s));
+    let snapshot = if from_snapshot {
+        store::snapshot_before(conn, id, ply)?.and_then(|s| trusted(row, s))
+    } else {
+        None
+    };
     let (mut game, mut walk) = match snapshot {
         Some((game, chain)) => (game, ChainWalk::after(chain)),
         None => {
@@ -507,12 +548,13 @@ fn replay(conn: &impl Db, row: &GameRow, config: &GameConfig, seed: u64, ply: u3
                 why: e.to_string(),
             })
         })?;
-        game.play(&action).map_err(|e| {
+        let events = game.play(&action).map_err(|e| {
             damaged(Damage::Replay {
                 ply: a.ply,
                 why: e.to_string(),
             })
         })?;
+        step(&game, events);
     }
     if game.ply() < ply {
         return Err(damaged(Damage::Missing {

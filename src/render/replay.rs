@@ -42,7 +42,11 @@ pub enum ReplayError {
 /// The GIF of `steps` (the start first), no larger than `max_bytes`: when the whole game does
 /// not fit, every second step is left out (then every fourth, …), the last always kept, so
 /// the replay is shorter rather than missing.
-pub fn replay_gif(steps: &[Step], options: &RenderOptions, max_bytes: usize) -> Result<Vec<u8>, ReplayError> {
+pub fn replay_gif(
+    steps: &[Step],
+    options: &RenderOptions,
+    max_bytes: usize,
+) -> Result<Vec<u8>, ReplayError> {
     let frames: Vec<RgbImage> = steps
         .iter()
         .map(|step| {
@@ -215,11 +219,17 @@ fn changed_area(before: &RgbImage, after: &RgbImage) -> Option<(u32, u32, u32, u
     let (&top, &bottom) = (rows.first()?, rows.last()?);
     let (mut left, mut right) = (w, 0);
     for y in rows {
-        let (ra, rb) = (&a[y * w * 3..(y + 1) * w * 3], &b[y * w * 3..(y + 1) * w * 3]);
+        let (ra, rb) = (
+            &a[y * w * 3..(y + 1) * w * 3],
+            &b[y * w * 3..(y + 1) * w * 3],
+        );
         if let Some(x) = (0..w).find(|x| ra[x * 3..x * 3 + 3] != rb[x * 3..x * 3 + 3]) {
             left = left.min(x);
         }
-        if let Some(x) = (0..w).rev().find(|x| ra[x * 3..x * 3 + 3] != rb[x * 3..x * 3 + 3]) {
+        if let Some(x) = (0..w)
+            .rev()
+            .find(|x| ra[x * 3..x * 3 + 3] != rb[x * 3..x * 3 + 3])
+        {
             right = right.max(x);
         }
     }
@@ -257,7 +267,10 @@ mod tests {
         }
         assert!(frames >= 2 && frames <= steps.len(), "{frames}");
         let small = replay_gif(&steps, &RenderOptions::default(), gif.len() / 2).unwrap();
-        assert!(small.len() < gif.len(), "fewer steps when the whole does not fit");
+        assert!(
+            small.len() < gif.len(),
+            "fewer steps when the whole does not fit"
+        );
     }
 
     #[test]

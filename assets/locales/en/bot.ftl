@@ -218,6 +218,10 @@ history-empty = Nothing has been played in game #{ $game } yet.
 history-at = Board after move { $number }
 history-at-start = Board at the start
 history-menu = Jump to a move
+replay-caption = **Jackal #{ $game }** · { $count ->
+    [one] 1 move
+   *[other] { $count } moves
+}, from the deal
 resign-confirm = Resign from Jackal #{ $game }? In a duel your opponent wins; in a bigger game a bot plays your seat on.
 resigned = You resigned from game #{ $game }.
 reclaimed = You are back in game #{ $game }: seat { $team } is yours again.
@@ -234,7 +238,7 @@ help-body =
     
     • **Start**: `/jackal new` opens a lobby here; players press **Join**, the owner presses **Start**. A thread opens for the game.
     • **Play**: press **My moves** under the board (or in your DM), or type `/jackal move 2 e5 coin`.
-    • **Look**: `/jackal board`, `/jackal history`, `/jackal games`, `/jackal rules arrow`.
+    • **Look**: `/jackal board`, `/jackal history`, `/jackal replay`, `/jackal games`, `/jackal rules arrow`.
     • **Manage**: `/jackal settings`, `/jackal kick`, `/jackal cancel`, `/jackal extend` (the game's owner or a server manager), `/jackal resign`.
     • **Your time**: `/jackal remind` (when and where you are reminded, quiet hours, a daily digest), `/jackal vacation 5d`, `/jackal pause 2d` (the other players vote).
     • **Score**: `/jackal stats` (yours, or anyone's), `/jackal leaderboard` (this server's or every server's, by period and number of players).

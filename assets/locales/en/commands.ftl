@@ -61,6 +61,11 @@ cmd-leaderboard = leaderboard
     .everywhere = everywhere
     .everywhere-description = Every server together (default: this one)
 
+cmd-replay = replay
+    .description = A whole game as an animation, one frame a move, each move's path drawn
+    .game = game
+    .game-description = Which game (default: yours in this channel)
+
 cmd-resign = resign
     .description = Resign from a game (asks first)
     .game = game

@@ -61,6 +61,11 @@ cmd-leaderboard = рейтинг
     .everywhere = везде
     .everywhere-description = Все серверы вместе (по умолчанию этот)
 
+cmd-replay = повтор
+    .description = Вся игра анимацией: кадр на ход, путь каждого хода
+    .game = игра
+    .game-description = Какая игра (по умолчанию ваша в этом канале)
+
 cmd-resign = сдаться
     .description = Сдаться в игре (с подтверждением)
     .game = игра

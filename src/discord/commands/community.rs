@@ -1,18 +1,19 @@
 //! Keeping score: `/jackal stats [user]` (a player's record on this server, with a chart of
-//! their rating) and `/jackal leaderboard` (this server's or every server's, paged, by period
-//! and format). Both answer privately; the leaderboard's buttons and menus are handled in
+//! their rating), `/jackal leaderboard` (this server's or every server's, paged, by period
+//! and format) and `/jackal replay [game]` (a whole game as an animation). All answer
+//! privately; the leaderboard's buttons and menus are handled in
 //! [`crate::discord::components`].
 
 use poise::CreateReply;
 use serenity::all::{CreateAllowedMentions, CreateAttachment, User};
 
 use super::lobby::PlayersChoice;
-use super::{author, lang, say, this_server};
+use super::{author, complete_game, lang, say, this_server, which_game};
 use crate::discord::errors::BotError;
 use crate::discord::types::{Context, Result};
 use crate::discord::views::community;
 use crate::game::{BoardQuery, GameFormat, PeriodKind};
-use crate::render::chart;
+use crate::render::{self, RenderOptions, chart, replay};
 use crate::tr;
 
 /// A player's stats on this server: record, rating and its history, time to move, opponents
@@ -95,6 +96,61 @@ pub async fn leaderboard(
             .content(community::board_text(lang, &view))
             .components(community::board_rows(lang, &view))
             .allowed_mentions(CreateAllowedMentions::new())
+            .ephemeral(true),
+    )
+    .await?;
+    Ok(())
+}
+
+/// The largest replay sent: Discord's attachment limit for a server without boosts (10 MiB),
+/// less a margin. A longer game's replay leaves steps out to fit rather than fail.
+const REPLAY_MAX_BYTES: usize = 9 * 1024 * 1024;
+
+/// A whole game as an animation, one frame a move, each move's path drawn
+#[poise::command(slash_command)]
+pub async fn replay(
+    ctx: Context<'_>,
+    #[description = "Which game (default: yours in this channel)"]
+    #[autocomplete = "complete_game"]
+    game: Option<i64>,
+) -> Result<()> {
+    ctx.defer_ephemeral().await?;
+    let lang = lang(ctx).await;
+    let id = which_game(ctx, game, true).await?;
+    let steps = ctx.data().call(move |s| s.steps(id)).await?;
+    if steps.len() < 2 {
+        return say(ctx, tr!(lang, "history-empty", game = id)).await;
+    }
+    let moves = steps.len() - 1;
+    // Drawing every position takes a second or two: on the background threads, behind the
+    // answers to interactions, after the deferral above told Discord to wait.
+    let gif = ctx
+        .data()
+        .background
+        .run(move || {
+            let steps: Vec<replay::Step> = steps
+                .into_iter()
+                .map(|(position, events)| replay::Step {
+                    path: render::path_of(&events),
+                    position,
+                })
+                .collect();
+            let options = RenderOptions {
+                lang,
+                ..RenderOptions::default()
+            };
+            replay::replay_gif(&steps, &options, REPLAY_MAX_BYTES)
+        })
+        .await
+        .map_err(|e| BotError::Internal(format!("drawing a replay: {e}")))?
+        .map_err(|e| BotError::Internal(format!("encoding a replay: {e}")))?;
+    ctx.send(
+        CreateReply::default()
+            .content(tr!(lang, "replay-caption", game = id, count = moves))
+            .attachment(CreateAttachment::bytes(
+                gif,
+                format!("jackal-{id}-replay.gif"),
+            ))
             .ephemeral(true),
     )
     .await?;

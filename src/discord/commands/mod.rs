@@ -1,5 +1,5 @@
 //! The `/jackal …` commands, by group: `lobby` (new), `play` (move, moves, resign), `info`
-//! (board, games, history, rules, help, language), `community` (stats, leaderboard), `time`
+//! (board, games, history, rules, help, language), `community` (stats, leaderboard, replay), `time`
 //! (remind, vacation, pause, extend, server), `admin` (kick, cancel, settings). Each command maps its options to a service call and its result to a localised
 //! reply; the helpers here find the caller's game, their language and whether they manage
 //! the server.
@@ -33,6 +33,7 @@ use crate::words::Lang;
         "info::history",
         "community::stats",
         "community::leaderboard",
+        "community::replay",
         "play::resign",
         "info::rules",
         "info::help",

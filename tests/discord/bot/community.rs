@@ -288,5 +288,48 @@ async fn the_history_browser_steps_through_a_game() {
     .await;
     assert_in_words(&past.content);
     assert!(past.content.contains(&last.to_string()), "{}", past.content);
+
+    // The whole game so far as an animation: one frame for the deal, then a frame for each
+    // step that changed the picture.
+    let replay = ask(&h, player, duel.thread, "replay", &[]).await;
+    assert!(
+        replay
+            .content
+            .starts_with(&format!("**Jackal #{}** · {last} moves", duel.game)),
+        "{}",
+        replay.content
+    );
+    let gif = replay
+        .attachments
+        .iter()
+        .find(|a| a.filename.ends_with(".gif"))
+        .expect("a GIF");
+    let mut decoder = gif::DecodeOptions::new()
+        .read_info(&gif.bytes[..])
+        .expect("a GIF");
+    assert_eq!((decoder.width(), decoder.height()), (512, 512));
+    let mut frames = 0;
+    while decoder.read_next_frame().expect("a frame").is_some() {
+        frames += 1;
+    }
+    assert!(
+        frames >= 2 && frames <= last + 1,
+        "{frames} frames for {last} steps"
+    );
+    // A game still in its lobby has nothing to replay.
+    let waiting = crate::bot::duel::lobby(&h, player).await;
+    let lobby_game = crate::bot::harness::game_of(&waiting);
+    let answer = ask(
+        &h,
+        player,
+        h.fake.general(),
+        "replay",
+        &[("game", OptionValue::Int(lobby_game.get()))],
+    )
+    .await;
+    assert_eq!(
+        answer.content,
+        format!("Game #{lobby_game} has not started yet.")
+    );
     duel.play_on(&h).await;
 }
