@@ -77,15 +77,33 @@ impl Occupied {
         out
     }
 
+    /// Exact on `cell`, anyone anywhere else ([`Occupied::ALL`]): for the one target `play`
+    /// checks, which is most often empty.
+    pub fn at(game: &Game, cell: Cell) -> Occupied {
+        let mut out = Occupied::ALL;
+        let here = Place::Swim(cell);
+        let taken = game.units.iter().any(|u| match u.place {
+            Place::Land { cell: c, .. } => c == cell,
+            place => place == here,
+        });
+        if !taken {
+            let i = game.board.index(cell);
+            let bit = !(1 << (i % 64));
+            out.any[i / 64] &= bit;
+            out.enemy[i / 64] &= bit;
+        }
+        out
+    }
+
     pub fn contains(&self, board: super::board::Board, cell: Cell) -> bool {
         has(&self.any, board.index(cell))
     }
 
-    fn enemy_at(&self, i: usize) -> bool {
+    pub fn enemy_at(&self, i: usize) -> bool {
         has(&self.enemy, i)
     }
 
-    fn vessel_at(&self, i: usize) -> bool {
+    pub fn vessel_at(&self, i: usize) -> bool {
         has(&self.vessels, i)
     }
 }
@@ -185,7 +203,7 @@ impl Game {
         if !self.is_step_target(u, to) {
             return Err(ErrorKind::Unreachable);
         }
-        self.check_step(u, to, cargo, &Occupied::ALL)
+        self.check_step(u, to, cargo, &Occupied::at(self, to))
     }
 
     /// Is `to` one of the unit's direct-step targets? The same answer as [`Game::step_targets`]
@@ -361,7 +379,7 @@ impl Game {
     pub(super) fn visit_main_actions(
         &self,
         team: Team,
-        visit: &mut dyn FnMut(Action) -> ControlFlow<()>,
+        visit: &mut impl FnMut(Action) -> ControlFlow<()>,
     ) {
         let occupied = Occupied::of(self, self.enemy_teams(team));
         // Flights reach every land cell but one: 128 covers the largest island (117).
@@ -396,7 +414,8 @@ impl Game {
                 .home_of(unit.place)
                 .map_or(Items::NONE, |h| self.home_items(h));
             selections.clear();
-            if unit.carries() {
+            // Most units stand where nothing lies: the empty hand is the only selection.
+            if unit.carries() && !pool.is_empty() {
                 pool.each_selection(|s| selections.push(s));
             } else {
                 selections.push(Items::NONE);
@@ -453,7 +472,9 @@ impl Game {
                 } else {
                     self.board.slot_side(to) == Some(side)
                 };
-                if shape_ok && self.check_vessel_move(team, v, to).is_ok() {
+                let ok = shape_ok && self.vessel_may_enter(team, to, &occupied);
+                debug_assert_eq!(ok, shape_ok && self.check_vessel_move(team, v, to).is_ok());
+                if ok {
                     let action = if self.vessels[v].boat {
                         Action::Boat { from, to }
                     } else {
@@ -473,6 +494,20 @@ impl Game {
                 return;
             }
         }
+    }
+
+    /// The rest of [`Game::check_vessel_move`] for a crewed vessel of `team` whose shape allows
+    /// `to`: no vessel there, no enemy missionary swimming there (R-VESSEL-3). The map of who
+    /// stands where spares the look at every unit for the cells without enemies.
+    fn vessel_may_enter(&self, team: Team, to: Cell, occupied: &Occupied) -> bool {
+        let i = self.board.index(to);
+        if occupied.vessel_at(i) {
+            return false;
+        }
+        !occupied.enemy_at(i)
+            || !self
+                .swimmers_at(to)
+                .any(|s| self.units[s].is_missionary() && self.enemies(self.units[s].team, team))
     }
 
     /// What `to` accepts from the unit `u` on `here` where the position alone decides, as
