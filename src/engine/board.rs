@@ -252,9 +252,11 @@ pub const KNIGHT_JUMPS: [(i8, i8); 8] = [
 const EXISTS: u8 = 1;
 const LAND: u8 = 2;
 
-/// The class of every cell `(col, row)` at `row * 16 + col`, for each board side.
-static CLASSES: [[u8; 256]; 14] = {
-    let mut t = [[0u8; 256]; 14];
+/// The class of every cell `(col, row)` at `row * 16 + col`, for each board side. Sides and
+/// coordinates beyond 15 are clamped to 15, which is on no board (a side read from a damaged
+/// state included): they read as nothing.
+static CLASSES: [[u8; 256]; 16] = {
+    let mut t = [[0u8; 256]; 16];
     let mut n = 5;
     while n <= 13 {
         t[n] = classify(n as u8);
@@ -330,12 +332,10 @@ impl Board {
     /// What `c` is on this board, from the table built by [`classify`]: asked for nearly every
     /// cell the move generator and the chain look at.
     fn class(self, c: Cell) -> u8 {
-        if c.col >= 16 || c.row >= 16 {
-            return 0;
-        }
-        CLASSES
-            .get(self.n as usize)
-            .map_or(0, |t| t[(c.row as usize) << 4 | c.col as usize])
+        // Clamped and masked indices: no branch and no bounds check on this hot path.
+        let row = c.row.min(15) as usize;
+        let col = c.col.min(15) as usize;
+        CLASSES[self.n.min(15) as usize][row << 4 | col]
     }
 
     /// All existing cells in canonical order (R-BOARD-9).

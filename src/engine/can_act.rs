@@ -43,12 +43,9 @@ impl Game {
         let enemy_teams = self.enemy_teams(team);
         // Who stands where, built once: most targets asked have no enemy, and a bit says so.
         let occupied = Occupied::of(self, enemy_teams);
-        let free_land = |to| board.is_land(to) && !occupied.enemy_at(board.index(to));
+        let free_land = |to| board.is_land(to) && !occupied.enemy_at(to);
         let free_sea = |to| {
-            board.is_sea(to) && {
-                let i = board.index(to);
-                !occupied.vessel_at(i) && !occupied.enemy_at(i)
-            }
+            board.is_sea(to) && !occupied.vessel_at(to) && !occupied.enemy_at(to)
         };
         self.units.iter().any(|u| {
             if u.team != team || !u.able() {
@@ -63,7 +60,7 @@ impl Game {
                             cell,
                             step: step + 1,
                         };
-                        !occupied.enemy_at(board.index(cell))
+                        !occupied.enemy_at(cell)
                             || !any_enemy(self, enemy_teams, |p| p == next)
                     } else {
                         board.neighbours(cell).any(free_land)

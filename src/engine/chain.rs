@@ -103,7 +103,7 @@ impl Game {
             unit: u,
             cargo,
             origin,
-            visited: Vec::new(),
+            visited: Default::default(),
         };
         if motion == Motion::Tunnel {
             // R-CAVE-5/7: into the tunnel from the cave the unit stands on.

@@ -221,7 +221,7 @@ impl Game {
         }
         let mut seen: Seen = StackVec::new();
         if let Some(chain) = self.pending.as_ref().and_then(|p| p.chain.as_ref()) {
-            for &(c, step, m) in &chain.visited {
+            for &(c, step, m) in chain.visited.iter() {
                 if step != 0 {
                     return None;
                 }

@@ -26,53 +26,55 @@ enum Accepts {
     Launch,
 }
 
-/// Who stands or swims where, and where vessels float, as bits of the board index: built once
-/// per listing, it decides most candidate targets without a scan of every unit or vessel.
+/// Who stands or swims where, and where vessels float, as one bit per cell: row `r` is a mask
+/// of its columns. Built once per listing, it decides most candidate targets without a scan of
+/// every unit or vessel; a row mask (no cell index, no bounds check) keeps the build to a few
+/// instructions a unit, since it runs on every ply.
 pub(crate) struct Occupied {
     /// Cells where a living unit stands or swims.
-    any: [u64; 3],
+    any: [u16; 16],
     /// Cells where an enemy of the listing's team stands or swims.
-    enemy: [u64; 3],
+    enemy: [u16; 16],
     /// Cells holding a vessel afloat.
-    vessels: [u64; 3],
+    vessels: [u16; 16],
 }
 
-fn has(bits: &[u64; 3], i: usize) -> bool {
-    bits[i / 64] & (1 << (i % 64)) != 0
+/// Is `cell` in `rows`? Boards are at most 13 wide, so row and column fit the masks.
+fn has(rows: &[u16; 16], cell: Cell) -> bool {
+    rows[cell.row as usize & 15] >> (cell.col & 15) & 1 != 0
 }
 
-fn set(bits: &mut [u64; 3], i: usize) {
-    bits[i / 64] |= 1 << (i % 64);
+fn set(rows: &mut [u16; 16], cell: Cell) {
+    rows[cell.row as usize & 15] |= 1 << (cell.col & 15);
 }
 
 impl Occupied {
     /// Anyone anywhere, for a single check, where building the set would cost more than it
     /// saves.
     pub const ALL: Occupied = Occupied {
-        any: [u64::MAX; 3],
-        enemy: [u64::MAX; 3],
-        vessels: [u64::MAX; 3],
+        any: [u16::MAX; 16],
+        enemy: [u16::MAX; 16],
+        vessels: [u16::MAX; 16],
     };
 
     /// The positions as `team` sees them: `enemy_teams` holds its enemies' bits
     /// (`team.index()`).
     pub fn of(game: &Game, enemy_teams: u8) -> Occupied {
         let mut out = Occupied {
-            any: [0; 3],
-            enemy: [0; 3],
-            vessels: [0; 3],
+            any: [0; 16],
+            enemy: [0; 16],
+            vessels: [0; 16],
         };
         for u in &game.units {
             if let Place::Land { cell, .. } | Place::Swim(cell) = u.place {
-                let i = game.board.index(cell);
-                set(&mut out.any, i);
+                set(&mut out.any, cell);
                 if enemy_teams & 1 << u.team.index() != 0 {
-                    set(&mut out.enemy, i);
+                    set(&mut out.enemy, cell);
                 }
             }
         }
         for v in game.vessels.iter().filter(|v| !v.sunk) {
-            set(&mut out.vessels, game.board.index(v.cell));
+            set(&mut out.vessels, v.cell);
         }
         out
     }
@@ -87,24 +89,24 @@ impl Occupied {
             place => place == here,
         });
         if !taken {
-            let i = game.board.index(cell);
-            let bit = !(1 << (i % 64));
-            out.any[i / 64] &= bit;
-            out.enemy[i / 64] &= bit;
+            let row = cell.row as usize & 15;
+            let bit = !(1 << (cell.col & 15));
+            out.any[row] &= bit;
+            out.enemy[row] &= bit;
         }
         out
     }
 
-    pub fn contains(&self, board: super::board::Board, cell: Cell) -> bool {
-        has(&self.any, board.index(cell))
+    pub fn contains(&self, cell: Cell) -> bool {
+        has(&self.any, cell)
     }
 
-    pub fn enemy_at(&self, i: usize) -> bool {
-        has(&self.enemy, i)
+    pub fn enemy_at(&self, cell: Cell) -> bool {
+        has(&self.enemy, cell)
     }
 
-    pub fn vessel_at(&self, i: usize) -> bool {
-        has(&self.vessels, i)
+    pub fn vessel_at(&self, cell: Cell) -> bool {
+        has(&self.vessels, cell)
     }
 }
 
@@ -299,7 +301,7 @@ impl Game {
             Place::Land { cell: to, step }
         };
         // Most targets are empty: nobody there to refuse the entry, no enemy to bar cargo.
-        if occupied.contains(board, to) {
+        if occupied.contains(to) {
             let enemies = self.enemies_at(team, place);
             if let Some(refusal) = self.entry_refusal(u, place, enemies, Coming::Direct) {
                 return Err(refusal);
@@ -500,11 +502,10 @@ impl Game {
     /// `to`: no vessel there, no enemy missionary swimming there (R-VESSEL-3). The map of who
     /// stands where spares the look at every unit for the cells without enemies.
     fn vessel_may_enter(&self, team: Team, to: Cell, occupied: &Occupied) -> bool {
-        let i = self.board.index(to);
-        if occupied.vessel_at(i) {
+        if occupied.vessel_at(to) {
             return false;
         }
-        !occupied.enemy_at(i)
+        !occupied.enemy_at(to)
             || !self
                 .swimmers_at(to)
                 .any(|s| self.units[s].is_missionary() && self.enemies(self.units[s].team, team))
@@ -523,13 +524,12 @@ impl Game {
         occupied: &Occupied,
         several: bool,
     ) -> Option<Accepts> {
-        let i = self.board.index(to);
-        let no_enemies = !occupied.enemy_at(i);
-        match self.tiles[i] {
+        let no_enemies = !occupied.enemy_at(to);
+        match self.tiles[self.board.index(to)] {
             Some(tile) => (here != Some(to) && no_enemies).then(|| Accepts::Empty {
                 cargo_too: several && Self::tile_takes_cargo(tile),
             }),
-            None if occupied.vessel_at(i) => None,
+            None if occupied.vessel_at(to) => None,
             None => {
                 let unit = &self.units[u];
                 match unit.place {
@@ -580,7 +580,7 @@ impl Game {
             _ => entry_step(self, to, unit.is_friday()),
         };
         let place = Place::Land { cell: to, step };
-        !self.cargo_barred_where(unit.team, place, occupied.contains(self.board, to))
+        !self.cargo_barred_where(unit.team, place, occupied.contains(to))
     }
 
     /// Every legal action now with its fatal flag (R-TURN-3, R-TURN-4, R-CHAIN-9).
