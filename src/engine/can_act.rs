@@ -4,7 +4,6 @@
 use std::ops::ControlFlow;
 
 use super::game::Game;
-use super::moves::Occupied;
 use super::unit::{Place, Team};
 
 /// Is a unit of `enemy_teams` (bits of `team.index()`) where `there` says? One plain pass
@@ -41,11 +40,18 @@ impl Game {
     fn has_open_step(&self, team: Team) -> bool {
         let board = self.board;
         let enemy_teams = self.enemy_teams(team);
-        // Who stands where, built once: most targets asked have no enemy, and a bit says so.
-        let occupied = Occupied::of(self, enemy_teams);
-        let free_land = |to| board.is_land(to) && !occupied.enemy_at(to);
+        let free_land = |to| {
+            board.is_land(to)
+                && !any_enemy(
+                    self,
+                    enemy_teams,
+                    |p| matches!(p, Place::Land { cell, .. } if cell == to),
+                )
+        };
         let free_sea = |to| {
-            board.is_sea(to) && !occupied.vessel_at(to) && !occupied.enemy_at(to)
+            board.is_sea(to)
+                && self.vessel_at(to).is_none()
+                && !any_enemy(self, enemy_teams, |p| p == Place::Swim(to))
         };
         self.units.iter().any(|u| {
             if u.team != team || !u.able() {
@@ -55,13 +61,11 @@ impl Game {
                 Place::Land { cell, step } if u.seat.is_none() => {
                     let k = self.maze_steps(cell);
                     if k > 0 && step < k {
-                        // An enemy on the maze's cell may stand on another step: asked in full.
                         let next = Place::Land {
                             cell,
                             step: step + 1,
                         };
-                        !occupied.enemy_at(cell)
-                            || !any_enemy(self, enemy_teams, |p| p == next)
+                        !any_enemy(self, enemy_teams, |p| p == next)
                     } else {
                         board.neighbours(cell).any(free_land)
                     }

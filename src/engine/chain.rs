@@ -3,6 +3,8 @@
 //! `effects` (moving on: arrows, ice, crocodiles, cannons, balloons, caves) and what happens
 //! where the chain ends lives in `standing` (traps, rum, triggers, the caramba).
 
+use std::ops::ControlFlow;
+
 use super::action::{Action, ChoiceKind, Motion};
 use super::board::{Board, Cell};
 use super::entry::{Coming, entry_step};
@@ -202,16 +204,26 @@ impl Game {
             Flow::Next(entry) => return self.run_chain(chain, entry, ev),
             Flow::Choice(kind) => {
                 self.pending = Some(Pending::in_chain(kind, chain));
-                let options = self.choice_options();
-                match options.as_slice() {
-                    [] => {
+                // None, one or more options: the first two tell.
+                let mut first = None;
+                let mut count = 0;
+                let _ = self.visit_choice_options(&mut |a| {
+                    count += 1;
+                    if count > 1 {
+                        return ControlFlow::Break(());
+                    }
+                    first = Some(a);
+                    ControlFlow::Continue(())
+                });
+                match (count, first) {
+                    (0, _) => {
                         // Nowhere to go (R-CHAIN-7).
                         let chain = self.pending.take().and_then(|p| p.chain).expect("set");
                         self.kill_carrier(&chain, DeathCause::NowhereToGo, ev);
                     }
-                    [Action::Choose { cell, cargo }] => {
+                    (1, Some(Action::Choose { cell, cargo })) => {
                         // A single option is applied automatically (R-TURN-3).
-                        return self.resume_chain(*cell, *cargo, ev);
+                        return self.resume_chain(cell, cargo, ev);
                     }
                     _ => {
                         ev.push(Event::ChoiceRequired { kind });

@@ -26,6 +26,14 @@ enum Accepts {
     Launch,
 }
 
+/// The unit whose moves are being listed: what stays the same over its targets.
+struct Mover<'a> {
+    u: UnitId,
+    here: Option<Cell>,
+    /// The cargo selections it may take where it stands, the empty hand first.
+    selections: &'a [Items],
+}
+
 /// Who stands or swims where, and where vessels float, as one bit per cell: row `r` is a mask
 /// of its columns. Built once per listing, it decides most candidate targets without a scan of
 /// every unit or vessel; a row mask (no cell index, no bounds check) keeps the build to a few
@@ -142,13 +150,21 @@ impl Game {
                     out.extend([front]);
                 }
                 // Onto a neighbouring vessel: found from the few vessels, in direction order.
+                // Vessels are seldom side by side: a plain distance test spares most of them
+                // the direction lookup.
                 let mut dirs = super::board::DirSet::default();
                 for other in self.vessels.iter().filter(|o| !o.sunk) {
-                    if let Some(d) = super::board::Board::dir_between(vessel.cell, other.cell) {
+                    let near = other.cell.col.abs_diff(vessel.cell.col) <= 1
+                        && other.cell.row.abs_diff(vessel.cell.row) <= 1;
+                    if near
+                        && let Some(d) = super::board::Board::dir_between(vessel.cell, other.cell)
+                    {
                         dirs.0 |= 1 << d.index();
                     }
                 }
-                out.extend(dirs.iter().filter_map(|d| board.step(vessel.cell, d)));
+                if !dirs.is_empty() {
+                    out.extend(dirs.iter().filter_map(|d| board.step(vessel.cell, d)));
+                }
             }
             Place::Swim(cell) => out.extend(board.neighbours(cell).filter(|c| board.is_sea(*c))),
             Place::Tunnel(_) | Place::Dead => {}
@@ -383,6 +399,14 @@ impl Game {
         team: Team,
         visit: &mut impl FnMut(Action) -> ControlFlow<()>,
     ) {
+        let _ = self.visit_main_actions_until(team, visit);
+    }
+
+    fn visit_main_actions_until(
+        &self,
+        team: Team,
+        visit: &mut impl FnMut(Action) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
         let occupied = Occupied::of(self, self.enemy_teams(team));
         // Flights reach every land cell but one: 128 covers the largest island (117).
         let mut targets: StackVec<Cell, 128> = StackVec::new();
@@ -409,9 +433,6 @@ impl Game {
             {
                 in_resfort = true;
             }
-            targets.clear();
-            self.step_targets(u, &mut targets);
-            let here = self.unit_cell(u);
             let pool = self
                 .home_of(unit.place)
                 .map_or(Items::NONE, |h| self.home_items(h));
@@ -422,40 +443,29 @@ impl Game {
             } else {
                 selections.push(Items::NONE);
             }
-            for &to in targets.as_slice() {
-                // What the cargo cannot change is checked once per target (this runs for every
-                // unit on every ply); each selection only asks what depends on it.
-                let several = selections.as_slice().len() > 1;
-                let quick = self.quick_accepts(u, here, to, &occupied, several);
-                let accepts = match quick {
-                    Some(accepts) => accepts,
-                    None => match self.check_step(u, to, Items::NONE, &occupied) {
-                        Ok(()) => Accepts::Empty {
-                            cargo_too: selections.as_slice().len() > 1
-                                && self.takes_cargo(u, to, &occupied),
-                        },
-                        // A step into the plain sea is a launch, open only to a boat (R-BOAT-2).
-                        Err(ErrorKind::Unreachable) if self.board.is_sea(to) => Accepts::Launch,
-                        Err(_) => continue,
-                    },
-                };
-                for &cargo in selections.as_slice() {
-                    let ok = match accepts {
-                        Accepts::Empty { cargo_too } => cargo.is_empty() || cargo_too,
-                        Accepts::Launch => {
-                            cargo.count(Item::Boat) > 0
-                                && self.check_step(u, to, cargo, &occupied).is_ok()
-                        }
-                    };
-                    if ok {
-                        let action = Action::Move {
-                            unit: unit.kind,
-                            to,
-                            cargo,
-                        };
-                        if visit(action).is_break() {
-                            return;
-                        }
+            let mover = Mover {
+                u,
+                here: self.unit_cell(u),
+                selections: selections.as_slice(),
+            };
+            match unit.place {
+                // A unit standing on land off a plane seat and past a maze's steps (most of
+                // them): its targets straight from the board, without the list.
+                Place::Land { cell, step }
+                    if unit.seat.is_none() && step >= self.maze_steps(cell) =>
+                {
+                    if self.tunnel_open(u, cell) {
+                        self.visit_unit_moves(&mover, cell, &occupied, visit)?;
+                    }
+                    for to in self.board.neighbours(cell) {
+                        self.visit_unit_moves(&mover, to, &occupied, visit)?;
+                    }
+                }
+                _ => {
+                    targets.clear();
+                    self.step_targets(u, &mut targets);
+                    for &to in targets.as_slice() {
+                        self.visit_unit_moves(&mover, to, &occupied, visit)?;
                     }
                 }
             }
@@ -482,20 +492,64 @@ impl Game {
                     } else {
                         Action::Ship { to }
                     };
-                    if visit(action).is_break() {
-                        return;
-                    }
+                    visit(action)?;
                 }
             }
         }
         if !(dead_pirate && in_resfort) {
-            return;
+            return ControlFlow::Continue(());
         }
         for at in self.resurrection_cells(team) {
-            if visit(Action::Resurrect { at }).is_break() {
-                return;
+            visit(Action::Resurrect { at })?;
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// The moves of one unit to the target `to` (one for each cargo it may carry there).
+    /// Inlined into each of its three callers: it runs for every target of every listing, and
+    /// a call per target cost more than the copies.
+    #[inline(always)]
+    fn visit_unit_moves(
+        &self,
+        mover: &Mover,
+        to: Cell,
+        occupied: &Occupied,
+        visit: &mut impl FnMut(Action) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        let u = mover.u;
+        let selections = mover.selections;
+        // What the cargo cannot change is checked once per target (this runs for every unit on
+        // every ply); each selection only asks what depends on it.
+        let several = selections.len() > 1;
+        let quick = self.quick_accepts(u, mover.here, to, occupied, several);
+        let accepts = match quick {
+            Some(accepts) => accepts,
+            None => match self.check_step(u, to, Items::NONE, occupied) {
+                Ok(()) => Accepts::Empty {
+                    cargo_too: several && self.takes_cargo(u, to, occupied),
+                },
+                // A step into the plain sea is a launch, open only to a boat (R-BOAT-2).
+                Err(ErrorKind::Unreachable) if self.board.is_sea(to) => Accepts::Launch,
+                Err(_) => return ControlFlow::Continue(()),
+            },
+        };
+        let kind = self.units[u].kind;
+        for &cargo in selections {
+            let ok = match accepts {
+                Accepts::Empty { cargo_too } => cargo.is_empty() || cargo_too,
+                Accepts::Launch => {
+                    cargo.count(Item::Boat) > 0 && self.check_step(u, to, cargo, occupied).is_ok()
+                }
+            };
+            if ok {
+                visit(Action::Move {
+                    unit: kind,
+                    to,
+                    cargo,
+                })?;
             }
         }
+        ControlFlow::Continue(())
     }
 
     /// The rest of [`Game::check_vessel_move`] for a crewed vessel of `team` whose shape allows
@@ -516,6 +570,7 @@ impl Game {
     /// other than `here` without enemies takes anyone reaching it (R-STEP-2 has nothing against
     /// it: no vessel, no enemy, no tunnel), and cargo where R-CARGO-5 allows. Plain sea is a
     /// launch from land and an open swim for a swimmer without enemies there.
+    #[inline(always)]
     fn quick_accepts(
         &self,
         u: UnitId,
@@ -586,10 +641,12 @@ impl Game {
     /// Every legal action now with its fatal flag (R-TURN-3, R-TURN-4, R-CHAIN-9).
     pub fn legal_actions(&self) -> Vec<LegalAction> {
         let mut out = Vec::with_capacity(32);
+        // Who stands where, once for every action's flag.
+        let occupied = Occupied::of(self, 0);
         self.visit_legal(&mut |action| {
             out.push(LegalAction {
                 action,
-                fatal: self.is_fatal(&action),
+                fatal: self.is_fatal_among(&action, &occupied),
             })
         });
         out
@@ -608,7 +665,10 @@ impl Game {
             return;
         }
         if self.pending.is_some() {
-            self.choice_options().into_iter().for_each(f);
+            let _ = self.visit_choice_options(&mut |a| {
+                f(a);
+                ControlFlow::Continue(())
+            });
             return;
         }
         for at in self.rum_targets(self.turn) {
