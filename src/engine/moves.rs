@@ -149,26 +149,26 @@ impl Game {
                 } else if let Some(front) = board.front_cell(vessel.cell) {
                     out.extend([front]);
                 }
-                // Onto a neighbouring vessel: found from the few vessels, in direction order.
-                // Vessels are seldom side by side: a plain distance test spares most of them
-                // the direction lookup.
-                let mut dirs = super::board::DirSet::default();
-                for other in self.vessels.iter().filter(|o| !o.sunk) {
-                    let near = other.cell.col.abs_diff(vessel.cell.col) <= 1
-                        && other.cell.row.abs_diff(vessel.cell.row) <= 1;
-                    if near
-                        && let Some(d) = super::board::Board::dir_between(vessel.cell, other.cell)
-                    {
-                        dirs.0 |= 1 << d.index();
-                    }
-                }
-                if !dirs.is_empty() {
-                    out.extend(dirs.iter().filter_map(|d| board.step(vessel.cell, d)));
-                }
+                out.extend(self.vessels_alongside(vessel.cell));
             }
             Place::Swim(cell) => out.extend(board.neighbours(cell).filter(|c| board.is_sea(*c))),
             Place::Tunnel(_) | Place::Dead => {}
         }
+    }
+
+    /// The cells of the vessels next to `at`, in direction order: where a unit aboard there
+    /// may step onto another vessel. Found from the few vessels; they are seldom side by side,
+    /// so a plain distance test spares most of them the direction lookup.
+    fn vessels_alongside(&self, at: Cell) -> impl Iterator<Item = Cell> + use<> {
+        let mut dirs = super::board::DirSet::default();
+        for other in self.vessels.iter().filter(|o| !o.sunk) {
+            let near = other.cell.col.abs_diff(at.col) <= 1 && other.cell.row.abs_diff(at.row) <= 1;
+            if near && let Some(d) = super::board::Board::dir_between(at, other.cell) {
+                dirs.0 |= 1 << d.index();
+            }
+        }
+        let board = self.board;
+        dirs.iter().filter_map(move |d| board.step(at, d))
     }
 
     /// R-CAVE-5/7: may the unit standing on `cell` go into the tunnel (an open cave with an
@@ -458,6 +458,25 @@ impl Game {
                         self.visit_unit_moves(&mover, cell, &occupied, visit)?;
                     }
                     for to in self.board.neighbours(cell) {
+                        self.visit_unit_moves(&mover, to, &occupied, visit)?;
+                    }
+                }
+                // Swimming (many units once thrown or knocked into the sea): the sea around.
+                Place::Swim(cell) => {
+                    for to in self.board.neighbours(cell) {
+                        if self.board.is_sea(to) {
+                            self.visit_unit_moves(&mover, to, &occupied, visit)?;
+                        }
+                    }
+                }
+                // Aboard a ship (every unit at the start): the cell in front, then the vessels
+                // alongside, as `step_targets` lists them.
+                Place::Aboard(v) if !self.vessels[v].boat => {
+                    let at = self.vessels[v].cell;
+                    if let Some(front) = self.board.front_cell(at) {
+                        self.visit_unit_moves(&mover, front, &occupied, visit)?;
+                    }
+                    for to in self.vessels_alongside(at) {
                         self.visit_unit_moves(&mover, to, &occupied, visit)?;
                     }
                 }

@@ -188,8 +188,8 @@ impl Game {
                 // every unit: refused as waste under `no_wasted_rum`, else open off the jungle.
                 let c = self.board.cell_at(i);
                 if effects[i / 64] & 1 << (i % 64) == 0 {
-                    let open = !self.settings.no_wasted_rum
-                        && self.open_kind(c) != Some(TileKind::Jungle);
+                    let open =
+                        !self.settings.no_wasted_rum && self.open_kind(c) != Some(TileKind::Jungle);
                     debug_assert_eq!(open, self.rum_refusal_near_server(team, c).is_none());
                     return open;
                 }

@@ -38,7 +38,7 @@ impl Visited {
     }
 
     pub(crate) fn contains(&self, entry: &Entered) -> bool {
-        self.iter().any(|e| e == entry)
+        self.first[..self.len as usize].contains(entry) || self.rest.contains(entry)
     }
 }
 
