@@ -459,6 +459,7 @@ impl Board {
     }
 
     /// The side whose ship slots contain `c`, if `c` is a slot (R-BOARD-8).
+    #[inline]
     pub fn slot_side(self, c: Cell) -> Option<Side> {
         let last = self.last();
         let in_range = |v: u8| (2..=last - 2).contains(&v);
@@ -480,6 +481,7 @@ impl Board {
     }
 
     /// The land cell in front of a ship slot (R-BOARD-8).
+    #[inline]
     pub fn front_cell(self, slot: Cell) -> Option<Cell> {
         let dir = match self.slot_side(slot)? {
             Side::South => Dir::N,

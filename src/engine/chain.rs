@@ -463,7 +463,8 @@ impl Game {
         let cargo = std::mem::take(&mut ch.cargo);
         self.lose(x, cargo, ev);
         self.units[u].place = place;
-        if self.units[u].fights() {
+        // The enemies swimming there were counted above (`enemies`): most swims meet none.
+        if enemies.any && self.units[u].fights() {
             let swimmers: Vec<UnitId> = self
                 .swimmers_at(x)
                 .filter(|&i| i != u && self.enemies(self.units[i].team, team))

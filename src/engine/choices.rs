@@ -32,6 +32,16 @@ impl Game {
             return ControlFlow::Continue(());
         };
         let Some(ch) = &p.chain else {
+            if p.kind == ChoiceKind::Reveal {
+                // Every fog cell, straight from the tiles (a lighthouse offers a hundred).
+                for cell in self.board.land_cells().filter(|c| self.is_fog(*c)) {
+                    visit(Action::Choose {
+                        cell,
+                        cargo: Items::NONE,
+                    })?;
+                }
+                return ControlFlow::Continue(());
+            }
             for a in self.after_chain_options(p.kind, p.first) {
                 visit(a)?;
             }
@@ -110,6 +120,10 @@ impl Game {
             return false;
         };
         let Some(ch) = &p.chain else {
+            if p.kind == ChoiceKind::Reveal {
+                // A fog cell, empty-handed: the reveal's options without their list.
+                return cargo.is_empty() && self.is_fog(cell);
+            }
             return self
                 .after_chain_options(p.kind, p.first)
                 .contains(&Action::Choose { cell, cargo });

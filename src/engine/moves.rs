@@ -204,14 +204,14 @@ impl Game {
         }
     }
 
-    /// R-STEP-2: the first reason a unit move is illegal, or `Ok`.
+    /// R-STEP-2: the first reason a unit move is illegal, or the unit that moves.
     pub(crate) fn check_move(
         &self,
         team: Team,
         kind: UnitKind,
         to: Cell,
         cargo: Items,
-    ) -> Result<(), ErrorKind> {
+    ) -> Result<UnitId, ErrorKind> {
         let u = self
             .find_unit(UnitRef { team, kind })
             .ok_or(ErrorKind::NoSuchUnit)?;
@@ -221,7 +221,8 @@ impl Game {
         if !self.is_step_target(u, to) {
             return Err(ErrorKind::Unreachable);
         }
-        self.check_step(u, to, cargo, &Occupied::at(self, to))
+        self.check_step(u, to, cargo, &Occupied::at(self, to))?;
+        Ok(u)
     }
 
     /// Is `to` one of the unit's direct-step targets? The same answer as [`Game::step_targets`]
