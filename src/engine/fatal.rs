@@ -9,6 +9,8 @@
 //! return `None` whenever the case is not plain, and the property tests hold them to the
 //! simulation on random games.
 
+use std::ops::ControlFlow;
+
 use super::action::{Action, Motion};
 use super::board::{Board, Cell};
 use super::entry::Coming;
@@ -443,13 +445,24 @@ impl Game {
             return true;
         }
         if self.pending.as_ref().is_some_and(|p| p.chain.is_some()) {
-            return self.choice_options().iter().all(|o| {
-                if pure {
-                    self.simulate_fatal(o, true)
+            // Fatal when every option is: stop at the first that is not. The options' flags
+            // share one map of who stands where on this copy.
+            let occupied = Occupied::of(self, 0);
+            let mut all = true;
+            let _ = self.visit_choice_options(&mut |o| {
+                let fatal = if pure {
+                    self.simulate_fatal(&o, true)
                 } else {
-                    self.is_fatal(o)
+                    self.is_fatal_among(&o, &occupied)
+                };
+                all &= fatal;
+                if fatal {
+                    ControlFlow::Continue(())
+                } else {
+                    ControlFlow::Break(())
                 }
             });
+            return all;
         }
         false
     }

@@ -91,11 +91,10 @@ impl Occupied {
     /// checks, which is most often empty.
     pub fn at(game: &Game, cell: Cell) -> Occupied {
         let mut out = Occupied::ALL;
-        let here = Place::Swim(cell);
-        let taken = game.units.iter().any(|u| match u.place {
-            Place::Land { cell: c, .. } => c == cell,
-            place => place == here,
-        });
+        let taken = game
+            .units
+            .iter()
+            .any(|u| matches!(u.place, Place::Land { cell: c, .. } | Place::Swim(c) if c == cell));
         if !taken {
             let row = cell.row as usize & 15;
             let bit = !(1 << (cell.col & 15));
