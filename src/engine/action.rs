@@ -92,7 +92,7 @@ impl ChoiceKind {
 }
 
 /// How a unit moved into a cell (R-CHAIN-1). Part of the loop-detection key (R-CHAIN-6).
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default, Serialize, Deserialize)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
 pub enum Motion {
     Step(super::board::Dir),
     Jump(i8, i8),
@@ -100,8 +100,16 @@ pub enum Motion {
     Shot,
     Balloon,
     Tunnel,
-    #[default]
     Advance,
+}
+
+/// A filler for the fixed lists of entered positions (the fatal walk's, a chain's first
+/// entries), never read as a motion: a step north, whose bytes are all zero, so such a list
+/// starts as one block of zeros rather than a store per entry.
+impl Default for Motion {
+    fn default() -> Motion {
+        Motion::Step(super::board::Dir::N)
+    }
 }
 
 impl Motion {

@@ -55,15 +55,12 @@ impl Game {
                 return;
             }
             if self.after.reveals > 0 {
-                let fog: Vec<Cell> = self
-                    .board
-                    .land_cells()
-                    .filter(|c| self.is_fog(*c))
-                    .collect();
-                match fog.as_slice() {
+                // None, one or more fog cells: the first two tell.
+                let mut fog = self.board.land_cells().filter(|c| self.is_fog(*c));
+                match (fog.next(), fog.next()) {
                     // Reveals due when no fog is left are dropped (R-LIGHT-1).
-                    [] => self.after.reveals = 0,
-                    [only] => self.reveal(*only, ev),
+                    (None, _) => self.after.reveals = 0,
+                    (Some(only), None) => self.reveal(only, ev),
                     _ => {
                         self.pending = Some(Pending::after_chain(ChoiceKind::Reveal, None));
                         ev.push(Event::ChoiceRequired {

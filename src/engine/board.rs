@@ -131,17 +131,20 @@ impl Dir {
         Dir::ALL[i % 8]
     }
 
+    /// Columns east and rows north of one step (a table lookup: asked for every neighbour).
+    #[inline]
     pub fn delta(self) -> (i8, i8) {
-        match self {
-            Dir::N => (0, 1),
-            Dir::Ne => (1, 1),
-            Dir::E => (1, 0),
-            Dir::Se => (1, -1),
-            Dir::S => (0, -1),
-            Dir::Sw => (-1, -1),
-            Dir::W => (-1, 0),
-            Dir::Nw => (-1, 1),
-        }
+        const DELTAS: [(i8, i8); 8] = [
+            (0, 1),
+            (1, 1),
+            (1, 0),
+            (1, -1),
+            (0, -1),
+            (-1, -1),
+            (-1, 0),
+            (-1, 1),
+        ];
+        DELTAS[self as usize]
     }
 
     pub fn from_delta(dx: i8, dy: i8) -> Option<Dir> {
@@ -222,6 +225,39 @@ impl fmt::Display for DirSet {
     }
 }
 
+/// The existing neighbours of a cell, in direction order ([`Board::neighbours`]). A plain
+/// iterator rather than a chain of closures: it runs for every unit on every ply, and small
+/// enough to be inlined wherever it is used.
+pub struct Neighbours {
+    board: Board,
+    from: Cell,
+    inner: bool,
+    next: u8,
+}
+
+impl Iterator for Neighbours {
+    type Item = Cell;
+
+    #[inline]
+    fn next(&mut self) -> Option<Cell> {
+        while (self.next as usize) < Dir::ALL.len() {
+            let d = Dir::ALL[self.next as usize];
+            self.next += 1;
+            if self.inner {
+                let (dx, dy) = d.delta();
+                return Some(Cell::new(
+                    self.from.col.wrapping_add(dx as u8),
+                    self.from.row.wrapping_add(dy as u8),
+                ));
+            }
+            if let Some(t) = self.board.step(self.from, d) {
+                return Some(t);
+            }
+        }
+        None
+    }
+}
+
 /// The sides of the board (R-BOARD-8), which are also where teams' ships start (R-SEAT-1).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
 pub enum Side {
@@ -252,9 +288,11 @@ pub const KNIGHT_JUMPS: [(i8, i8); 8] = [
 const EXISTS: u8 = 1;
 const LAND: u8 = 2;
 
-/// The class of every cell `(col, row)` at `row * 16 + col`, for each board side.
-static CLASSES: [[u8; 256]; 14] = {
-    let mut t = [[0u8; 256]; 14];
+/// The class of every cell `(col, row)` at `row * 16 + col`, for each board side. Sides and
+/// coordinates beyond 15 are clamped to 15, which is on no board (a side read from a damaged
+/// state included): they read as nothing.
+static CLASSES: [[u8; 256]; 16] = {
+    let mut t = [[0u8; 256]; 16];
     let mut n = 5;
     while n <= 13 {
         t[n] = classify(n as u8);
@@ -307,6 +345,7 @@ impl Board {
     }
 
     /// Dense index of a cell for per-cell tables (row-major, so it follows R-BOARD-9).
+    #[inline]
     pub fn index(self, c: Cell) -> usize {
         c.row as usize * self.n as usize + c.col as usize
     }
@@ -323,19 +362,19 @@ impl Board {
     }
 
     /// R-BOARD-3: inside the square and not one of the four outer corners.
+    #[inline]
     pub fn exists(self, c: Cell) -> bool {
         self.class(c) & EXISTS != 0
     }
 
     /// What `c` is on this board, from the table built by [`classify`]: asked for nearly every
     /// cell the move generator and the chain look at.
+    #[inline]
     fn class(self, c: Cell) -> u8 {
-        if c.col >= 16 || c.row >= 16 {
-            return 0;
-        }
-        CLASSES
-            .get(self.n as usize)
-            .map_or(0, |t| t[(c.row as usize) << 4 | c.col as usize])
+        // Clamped and masked indices: no branch and no bounds check on this hot path.
+        let row = c.row.min(15) as usize;
+        let col = c.col.min(15) as usize;
+        CLASSES[self.n.min(15) as usize][row << 4 | col]
     }
 
     /// All existing cells in canonical order (R-BOARD-9).
@@ -346,10 +385,12 @@ impl Board {
     }
 
     /// R-BOARD-5: a land cell holds a tile.
+    #[inline]
     pub fn is_land(self, c: Cell) -> bool {
         self.class(c) & LAND != 0
     }
 
+    #[inline]
     pub fn is_sea(self, c: Cell) -> bool {
         self.class(c) == EXISTS
     }
@@ -372,8 +413,22 @@ impl Board {
         inner * inner - 4
     }
 
+    #[inline]
     pub fn step(self, c: Cell, d: Dir) -> Option<Cell> {
-        c.step(d).filter(|t| self.exists(*t))
+        if c.col >= 16 || c.row >= 16 {
+            return c.step(d).filter(|t| self.exists(*t));
+        }
+        self.step_near(c, d)
+    }
+
+    /// [`Board::step`] from a cell inside the 16×16 square that holds every board (all
+    /// existing cells): past the low edge a coordinate wraps to 255, and the high edge stays
+    /// within 16, so one class lookup says whether the cell exists, with no range checks.
+    #[inline]
+    fn step_near(self, c: Cell, d: Dir) -> Option<Cell> {
+        let (dx, dy) = d.delta();
+        let t = Cell::new(c.col.wrapping_add(dx as u8), c.row.wrapping_add(dy as u8));
+        self.exists(t).then_some(t)
     }
 
     pub fn jump(self, c: Cell, v: (i8, i8)) -> Option<Cell> {
@@ -381,21 +436,15 @@ impl Board {
     }
 
     /// Existing neighbours (R-BOARD-7), in direction order.
-    pub fn neighbours(self, c: Cell) -> impl Iterator<Item = Cell> {
-        // Around a land cell every neighbour exists: no checks for the common case. (The island
-        // corners are inside the ring too, but touch the missing outer corners.)
-        let inner = self.is_land(c);
-        Dir::ALL.into_iter().filter_map(move |d| {
-            if inner {
-                let (dx, dy) = d.delta();
-                Some(Cell::new(
-                    (c.col as i8 + dx) as u8,
-                    (c.row as i8 + dy) as u8,
-                ))
-            } else {
-                self.step(c, d)
-            }
-        })
+    pub fn neighbours(self, c: Cell) -> Neighbours {
+        Neighbours {
+            board: self,
+            from: c,
+            // Around a land cell every neighbour exists: no checks for the common case. (The
+            // island corners are inside the ring too, but touch the missing outer corners.)
+            inner: self.is_land(c),
+            next: 0,
+        }
     }
 
     pub fn adjacent(self, a: Cell, b: Cell) -> bool {
@@ -410,6 +459,7 @@ impl Board {
     }
 
     /// The side whose ship slots contain `c`, if `c` is a slot (R-BOARD-8).
+    #[inline]
     pub fn slot_side(self, c: Cell) -> Option<Side> {
         let last = self.last();
         let in_range = |v: u8| (2..=last - 2).contains(&v);
@@ -431,6 +481,7 @@ impl Board {
     }
 
     /// The land cell in front of a ship slot (R-BOARD-8).
+    #[inline]
     pub fn front_cell(self, slot: Cell) -> Option<Cell> {
         let dir = match self.slot_side(slot)? {
             Side::South => Dir::N,

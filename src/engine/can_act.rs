@@ -17,13 +17,14 @@ fn any_enemy(game: &Game, enemy_teams: u8, there: impl Fn(Place) -> bool) -> boo
 impl Game {
     /// Can `team` make a main action now (judged as if it were its turn)?
     pub(crate) fn can_act(&self, team: Team) -> bool {
+        // The usual answer first: an open step needs an able, so living, unit.
+        if self.has_open_step(team) {
+            return true;
+        }
         // Without a living unit a team has nobody to move, sail, resurrect or serve rum: asked
         // on each of its turns once all its pirates are dead.
         if !self.units.iter().any(|u| u.team == team && u.alive()) {
             return false;
-        }
-        if self.has_open_step(team) {
-            return true;
         }
         let mut any = false;
         self.visit_main_actions(team, &mut |_| {

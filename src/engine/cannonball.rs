@@ -165,7 +165,11 @@ impl Game {
         if !self.settings.destroying_ships {
             return;
         }
-        // Checked at the end of every turn: no list of the teams is built.
+        // Checked at the end of every turn: no list of the teams is built, and nothing is
+        // asked while every vessel floats (a side is only out once all its vessels sank).
+        if self.vessels.iter().all(|v| !v.sunk) {
+            return;
+        }
         for team in self.teams() {
             if self.is_eliminated(team) {
                 continue;

@@ -3,6 +3,8 @@
 //! `effects` (moving on: arrows, ice, crocodiles, cannons, balloons, caves) and what happens
 //! where the chain ends lives in `standing` (traps, rum, triggers, the caramba).
 
+use std::ops::ControlFlow;
+
 use super::action::{Action, ChoiceKind, Motion};
 use super::board::{Board, Cell};
 use super::entry::{Coming, entry_step};
@@ -103,7 +105,7 @@ impl Game {
             unit: u,
             cargo,
             origin,
-            visited: Vec::new(),
+            visited: Default::default(),
         };
         if motion == Motion::Tunnel {
             // R-CAVE-5/7: into the tunnel from the cave the unit stands on.
@@ -202,16 +204,26 @@ impl Game {
             Flow::Next(entry) => return self.run_chain(chain, entry, ev),
             Flow::Choice(kind) => {
                 self.pending = Some(Pending::in_chain(kind, chain));
-                let options = self.choice_options();
-                match options.as_slice() {
-                    [] => {
+                // None, one or more options: the first two tell.
+                let mut first = None;
+                let mut count = 0;
+                let _ = self.visit_choice_options(&mut |a| {
+                    count += 1;
+                    if count > 1 {
+                        return ControlFlow::Break(());
+                    }
+                    first = Some(a);
+                    ControlFlow::Continue(())
+                });
+                match (count, first) {
+                    (0, _) => {
                         // Nowhere to go (R-CHAIN-7).
                         let chain = self.pending.take().and_then(|p| p.chain).expect("set");
                         self.kill_carrier(&chain, DeathCause::NowhereToGo, ev);
                     }
-                    [Action::Choose { cell, cargo }] => {
+                    (1, Some(Action::Choose { cell, cargo })) => {
                         // A single option is applied automatically (R-TURN-3).
-                        return self.resume_chain(*cell, *cargo, ev);
+                        return self.resume_chain(cell, cargo, ev);
                     }
                     _ => {
                         ev.push(Event::ChoiceRequired { kind });
@@ -451,7 +463,8 @@ impl Game {
         let cargo = std::mem::take(&mut ch.cargo);
         self.lose(x, cargo, ev);
         self.units[u].place = place;
-        if self.units[u].fights() {
+        // The enemies swimming there were counted above (`enemies`): most swims meet none.
+        if enemies.any && self.units[u].fights() {
             let swimmers: Vec<UnitId> = self
                 .swimmers_at(x)
                 .filter(|&i| i != u && self.enemies(self.units[i].team, team))

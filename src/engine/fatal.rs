@@ -9,11 +9,14 @@
 //! return `None` whenever the case is not plain, and the property tests hold them to the
 //! simulation on random games.
 
+use std::ops::ControlFlow;
+
 use super::action::{Action, Motion};
 use super::board::{Board, Cell};
 use super::entry::Coming;
 use super::game::Game;
 use super::item::Item;
+use super::moves::Occupied;
 use super::stack_vec::StackVec;
 use super::tile::TileKind;
 use super::unit::{Place, UnitKind, UnitRef};
@@ -24,10 +27,12 @@ type Seen = StackVec<(Cell, Motion), SEEN>;
 
 /// What does not change along a walk (but the cargo chosen again at a fork or horse).
 #[derive(Clone, Copy)]
-struct Walk {
+struct Walk<'a> {
     unit: super::unit::UnitId,
     team: super::unit::Team,
     cargo: super::item::Items,
+    /// Where anyone stands, so the cells where nobody does are spared a look at every unit.
+    occupied: &'a Occupied,
 }
 
 /// Where a crocodile sends the unit back to.
@@ -56,10 +61,16 @@ fn all_fatal(options: impl Iterator<Item = Option<bool>>) -> Option<bool> {
 impl Game {
     /// R-CHAIN-9 for a legal action.
     pub(crate) fn is_fatal(&self, action: &Action) -> bool {
-        if let Some(answer) = self.fatal_at_a_glance(action) {
+        self.is_fatal_among(action, &Occupied::ALL)
+    }
+
+    /// [`Game::is_fatal`], told where anyone stands (a listing builds that once for all its
+    /// actions; [`Occupied::ALL`] says "maybe" everywhere).
+    pub(crate) fn is_fatal_among(&self, action: &Action, occupied: &Occupied) -> bool {
+        if let Some(answer) = self.fatal_at_a_glance(action, occupied) {
             return answer;
         }
-        if let Some(answer) = self.fatal_by_walking(action) {
+        if let Some(answer) = self.fatal_by_walking(action, occupied) {
             return answer;
         }
         self.simulate_fatal(action, false)
@@ -82,7 +93,7 @@ impl Game {
 
     /// The fatal flag where it is plain without playing the action on a copy (most actions):
     /// `None` when only a simulation can tell.
-    fn fatal_at_a_glance(&self, action: &Action) -> Option<bool> {
+    fn fatal_at_a_glance(&self, action: &Action, occupied: &Occupied) -> Option<bool> {
         let (to, cargo) = match *action {
             Action::Move { to, cargo, .. } | Action::Choose { cell: to, cargo } => (to, cargo),
             _ => return Some(false),
@@ -136,7 +147,7 @@ impl Game {
                 kind,
                 TileKind::Cannibal | TileKind::Fortress | TileKind::ResFort | TileKind::Jungle
             )
-            && self.units_on_cell(to).next().is_none()
+            && (!occupied.contains(to) || self.units_on_cell(to).next().is_none())
             && !chain.visited.iter().any(|(c, _, _)| *c == to);
         if quiet { Some(false) } else { None }
     }
@@ -187,7 +198,7 @@ impl Game {
 
     /// Follows a chain that involves no choice, no fight and no special unit, without
     /// changing anything: `None` as soon as anything else comes up.
-    fn fatal_by_walking(&self, action: &Action) -> Option<bool> {
+    fn fatal_by_walking(&self, action: &Action, occupied: &Occupied) -> Option<bool> {
         let (u, to, cargo, motion) = match (*action, &self.pending) {
             (Action::Move { unit, to, cargo }, None) => {
                 let u = self.find_unit(UnitRef {
@@ -221,7 +232,7 @@ impl Game {
         }
         let mut seen: Seen = StackVec::new();
         if let Some(chain) = self.pending.as_ref().and_then(|p| p.chain.as_ref()) {
-            for &(c, step, m) in &chain.visited {
+            for &(c, step, m) in chain.visited.iter() {
                 if step != 0 {
                     return None;
                 }
@@ -240,6 +251,7 @@ impl Game {
             unit: u,
             team: unit.team,
             cargo,
+            occupied,
         };
         self.walk(&walk, to, motion, back, &mut seen, 0)
     }
@@ -276,6 +288,8 @@ impl Game {
         if self.board.is_sea(x) {
             return Some(match self.vessel_at(x) {
                 Some(v) => self.enemies(self.vessels[v].owner, w.team),
+                // Nobody swims there: nobody to refuse the entry.
+                None if !w.occupied.contains(x) => false,
                 None => {
                     let place = Place::Swim(x);
                     let enemies = self.enemies_at(w.team, place);
@@ -288,6 +302,10 @@ impl Game {
             return Some(!w.cargo.is_empty() && self.settings.restriction_kills);
         }
         let kind = self.open_kind(x)?;
+        if matches!(kind, TileKind::Maze(_)) && !w.occupied.contains(x) {
+            // Nobody on any step: it stands on step 1, cargo and all.
+            return Some(false);
+        }
         if matches!(kind, TileKind::Maze(_)) {
             // The chain ends on step 1, where only that step's units matter (R-MAZE-2): a
             // unit it may not join kills it; enemies bar its cargo (R-CHAIN-4); otherwise it
@@ -306,7 +324,7 @@ impl Game {
         // pointing home): it is not there any more. Own and allied units change nothing for an
         // ordinary unit; enemies it may not join kill it, and a fight changes the board, which
         // only a simulation follows.
-        if self.units_on_cell(x).any(|i| i != w.unit) {
+        if w.occupied.contains(x) && self.units_on_cell(x).any(|i| i != w.unit) {
             let place = Place::Land { cell: x, step: 0 };
             let enemies = self.enemies_at(w.team, place);
             if self
@@ -427,13 +445,24 @@ impl Game {
             return true;
         }
         if self.pending.as_ref().is_some_and(|p| p.chain.is_some()) {
-            return self.choice_options().iter().all(|o| {
-                if pure {
-                    self.simulate_fatal(o, true)
+            // Fatal when every option is: stop at the first that is not. The options' flags
+            // share one map of who stands where on this copy.
+            let occupied = Occupied::of(self, 0);
+            let mut all = true;
+            let _ = self.visit_choice_options(&mut |o| {
+                let fatal = if pure {
+                    self.simulate_fatal(&o, true)
                 } else {
-                    self.is_fatal(o)
+                    self.is_fatal_among(&o, &occupied)
+                };
+                all &= fatal;
+                if fatal {
+                    ControlFlow::Continue(())
+                } else {
+                    ControlFlow::Break(())
                 }
             });
+            return all;
         }
         false
     }

@@ -150,6 +150,9 @@ impl Game {
     /// same maze step; aboard the same vessel; in the jungle too), both die at once.
     pub(super) fn friday_meets_missionary(&mut self, place: Place, at: Cell, ev: &mut Vec<Event>) {
         // Checked after every arrival; most games have no Friday at all.
+        if !self.units.any_friday() {
+            return;
+        }
         let friday = self
             .units
             .enumerate()

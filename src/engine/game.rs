@@ -6,7 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::action::{ChoiceKind, Motion};
+use super::action::ChoiceKind;
 use super::board::{Board, Cell, Side};
 use super::event::Outcome;
 use super::item::Items;
@@ -29,7 +29,7 @@ pub struct Chain {
     pub(super) cargo: Items,
     pub(super) origin: ItemHome,
     /// Entered (cell, maze step, motion) triples (R-CHAIN-6).
-    pub(super) visited: Vec<(Cell, u8, Motion)>,
+    pub(super) visited: super::visited::Visited,
 }
 
 /// A choice the acting team must answer (R-TURN-3).

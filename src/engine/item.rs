@@ -85,7 +85,7 @@ impl Items {
     }
 
     pub fn is_empty(&self) -> bool {
-        self.0.iter().all(|n| *n == 0)
+        *self == Items::NONE
     }
 
     pub fn len(&self) -> usize {

@@ -34,6 +34,7 @@ mod turn;
 pub mod unit;
 mod vessels;
 pub mod view;
+mod visited;
 
 pub use action::{Action, ChoiceKind, LegalAction, Motion};
 pub use board::{Board, Cell, Dir, DirSet, KNIGHT_JUMPS, Side};

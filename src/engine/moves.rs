@@ -26,67 +26,94 @@ enum Accepts {
     Launch,
 }
 
-/// Who stands or swims where, and where vessels float, as bits of the board index: built once
-/// per listing, it decides most candidate targets without a scan of every unit or vessel.
+/// The unit whose moves are being listed: what stays the same over its targets.
+struct Mover<'a> {
+    u: UnitId,
+    here: Option<Cell>,
+    /// The cargo selections it may take where it stands, the empty hand first.
+    selections: &'a [Items],
+}
+
+/// Who stands or swims where, and where vessels float, as one bit per cell: row `r` is a mask
+/// of its columns. Built once per listing, it decides most candidate targets without a scan of
+/// every unit or vessel; a row mask (no cell index, no bounds check) keeps the build to a few
+/// instructions a unit, since it runs on every ply.
 pub(crate) struct Occupied {
     /// Cells where a living unit stands or swims.
-    any: [u64; 3],
+    any: [u16; 16],
     /// Cells where an enemy of the listing's team stands or swims.
-    enemy: [u64; 3],
+    enemy: [u16; 16],
     /// Cells holding a vessel afloat.
-    vessels: [u64; 3],
+    vessels: [u16; 16],
 }
 
-fn has(bits: &[u64; 3], i: usize) -> bool {
-    bits[i / 64] & (1 << (i % 64)) != 0
+/// Is `cell` in `rows`? Boards are at most 13 wide, so row and column fit the masks.
+fn has(rows: &[u16; 16], cell: Cell) -> bool {
+    rows[cell.row as usize & 15] >> (cell.col & 15) & 1 != 0
 }
 
-fn set(bits: &mut [u64; 3], i: usize) {
-    bits[i / 64] |= 1 << (i % 64);
+fn set(rows: &mut [u16; 16], cell: Cell) {
+    rows[cell.row as usize & 15] |= 1 << (cell.col & 15);
 }
 
 impl Occupied {
     /// Anyone anywhere, for a single check, where building the set would cost more than it
     /// saves.
     pub const ALL: Occupied = Occupied {
-        any: [u64::MAX; 3],
-        enemy: [u64::MAX; 3],
-        vessels: [u64::MAX; 3],
+        any: [u16::MAX; 16],
+        enemy: [u16::MAX; 16],
+        vessels: [u16::MAX; 16],
     };
 
     /// The positions as `team` sees them: `enemy_teams` holds its enemies' bits
     /// (`team.index()`).
     pub fn of(game: &Game, enemy_teams: u8) -> Occupied {
         let mut out = Occupied {
-            any: [0; 3],
-            enemy: [0; 3],
-            vessels: [0; 3],
+            any: [0; 16],
+            enemy: [0; 16],
+            vessels: [0; 16],
         };
         for u in &game.units {
             if let Place::Land { cell, .. } | Place::Swim(cell) = u.place {
-                let i = game.board.index(cell);
-                set(&mut out.any, i);
+                set(&mut out.any, cell);
                 if enemy_teams & 1 << u.team.index() != 0 {
-                    set(&mut out.enemy, i);
+                    set(&mut out.enemy, cell);
                 }
             }
         }
         for v in game.vessels.iter().filter(|v| !v.sunk) {
-            set(&mut out.vessels, game.board.index(v.cell));
+            set(&mut out.vessels, v.cell);
         }
         out
     }
 
-    pub fn contains(&self, board: super::board::Board, cell: Cell) -> bool {
-        has(&self.any, board.index(cell))
+    /// Exact on `cell`, anyone anywhere else ([`Occupied::ALL`]): for the one target `play`
+    /// checks, which is most often empty.
+    pub fn at(game: &Game, cell: Cell) -> Occupied {
+        let mut out = Occupied::ALL;
+        let taken = game
+            .units
+            .iter()
+            .any(|u| matches!(u.place, Place::Land { cell: c, .. } | Place::Swim(c) if c == cell));
+        if !taken {
+            let row = cell.row as usize & 15;
+            let bit = !(1 << (cell.col & 15));
+            out.any[row] &= bit;
+            out.enemy[row] &= bit;
+        }
+        out
     }
 
-    fn enemy_at(&self, i: usize) -> bool {
-        has(&self.enemy, i)
+    pub fn contains(&self, cell: Cell) -> bool {
+        has(&self.any, cell)
     }
 
-    fn vessel_at(&self, i: usize) -> bool {
-        has(&self.vessels, i)
+    pub fn enemy_at(&self, cell: Cell) -> bool {
+        has(&self.enemy, cell)
+    }
+
+    pub fn vessel_at(&self, cell: Cell) -> bool {
+        has(&self.vessels, cell)
     }
 }
 
@@ -121,18 +148,26 @@ impl Game {
                 } else if let Some(front) = board.front_cell(vessel.cell) {
                     out.extend([front]);
                 }
-                // Onto a neighbouring vessel: found from the few vessels, in direction order.
-                let mut dirs = super::board::DirSet::default();
-                for other in self.vessels.iter().filter(|o| !o.sunk) {
-                    if let Some(d) = super::board::Board::dir_between(vessel.cell, other.cell) {
-                        dirs.0 |= 1 << d.index();
-                    }
-                }
-                out.extend(dirs.iter().filter_map(|d| board.step(vessel.cell, d)));
+                out.extend(self.vessels_alongside(vessel.cell));
             }
             Place::Swim(cell) => out.extend(board.neighbours(cell).filter(|c| board.is_sea(*c))),
             Place::Tunnel(_) | Place::Dead => {}
         }
+    }
+
+    /// The cells of the vessels next to `at`, in direction order: where a unit aboard there
+    /// may step onto another vessel. Found from the few vessels; they are seldom side by side,
+    /// so a plain distance test spares most of them the direction lookup.
+    fn vessels_alongside(&self, at: Cell) -> impl Iterator<Item = Cell> + use<> {
+        let mut dirs = super::board::DirSet::default();
+        for other in self.vessels.iter().filter(|o| !o.sunk) {
+            let near = other.cell.col.abs_diff(at.col) <= 1 && other.cell.row.abs_diff(at.row) <= 1;
+            if near && let Some(d) = super::board::Board::dir_between(at, other.cell) {
+                dirs.0 |= 1 << d.index();
+            }
+        }
+        let board = self.board;
+        dirs.iter().filter_map(move |d| board.step(at, d))
     }
 
     /// R-CAVE-5/7: may the unit standing on `cell` go into the tunnel (an open cave with an
@@ -168,14 +203,14 @@ impl Game {
         }
     }
 
-    /// R-STEP-2: the first reason a unit move is illegal, or `Ok`.
+    /// R-STEP-2: the first reason a unit move is illegal, or the unit that moves.
     pub(crate) fn check_move(
         &self,
         team: Team,
         kind: UnitKind,
         to: Cell,
         cargo: Items,
-    ) -> Result<(), ErrorKind> {
+    ) -> Result<UnitId, ErrorKind> {
         let u = self
             .find_unit(UnitRef { team, kind })
             .ok_or(ErrorKind::NoSuchUnit)?;
@@ -185,7 +220,8 @@ impl Game {
         if !self.is_step_target(u, to) {
             return Err(ErrorKind::Unreachable);
         }
-        self.check_step(u, to, cargo, &Occupied::ALL)
+        self.check_step(u, to, cargo, &Occupied::at(self, to))?;
+        Ok(u)
     }
 
     /// Is `to` one of the unit's direct-step targets? The same answer as [`Game::step_targets`]
@@ -281,7 +317,7 @@ impl Game {
             Place::Land { cell: to, step }
         };
         // Most targets are empty: nobody there to refuse the entry, no enemy to bar cargo.
-        if occupied.contains(board, to) {
+        if occupied.contains(to) {
             let enemies = self.enemies_at(team, place);
             if let Some(refusal) = self.entry_refusal(u, place, enemies, Coming::Direct) {
                 return Err(refusal);
@@ -361,8 +397,16 @@ impl Game {
     pub(super) fn visit_main_actions(
         &self,
         team: Team,
-        visit: &mut dyn FnMut(Action) -> ControlFlow<()>,
+        visit: &mut impl FnMut(Action) -> ControlFlow<()>,
     ) {
+        let _ = self.visit_main_actions_until(team, visit);
+    }
+
+    fn visit_main_actions_until(
+        &self,
+        team: Team,
+        visit: &mut impl FnMut(Action) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
         let occupied = Occupied::of(self, self.enemy_teams(team));
         // Flights reach every land cell but one: 128 covers the largest island (117).
         let mut targets: StackVec<Cell, 128> = StackVec::new();
@@ -389,52 +433,58 @@ impl Game {
             {
                 in_resfort = true;
             }
-            targets.clear();
-            self.step_targets(u, &mut targets);
-            let here = self.unit_cell(u);
             let pool = self
                 .home_of(unit.place)
                 .map_or(Items::NONE, |h| self.home_items(h));
             selections.clear();
-            if unit.carries() {
+            // Most units stand where nothing lies: the empty hand is the only selection.
+            if unit.carries() && !pool.is_empty() {
                 pool.each_selection(|s| selections.push(s));
             } else {
                 selections.push(Items::NONE);
             }
-            for &to in targets.as_slice() {
-                // What the cargo cannot change is checked once per target (this runs for every
-                // unit on every ply); each selection only asks what depends on it.
-                let several = selections.as_slice().len() > 1;
-                let quick = self.quick_accepts(u, here, to, &occupied, several);
-                let accepts = match quick {
-                    Some(accepts) => accepts,
-                    None => match self.check_step(u, to, Items::NONE, &occupied) {
-                        Ok(()) => Accepts::Empty {
-                            cargo_too: selections.as_slice().len() > 1
-                                && self.takes_cargo(u, to, &occupied),
-                        },
-                        // A step into the plain sea is a launch, open only to a boat (R-BOAT-2).
-                        Err(ErrorKind::Unreachable) if self.board.is_sea(to) => Accepts::Launch,
-                        Err(_) => continue,
-                    },
-                };
-                for &cargo in selections.as_slice() {
-                    let ok = match accepts {
-                        Accepts::Empty { cargo_too } => cargo.is_empty() || cargo_too,
-                        Accepts::Launch => {
-                            cargo.count(Item::Boat) > 0
-                                && self.check_step(u, to, cargo, &occupied).is_ok()
+            let mover = Mover {
+                u,
+                here: self.unit_cell(u),
+                selections: selections.as_slice(),
+            };
+            match unit.place {
+                // A unit standing on land off a plane seat and past a maze's steps (most of
+                // them): its targets straight from the board, without the list.
+                Place::Land { cell, step }
+                    if unit.seat.is_none() && step >= self.maze_steps(cell) =>
+                {
+                    if self.tunnel_open(u, cell) {
+                        self.visit_unit_moves(&mover, cell, &occupied, visit)?;
+                    }
+                    for to in self.board.neighbours(cell) {
+                        self.visit_unit_moves(&mover, to, &occupied, visit)?;
+                    }
+                }
+                // Swimming (many units once thrown or knocked into the sea): the sea around.
+                Place::Swim(cell) => {
+                    for to in self.board.neighbours(cell) {
+                        if self.board.is_sea(to) {
+                            self.visit_unit_moves(&mover, to, &occupied, visit)?;
                         }
-                    };
-                    if ok {
-                        let action = Action::Move {
-                            unit: unit.kind,
-                            to,
-                            cargo,
-                        };
-                        if visit(action).is_break() {
-                            return;
-                        }
+                    }
+                }
+                // Aboard a ship (every unit at the start): the cell in front, then the vessels
+                // alongside, as `step_targets` lists them.
+                Place::Aboard(v) if !self.vessels[v].boat => {
+                    let at = self.vessels[v].cell;
+                    if let Some(front) = self.board.front_cell(at) {
+                        self.visit_unit_moves(&mover, front, &occupied, visit)?;
+                    }
+                    for to in self.vessels_alongside(at) {
+                        self.visit_unit_moves(&mover, to, &occupied, visit)?;
+                    }
+                }
+                _ => {
+                    targets.clear();
+                    self.step_targets(u, &mut targets);
+                    for &to in targets.as_slice() {
+                        self.visit_unit_moves(&mover, to, &occupied, visit)?;
                     }
                 }
             }
@@ -453,26 +503,85 @@ impl Game {
                 } else {
                     self.board.slot_side(to) == Some(side)
                 };
-                if shape_ok && self.check_vessel_move(team, v, to).is_ok() {
+                let ok = shape_ok && self.vessel_may_enter(team, to, &occupied);
+                debug_assert_eq!(ok, shape_ok && self.check_vessel_move(team, v, to).is_ok());
+                if ok {
                     let action = if self.vessels[v].boat {
                         Action::Boat { from, to }
                     } else {
                         Action::Ship { to }
                     };
-                    if visit(action).is_break() {
-                        return;
-                    }
+                    visit(action)?;
                 }
             }
         }
         if !(dead_pirate && in_resfort) {
-            return;
+            return ControlFlow::Continue(());
         }
         for at in self.resurrection_cells(team) {
-            if visit(Action::Resurrect { at }).is_break() {
-                return;
+            visit(Action::Resurrect { at })?;
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// The moves of one unit to the target `to` (one for each cargo it may carry there).
+    /// Inlined into each of its three callers: it runs for every target of every listing, and
+    /// a call per target cost more than the copies.
+    #[inline(always)]
+    fn visit_unit_moves(
+        &self,
+        mover: &Mover,
+        to: Cell,
+        occupied: &Occupied,
+        visit: &mut impl FnMut(Action) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        let u = mover.u;
+        let selections = mover.selections;
+        // What the cargo cannot change is checked once per target (this runs for every unit on
+        // every ply); each selection only asks what depends on it.
+        let several = selections.len() > 1;
+        let quick = self.quick_accepts(u, mover.here, to, occupied, several);
+        let accepts = match quick {
+            Some(accepts) => accepts,
+            None => match self.check_step(u, to, Items::NONE, occupied) {
+                Ok(()) => Accepts::Empty {
+                    cargo_too: several && self.takes_cargo(u, to, occupied),
+                },
+                // A step into the plain sea is a launch, open only to a boat (R-BOAT-2).
+                Err(ErrorKind::Unreachable) if self.board.is_sea(to) => Accepts::Launch,
+                Err(_) => return ControlFlow::Continue(()),
+            },
+        };
+        let kind = self.units[u].kind;
+        for &cargo in selections {
+            let ok = match accepts {
+                Accepts::Empty { cargo_too } => cargo.is_empty() || cargo_too,
+                Accepts::Launch => {
+                    cargo.count(Item::Boat) > 0 && self.check_step(u, to, cargo, occupied).is_ok()
+                }
+            };
+            if ok {
+                visit(Action::Move {
+                    unit: kind,
+                    to,
+                    cargo,
+                })?;
             }
         }
+        ControlFlow::Continue(())
+    }
+
+    /// The rest of [`Game::check_vessel_move`] for a crewed vessel of `team` whose shape allows
+    /// `to`: no vessel there, no enemy missionary swimming there (R-VESSEL-3). The map of who
+    /// stands where spares the look at every unit for the cells without enemies.
+    fn vessel_may_enter(&self, team: Team, to: Cell, occupied: &Occupied) -> bool {
+        if occupied.vessel_at(to) {
+            return false;
+        }
+        !occupied.enemy_at(to)
+            || !self
+                .swimmers_at(to)
+                .any(|s| self.units[s].is_missionary() && self.enemies(self.units[s].team, team))
     }
 
     /// What `to` accepts from the unit `u` on `here` where the position alone decides, as
@@ -480,6 +589,7 @@ impl Game {
     /// other than `here` without enemies takes anyone reaching it (R-STEP-2 has nothing against
     /// it: no vessel, no enemy, no tunnel), and cargo where R-CARGO-5 allows. Plain sea is a
     /// launch from land and an open swim for a swimmer without enemies there.
+    #[inline(always)]
     fn quick_accepts(
         &self,
         u: UnitId,
@@ -488,13 +598,12 @@ impl Game {
         occupied: &Occupied,
         several: bool,
     ) -> Option<Accepts> {
-        let i = self.board.index(to);
-        let no_enemies = !occupied.enemy_at(i);
-        match self.tiles[i] {
+        let no_enemies = !occupied.enemy_at(to);
+        match self.tiles[self.board.index(to)] {
             Some(tile) => (here != Some(to) && no_enemies).then(|| Accepts::Empty {
                 cargo_too: several && Self::tile_takes_cargo(tile),
             }),
-            None if occupied.vessel_at(i) => None,
+            None if occupied.vessel_at(to) => None,
             None => {
                 let unit = &self.units[u];
                 match unit.place {
@@ -545,16 +654,18 @@ impl Game {
             _ => entry_step(self, to, unit.is_friday()),
         };
         let place = Place::Land { cell: to, step };
-        !self.cargo_barred_where(unit.team, place, occupied.contains(self.board, to))
+        !self.cargo_barred_where(unit.team, place, occupied.contains(to))
     }
 
     /// Every legal action now with its fatal flag (R-TURN-3, R-TURN-4, R-CHAIN-9).
     pub fn legal_actions(&self) -> Vec<LegalAction> {
         let mut out = Vec::with_capacity(32);
+        // Who stands where, once for every action's flag.
+        let occupied = Occupied::of(self, 0);
         self.visit_legal(&mut |action| {
             out.push(LegalAction {
                 action,
-                fatal: self.is_fatal(&action),
+                fatal: self.is_fatal_among(&action, &occupied),
             })
         });
         out
@@ -573,7 +684,10 @@ impl Game {
             return;
         }
         if self.pending.is_some() {
-            self.choice_options().into_iter().for_each(f);
+            let _ = self.visit_choice_options(&mut |a| {
+                f(a);
+                ControlFlow::Continue(())
+            });
             return;
         }
         for at in self.rum_targets(self.turn) {

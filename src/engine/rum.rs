@@ -180,11 +180,47 @@ impl Game {
                 self.board.neighbours(c).for_each(&mut mark);
             }
         }
+        let effects = self.rum_effect_cells(team);
         set_bits(near)
+            .filter(|&i| {
+                // Every candidate has a server (it was marked from one): the rest of R-RUM-5.
+                // A cell where the serving would do nothing is settled without the look at
+                // every unit: refused as waste under `no_wasted_rum`, else open off the jungle.
+                let c = self.board.cell_at(i);
+                if effects[i / 64] & 1 << (i % 64) == 0 {
+                    let open =
+                        !self.settings.no_wasted_rum && self.open_kind(c) != Some(TileKind::Jungle);
+                    debug_assert_eq!(open, self.rum_refusal_near_server(team, c).is_none());
+                    return open;
+                }
+                self.rum_refusal_near_server(team, c).is_none()
+            })
             .map(|i| self.board.cell_at(i))
-            // Every candidate has a server (it was marked from one): the rest of R-RUM-5.
-            .filter(|&c| self.rum_refusal_near_server(team, c).is_none())
             .collect()
+    }
+
+    /// The cells (bits of their board index) where serving rum would act on someone: own and
+    /// allied Fridays, missionaries, caught units and climbers of a maze, as `rum_effects`
+    /// finds them.
+    fn rum_effect_cells(&self, team: Team) -> [u64; 3] {
+        let mut out = [0u64; 3];
+        for (i, u) in self.units.enumerate() {
+            if !self.allied(u.team, team) {
+                continue;
+            }
+            let Some(c) = self.rum_cell(i, false) else {
+                continue;
+            };
+            let climbs = match u.place {
+                Place::Land { step, .. } => step < self.maze_steps(c),
+                _ => false,
+            };
+            if u.is_friday() || u.is_missionary() || u.trapped || climbs {
+                let b = self.board.index(c);
+                out[b / 64] |= 1 << (b % 64);
+            }
+        }
+        out
     }
 
     /// R-RUM-6: a legal serving with at least one effect, for "can the team still act?".

@@ -5,28 +5,37 @@ use super::board::Cell;
 use super::error::{ErrorKind, IllegalAction};
 use super::event::{EndReason, Event, Outcome};
 use super::game::Game;
-use super::unit::{Place, Team, UnitRef};
+use super::unit::{Place, Team, UnitId, UnitRef};
 
 impl Game {
     /// Plays one action for the side to move and returns what happened, in order. An illegal
     /// action is refused with the reason and leaves the game untouched.
     pub fn play(&mut self, action: &Action) -> Result<Vec<Event>, IllegalAction> {
-        self.check(action)?;
+        let mover = self
+            .check_kind(action)
+            .map_err(|kind| IllegalAction::with(kind, self.detail_of(action, kind)))?;
         let mut ev = Vec::with_capacity(8);
-        self.apply(action, &mut ev);
+        self.apply_checked(action, mover, &mut ev);
         Ok(ev)
     }
 
     /// Plays an action already known to be legal.
     pub(crate) fn apply(&mut self, action: &Action, ev: &mut Vec<Event>) {
+        self.apply_checked(action, None, ev);
+    }
+
+    /// [`Game::apply`], told the unit a move's check found (`None`: looked up here).
+    fn apply_checked(&mut self, action: &Action, mover: Option<UnitId>, ev: &mut Vec<Event>) {
         let ev = &mut *ev;
         self.ply += 1;
         match *action {
             Action::Move { unit, to, cargo } => {
-                let u = self
-                    .find_unit(UnitRef {
-                        team: self.turn,
-                        kind: unit,
+                let u = mover
+                    .or_else(|| {
+                        self.find_unit(UnitRef {
+                            team: self.turn,
+                            kind: unit,
+                        })
                     })
                     .expect("checked");
                 self.start_unit_move(u, to, cargo, ev);
@@ -61,11 +70,13 @@ impl Game {
     /// Would this action be accepted now? The first error in the order of S-NOT-4.
     pub fn check(&self, action: &Action) -> Result<(), IllegalAction> {
         self.check_kind(action)
+            .map(|_| ())
             .map_err(|kind| IllegalAction::with(kind, self.detail_of(action, kind)))
     }
 
-    /// [`Game::check`]'s error kind alone.
-    fn check_kind(&self, action: &Action) -> Result<(), ErrorKind> {
+    /// [`Game::check`]'s error kind alone; for a legal move, the unit that makes it (so
+    /// `play` need not look it up again).
+    fn check_kind(&self, action: &Action) -> Result<Option<UnitId>, ErrorKind> {
         // An action read from JSON (an import, a stored row) may name a cell of another
         // board: the same as a word that is not a cell of this board in notation (S-NOT-3).
         if !action.cells().all(|c| self.board.exists(c)) {
@@ -82,8 +93,10 @@ impl Game {
             _ => {}
         }
         let team = self.turn;
-        match *action {
-            Action::Move { unit, to, cargo } => self.check_move(team, unit, to, cargo),
+        let checked = match *action {
+            Action::Move { unit, to, cargo } => {
+                return self.check_move(team, unit, to, cargo).map(Some);
+            }
             Action::Choose { cell, cargo } => {
                 let offered = self.is_choice_option(cell, cargo);
                 debug_assert_eq!(offered, self.choice_options().contains(action));
@@ -111,7 +124,8 @@ impl Game {
             Action::Rum { at } => self.check_rum(team, at),
             // A pending choice is answered first (above); otherwise a turn can always pass.
             Action::Pass => Ok(()),
-        }
+        };
+        checked.map(|()| None)
     }
 
     /// R-RESFORT-2: the lowest-numbered dead ordinary pirate comes back in the fortress.
@@ -254,9 +268,16 @@ impl Game {
         let mut out = [(Team::of(1), 0); 4];
         let mut n = 0;
         let teams_are_sides = self.settings.players != super::settings::Players::TwoVsTwo;
-        for t in self.teams_in_play() {
+        // A plain loop over the team numbers: the iterators of `teams_in_play` cost more here.
+        for (i, &t) in Team::ALL[..self.settings.players.team_count() as usize]
+            .iter()
+            .enumerate()
+        {
+            if self.eliminated[i] {
+                continue;
+            }
             if teams_are_sides {
-                out[n] = (t, self.score(t));
+                out[n] = (t, self.scores[i]);
                 n += 1;
                 continue;
             }

@@ -267,14 +267,64 @@ pub struct Vessel {
 
 /// A game's units, read by [`UnitId`]. The list only grows (recruits join it; the dead stay),
 /// so an id stays valid for the game's whole life.
-#[derive(Clone, PartialEq, Eq, Debug, Default, Serialize, Deserialize)]
-#[serde(transparent)]
-pub(super) struct Units(Vec<Unit>);
+#[derive(Clone, Default)]
+pub(super) struct Units(Vec<Unit>, Kinds);
+
+/// Which special kinds the list holds, alive or dead: a unit's kind never changes, so this
+/// follows the list. Most games never have a Friday, and every arrival asks whether he meets
+/// a missionary there: the answer "no Friday at all" spares that look at every unit.
+#[derive(Clone, Copy, Default)]
+struct Kinds {
+    friday: bool,
+}
+
+impl Kinds {
+    fn of(units: &[Unit]) -> Kinds {
+        Kinds {
+            friday: units.iter().any(Unit::is_friday),
+        }
+    }
+}
+
+impl PartialEq for Units {
+    fn eq(&self, other: &Units) -> bool {
+        self.0 == other.0
+    }
+}
+
+impl Eq for Units {}
+
+/// The list alone, as when this was a plain list.
+impl fmt::Debug for Units {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl Serialize for Units {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize(s)
+    }
+}
+
+impl<'de> Deserialize<'de> for Units {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Units, D::Error> {
+        let list = Vec::<Unit>::deserialize(d)?;
+        let kinds = Kinds::of(&list);
+        Ok(Units(list, kinds))
+    }
+}
 
 impl Units {
     pub fn push(&mut self, unit: Unit) -> UnitId {
+        self.1.friday |= unit.is_friday();
         self.0.push(unit);
         UnitId((self.0.len() - 1) as u8)
+    }
+
+    /// Whether a Friday is listed, alive or dead.
+    pub fn any_friday(&self) -> bool {
+        self.1.friday
     }
 
     /// Every id, in list order.
@@ -292,7 +342,8 @@ impl Units {
     }
 
     pub fn retain(&mut self, keep: impl FnMut(&Unit) -> bool) {
-        self.0.retain(keep)
+        self.0.retain(keep);
+        self.1 = Kinds::of(&self.0);
     }
 }
 
