@@ -15,6 +15,7 @@
 
 mod easy;
 mod eval;
+mod hard;
 mod level;
 mod normal;
 mod policy;
@@ -30,7 +31,8 @@ use crate::engine::{Action, Game, PublicView, Team};
 pub use level::{BotLevel, UnknownLevel};
 pub use thought::{CandidateReport, SearchReport, Thought};
 
-/// How long the `normal` level may think about one move (the others need no budget).
+/// How long the searching levels (`normal`, `hard`) may think about one move (the others need
+/// no budget).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Budget {
     /// The search stops when this is spent, or earlier when its choice can no longer change.
@@ -62,6 +64,17 @@ impl Budget {
     }
 }
 
+impl Budget {
+    /// The budget a level thinks within when none is given: `hard` takes the longest any
+    /// bot may, the other levels the default (and `random` and `easy` need none).
+    pub fn of_level(level: BotLevel) -> Budget {
+        match level {
+            BotLevel::Hard => Budget::time(Budget::MAX_TIME),
+            BotLevel::Random | BotLevel::Easy | BotLevel::Normal => Budget::default(),
+        }
+    }
+}
+
 impl Default for Budget {
     fn default() -> Budget {
         Budget::time(Budget::DEFAULT_TIME)
@@ -77,12 +90,12 @@ pub struct Bot {
 }
 
 impl Bot {
-    /// A bot of `level` seeded by `seed`, with the default budget.
+    /// A bot of `level` seeded by `seed`, with its level's budget ([`Budget::of_level`]).
     pub fn new(level: BotLevel, seed: u64) -> Bot {
         Bot {
             level,
             seed,
-            budget: Budget::default(),
+            budget: Budget::of_level(level),
         }
     }
 }
@@ -116,6 +129,7 @@ pub fn think(view: &PublicView, bot: &Bot) -> Result<Thought, NoMove> {
         BotLevel::Random => random::choose(view, &mut rng).map(Thought::plain),
         BotLevel::Easy => easy::think(view, &mut rng),
         BotLevel::Normal => normal::think(view, &mut rng, bot.budget),
+        BotLevel::Hard => hard::think(view, &mut rng, bot.budget),
     };
     thought.ok_or(NoMove::NoLegalAction {
         team: view.controller(),

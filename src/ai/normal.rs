@@ -81,7 +81,56 @@ const DECISIVE: f32 = 3.0;
 /// another is dropped.
 const SWITCH: f32 = 2.0;
 
+/// How a search is shaped: what the levels that search (`normal`, and `hard` in
+/// [`super::hard`]) set apart. `normal`'s is [`NORMAL`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct Plan {
+    /// Easy's favourites played out.
+    pub candidates: usize,
+    /// The best action of this many movers easy's favourites leave out, played out besides.
+    pub other_movers: usize,
+    /// The mover's turns a playout covers.
+    pub turns: usize,
+    /// Replies a player's greedy judgement weighs at most, in a playout.
+    pub replies_judged: usize,
+    /// How the search picks its action from the rounds.
+    pub choice: Choice,
+}
+
+/// How the search turns its rounds into a decision.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) enum Choice {
+    /// Easy's favourite, unless another candidate's gain over it stands [`SWITCH`] standard
+    /// errors out of the noise ([`Rounds::chosen`]).
+    Evidence,
+    /// The candidate whose gain over easy's favourite is likeliest the best, each candidate's
+    /// measured gain shrunk towards what easy's judgement says of it by how noisy the
+    /// measure still is ([`Rounds::shrunk`]). `spread` is how far apart, in reward, the
+    /// candidates' true gains are thought to lie: the smaller, the more rounds the search
+    /// needs before it overrules easy.
+    Shrunk { spread: f32 },
+}
+
+/// `normal`'s search.
+pub(super) const NORMAL: Plan = Plan {
+    candidates: CANDIDATES,
+    other_movers: OTHER_MOVERS,
+    turns: TURNS,
+    replies_judged: REPLIES_JUDGED,
+    choice: Choice::Evidence,
+};
+
 pub(super) fn think(view: &PublicView, rng: &mut SplitMix64, budget: Budget) -> Option<Thought> {
+    search(view, rng, budget, &NORMAL)
+}
+
+/// The search shaped by `plan`, within `budget`.
+pub(super) fn search(
+    view: &PublicView,
+    rng: &mut SplitMix64,
+    budget: Budget,
+    plan: &Plan,
+) -> Option<Thought> {
     // The clock runs from the call, as the player waiting for the move sees it: listing and
     // judging the actions count against the budget too.
     let deadline = Instant::now() + budget.time.saturating_sub(WRAP_UP);
@@ -92,7 +141,7 @@ pub(super) fn think(view: &PublicView, rng: &mut SplitMix64, budget: Budget) -> 
     let mut judged = easy::judge(view, actions, rng);
     // A stable sort keeps the view's order among equals, so a decision is reproducible.
     judged.sort_by(|a, b| b.1.total_cmp(&a.1));
-    let ranked = candidates_of(&judged);
+    let ranked = candidates_of(&judged, plan);
     if ranked.len() == 1 {
         return Some(Thought {
             action: ranked[0].0,
@@ -104,9 +153,16 @@ pub(super) fn think(view: &PublicView, rng: &mut SplitMix64, budget: Budget) -> 
         me: view.controller(),
         prior: Prior::of(view),
         deadline,
+        turns: plan.turns,
+        replies_judged: plan.replies_judged,
     };
     let risks = strand_risks(view, &ranked, rng);
     let mut rounds = Rounds::new(ranked.len());
+    rounds.choice = plan.choice;
+    rounds.prior = ranked
+        .iter()
+        .map(|(_, score)| *score - ranked[0].1)
+        .collect();
     let mut playouts = 0u32;
     // The longest playout so far: one that may not end within the budget is not begun, so
     // that a move keeps to its time rather than running one playout over it.
@@ -164,11 +220,11 @@ pub(super) fn think(view: &PublicView, rng: &mut SplitMix64, budget: Budget) -> 
 
 /// The actions to play out, from easy's judgement best first: its [`CANDIDATES`] favourites,
 /// then the best action of up to [`OTHER_MOVERS`] movers those leave out.
-fn candidates_of(judged: &[(Action, f32)]) -> Vec<(Action, f32)> {
-    let mut ranked: Vec<(Action, f32)> = judged.iter().take(CANDIDATES).copied().collect();
+fn candidates_of(judged: &[(Action, f32)], plan: &Plan) -> Vec<(Action, f32)> {
+    let mut ranked: Vec<(Action, f32)> = judged.iter().take(plan.candidates).copied().collect();
     let mut movers: Vec<Mover> = ranked.iter().map(|(a, _)| Mover::of(a)).collect();
-    for (action, score) in judged.iter().skip(CANDIDATES) {
-        if ranked.len() >= CANDIDATES + OTHER_MOVERS {
+    for (action, score) in judged.iter().skip(plan.candidates) {
+        if ranked.len() >= plan.candidates + plan.other_movers {
             break;
         }
         let mover = Mover::of(action);
@@ -225,6 +281,10 @@ struct Rounds {
     rewards: Vec<Vec<f32>>,
     /// The candidates still played: easy's favourite (candidate 0) always is.
     alive: Vec<bool>,
+    /// How the rounds make a decision.
+    choice: Choice,
+    /// Each candidate's gain over easy's favourite as easy judged it, for [`Choice::Shrunk`].
+    prior: Vec<f32>,
 }
 
 impl Rounds {
@@ -232,6 +292,8 @@ impl Rounds {
         Rounds {
             rewards: Vec::new(),
             alive: vec![true; candidates],
+            choice: Choice::Evidence,
+            prior: vec![0.0; candidates],
         }
     }
 
@@ -262,6 +324,9 @@ impl Rounds {
     /// way a short budget makes normal at worst easy, and a long one lets the search overrule
     /// easy wherever it has seen enough.
     fn chosen(&self) -> usize {
+        if let Choice::Shrunk { spread } = self.choice {
+            return self.shrunk(spread);
+        }
         let best = (1..self.alive.len())
             .filter(|i| self.alive[*i])
             .map(|i| (i, self.gain(i, 0)))
@@ -271,6 +336,36 @@ impl Rounds {
             Some((i, g)) if clearly_ahead(&g, SWITCH) => i,
             _ => 0,
         }
+    }
+
+    /// [`Choice::Shrunk`]: the candidate whose gain over easy's favourite is likeliest the
+    /// best, the favourite's own being nothing. Each gain measured over `n` rounds is
+    /// weighed against what easy's judgement said of it, as if that were worth `k` rounds,
+    /// `k` being the noise of one round's gain (the candidates' pooled variance) over the
+    /// `spread` of the true gains squared: so a few noisy rounds hardly move easy's order,
+    /// and as they add up the search trusts them more. Unlike [`Choice::Evidence`] it does
+    /// not need one candidate to stand clear of the noise on its own: a long budget plays
+    /// the best measured candidate even when its lead is small.
+    fn shrunk(&self, spread: f32) -> usize {
+        let gains: Vec<(usize, Mean)> = (1..self.alive.len())
+            .filter(|&i| self.alive[i])
+            .map(|i| (i, self.gain(i, 0)))
+            .filter(|(_, g)| g.count >= 2)
+            .collect();
+        if gains.is_empty() {
+            return 0;
+        }
+        let noise = gains.iter().map(|(_, g)| g.variance()).sum::<f32>() / gains.len() as f32;
+        let k = noise / (spread * spread);
+        let mut best = (0, 0.0f32);
+        for (i, g) in gains {
+            let n = g.count as f32;
+            let estimate = (n * g.mean() + k * self.prior[i]) / (n + k);
+            if estimate > best.1 {
+                best = (i, estimate);
+            }
+        }
+        best.0
     }
 
     /// Drops each candidate (but easy's favourite) that another still played leads by
@@ -345,6 +440,10 @@ struct Search {
     /// from ice lands anywhere, each landing raising a choice), and a loaded machine slows
     /// any of them; so a playout checks the clock as it goes, and gives up once it is late.
     deadline: Instant,
+    /// The mover's turns a playout covers ([`Plan::turns`]).
+    turns: usize,
+    /// Replies a greedy judgement weighs at most ([`Plan::replies_judged`]).
+    replies_judged: usize,
 }
 
 impl Search {
@@ -396,7 +495,7 @@ impl Search {
         if lost(&game, self.me) {
             return (0.0, true);
         }
-        for turn in 0..TURNS {
+        for turn in 0..self.turns {
             if self.late() {
                 break;
             }
@@ -426,7 +525,7 @@ impl Search {
                 self.answer_choices(&mut game, mover, rng);
             }
             if lost(&game, self.me) {
-                return (SURVIVAL * turn as f32 / TURNS as f32, false);
+                return (SURVIVAL * turn as f32 / self.turns as f32, false);
             }
         }
         (race_rewards(&game, &self.prior)[self.me.index()], false)
@@ -463,8 +562,8 @@ impl Search {
     /// The action `team` likes best in `game` by the position it leads to.
     fn greedy(&self, game: &Game, team: Team, rng: &mut SplitMix64) -> Option<Action> {
         let mut actions = game.legal_actions_unflagged();
-        if actions.len() > REPLIES_JUDGED {
-            actions = Glance::of(game).shortlist(game, &actions, REPLIES_JUDGED);
+        if actions.len() > self.replies_judged {
+            actions = Glance::of(game).shortlist(game, &actions, self.replies_judged);
         }
         // Never cut down: a reply weighs a dozen actions on one guess, and its choices in
         // full, as before the cap on easy's own decisions.
@@ -506,6 +605,14 @@ impl Mean {
         self.mean
     }
 
+    /// The variance of the values (infinite before two of them).
+    fn variance(&self) -> f32 {
+        if self.count < 2 {
+            return f32::INFINITY;
+        }
+        self.m2 / (self.count - 1) as f32
+    }
+
     /// The variance of the mean (infinite before two values).
     fn spread(&self) -> f32 {
         if self.count < 2 {
@@ -533,6 +640,8 @@ mod tests {
             me: view.controller(),
             prior: Prior::of(&view),
             deadline,
+            turns: TURNS,
+            replies_judged: REPLIES_JUDGED,
         };
         let far = Instant::now() + Duration::from_secs(3600);
         let reward = search(far).playout(&guess, &action, &mut SplitMix64::new(2));
@@ -576,6 +685,8 @@ mod tests {
             me: view.controller(),
             prior: Prior::of(&view),
             deadline: Instant::now() + Duration::from_secs(3600),
+            turns: TURNS,
+            replies_judged: REPLIES_JUDGED,
         };
         let trapped = view
             .sample_given(&mut rng, Cell::parse("d4").unwrap(), TileKind::Trap)
@@ -618,6 +729,42 @@ mod tests {
         assert_eq!(rounds(&steady).chosen(), 1);
         let worse = [[0.5, 0.4, 0.3], [0.5, 0.4, 0.3], [0.5, 0.4, 0.3]];
         assert_eq!(rounds(&worse).chosen(), 0);
+    }
+
+    /// [`Choice::Shrunk`] reads a few noisy rounds as easy's order, and many as what they
+    /// measure: a candidate steadily a little ahead of easy's favourite is played once the
+    /// rounds add up, though its lead never stands two standard errors clear, which
+    /// [`Choice::Evidence`] waits for; one clearly behind easy's judgement needs more rounds
+    /// to be played than one easy rated as high.
+    #[test]
+    fn shrunk_gains_trust_the_rounds_as_they_add_up() {
+        let shrunk = |rows: &[[f32; 3]], prior: [f32; 3]| {
+            let mut r = rounds(rows);
+            r.choice = Choice::Shrunk { spread: 0.05 };
+            r.prior = prior.to_vec();
+            r
+        };
+        // Candidate 1 gains 0.02 a round, give or take 0.25: noise far beyond the gain.
+        let row = |k: usize| {
+            let swing = if k % 2 == 0 { 0.25 } else { -0.25 };
+            [0.5, 0.52 + swing, 0.45 + swing]
+        };
+        let few: Vec<[f32; 3]> = (0..4).map(row).collect();
+        let many: Vec<[f32; 3]> = (0..400).map(row).collect();
+        let even = [0.0, 0.0, 0.0];
+        assert_eq!(shrunk(&few, [0.0, -0.01, 0.0]).chosen(), 0);
+        assert_eq!(shrunk(&many, [0.0, -0.01, 0.0]).chosen(), 1);
+        assert_eq!(
+            rounds(&many).chosen(),
+            0,
+            "evidence waits for two standard errors"
+        );
+        // With no prior against it a steady gain is taken at once; a prior that easy rated
+        // it far lower holds it back until the rounds outweigh it.
+        assert_eq!(shrunk(&few, even).chosen(), 1);
+        assert_eq!(shrunk(&few, [0.0, -0.2, 0.0]).chosen(), 0);
+        // Candidate 2 loses 0.05 a round: never played.
+        assert!(shrunk(&many, even).chosen() != 2);
     }
 
     /// A candidate steadily behind another is dropped, and its rewards no longer count;
@@ -677,7 +824,7 @@ mod tests {
             0.2,
         ));
         judged.push((step(UnitKind::Pirate(2), "h7"), 0.1));
-        let ranked = candidates_of(&judged);
+        let ranked = candidates_of(&judged, &NORMAL);
         let moved: Vec<Action> = ranked.iter().map(|(a, _)| *a).collect();
         let mut expected: Vec<Action> = judged[..CANDIDATES].iter().map(|(a, _)| *a).collect();
         expected.push(step(UnitKind::Pirate(3), "h9"));
@@ -686,6 +833,6 @@ mod tests {
         });
         assert_eq!(moved, expected);
         // Fewer actions than candidates: all of them, nothing added.
-        assert_eq!(candidates_of(&judged[..3]).len(), 3);
+        assert_eq!(candidates_of(&judged[..3], &NORMAL).len(), 3);
     }
 }

@@ -75,7 +75,7 @@ fn bad_arena_input_names_what_is_right() {
     assert!(!run.status.success());
     let said = text(&run.stderr);
     assert!(
-        said.contains("unknown bot level `genius` (levels: random, easy, normal)"),
+        said.contains("unknown bot level `genius` (levels: random, easy, normal, hard)"),
         "{said}"
     );
 

@@ -384,7 +384,7 @@ fn imports_keep_endings_and_refuse_impossible_seats() {
             e["seats"][1]["user_id"] = serde_json::Value::Null;
             e["seats"][1]["bot_level"] = "genius".into();
         },
-        "seat 2: unknown bot level `genius` (levels: random, easy, normal)",
+        "seat 2: unknown bot level `genius` (levels: random, easy, normal, hard)",
     );
     refused(
         &|e| {
@@ -426,7 +426,7 @@ fn the_timeout_level_is_a_setting() {
         .unwrap_err();
     assert_eq!(
         refused.to_string(),
-        "bad setting: timeout_level: unknown bot level `genius` (levels: random, easy, normal)"
+        "bad setting: timeout_level: unknown bot level `genius` (levels: random, easy, normal, hard)"
     );
     assert_eq!(s.game(id).unwrap().config.timeout_level, BotLevel::Normal);
 }
