@@ -746,7 +746,7 @@ mod tests {
         };
         // Candidate 1 gains 0.02 a round, give or take 0.25: noise far beyond the gain.
         let row = |k: usize| {
-            let swing = if k % 2 == 0 { 0.25 } else { -0.25 };
+            let swing = if k.is_multiple_of(2) { 0.25 } else { -0.25 };
             [0.5, 0.52 + swing, 0.45 + swing]
         };
         let few: Vec<[f32; 3]> = (0..4).map(row).collect();
