@@ -13,7 +13,8 @@ const HARD: Plan = Plan {
     other_movers: 3,
     turns: 4,
     replies_judged: 12,
-    choice: Choice::Shrunk { spread: 0.05 },
+    choice: Choice::Shrunk { spread: 0.03 },
+    widening: Some((4, 2)),
 };
 
 pub(super) fn think(view: &PublicView, rng: &mut SplitMix64, budget: Budget) -> Option<Thought> {

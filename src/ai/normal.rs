@@ -95,6 +95,9 @@ pub(super) struct Plan {
     pub replies_judged: usize,
     /// How the search picks its action from the rounds.
     pub choice: Choice,
+    /// Candidates played from the first round on, easy's favourites first, and after how
+    /// many whole rounds one more joins (`None`: all of them at once).
+    pub widening: Option<(usize, usize)>,
 }
 
 /// How the search turns its rounds into a decision.
@@ -118,6 +121,7 @@ pub(super) const NORMAL: Plan = Plan {
     turns: TURNS,
     replies_judged: REPLIES_JUDGED,
     choice: Choice::Evidence,
+    widening: None,
 };
 
 pub(super) fn think(view: &PublicView, rng: &mut SplitMix64, budget: Budget) -> Option<Thought> {
@@ -159,6 +163,9 @@ pub(super) fn search(
     let risks = strand_risks(view, &ranked, rng);
     let mut rounds = Rounds::new(ranked.len());
     rounds.choice = plan.choice;
+    if let Some((first, _)) = plan.widening {
+        rounds.entered = first.clamp(2, ranked.len());
+    }
     rounds.prior = ranked
         .iter()
         .map(|(_, score)| *score - ranked[0].1)
@@ -175,7 +182,7 @@ pub(super) fn search(
         let draws = rng.next_u64();
         let mut round = vec![f32::NAN; ranked.len()];
         for (i, (action, _)) in ranked.iter().enumerate() {
-            if !rounds.alive[i] {
+            if !rounds.played(i) {
                 continue;
             }
             let mut draw = SplitMix64::new(draws);
@@ -196,13 +203,16 @@ pub(super) fn search(
             let out_of_time = Instant::now() + slowest > deadline;
             if out_of_playouts || out_of_time {
                 // A round cut short is left out: its actions did not all meet its guess.
-                if rounds.alive.iter().skip(i + 1).all(|a| !a) {
+                if (i + 1..ranked.len()).all(|k| !rounds.played(k)) {
                     rounds.add(round);
                 }
                 break 'rounds;
             }
         }
         rounds.add(round);
+        if let Some((first, every)) = plan.widening {
+            rounds.entered = (first + rounds.len() / every.max(1)).clamp(2, ranked.len());
+        }
         if rounds.len() >= MIN_ROUNDS {
             rounds.prune();
             if rounds.settled() {
@@ -285,6 +295,9 @@ struct Rounds {
     choice: Choice,
     /// Each candidate's gain over easy's favourite as easy judged it, for [`Choice::Shrunk`].
     prior: Vec<f32>,
+    /// The candidates played so far are the first this many ([`Plan::widening`]): the others
+    /// join as the rounds add up.
+    entered: usize,
 }
 
 impl Rounds {
@@ -294,7 +307,13 @@ impl Rounds {
             alive: vec![true; candidates],
             choice: Choice::Evidence,
             prior: vec![0.0; candidates],
+            entered: candidates,
         }
+    }
+
+    /// Is candidate `i` played in the next round: joined, and not dropped?
+    fn played(&self, i: usize) -> bool {
+        i < self.entered && self.alive[i]
     }
 
     fn add(&mut self, round: Vec<f32>) {
@@ -376,9 +395,13 @@ impl Rounds {
         let behind: Vec<usize> = (1..n)
             .filter(|&i| self.alive[i])
             .filter(|&i| {
-                (0..n)
-                    .filter(|&j| j != i && self.alive[j])
-                    .any(|j| clearly_ahead(&self.gain(j, i), SWITCH))
+                (0..n).filter(|&j| j != i && self.alive[j]).any(|j| {
+                    // A candidate that joined late ([`Plan::widening`]) is not judged on
+                    // fewer rounds than any is at first: two or three make too rough an
+                    // estimate of the noise.
+                    let gain = self.gain(j, i);
+                    gain.count as usize >= MIN_ROUNDS && clearly_ahead(&gain, SWITCH)
+                })
             })
             .collect();
         for i in behind {
@@ -419,6 +442,10 @@ impl Rounds {
     /// Can more rounds no longer change the choice? Easy's favourite is the only candidate
     /// left, or the chosen one leads every other left by [`DECISIVE`] standard errors.
     fn settled(&self) -> bool {
+        // Candidates still to join might change the choice.
+        if self.entered < self.alive.len() {
+            return false;
+        }
         let c = self.chosen();
         (0..self.alive.len())
             .filter(|&k| k != c && self.alive[k])

@@ -37,6 +37,9 @@ pub struct ArenaOptions {
     /// level's own ([`Budget::of_level`]), one for every seat, or one per entry of `bots`
     /// (to give levels different times: `hard`'s default is twice `normal`'s).
     pub think: Vec<Duration>,
+    /// The searching levels stop after this many playouts a move too, if given: a budget
+    /// that does not shrink when the machine is busy, for figures taken on a shared one.
+    pub playouts: Option<u32>,
     /// Print the board each game ended on after its line, to see how it ended (where the
     /// gold left lies, what fog is left when a game stalls).
     pub boards: bool,
@@ -198,10 +201,14 @@ impl ArenaOptions {
 
     /// The budget of entry `entry` of `--bots`.
     fn budget(&self, entry: usize) -> Budget {
-        match self.think.as_slice() {
+        let time = match self.think.as_slice() {
             [] => Budget::of_level(self.bots[entry]),
             [all] => Budget::time(*all),
             each => Budget::time(each[entry]),
+        };
+        Budget {
+            playouts: self.playouts,
+            ..time
         }
     }
 
@@ -441,7 +448,10 @@ fn play_one(options: &ArenaOptions, settings: &Settings, g: u32) -> Result<Playe
             options.pack,
             options
                 .think_arg()
-                .map_or(String::new(), |ms| format!(" --think-ms {ms}")),
+                .map_or(String::new(), |ms| format!(" --think-ms {ms}"))
+                + &options
+                    .playouts
+                    .map_or(String::new(), |n| format!(" --playouts {n}")),
             g + 1
         );
         let text = record.scenario(settings, map, &game, &title, &about);
@@ -471,8 +481,12 @@ impl fmt::Display for ArenaReport {
             .enumerate()
             .filter(|(entry, _)| o.bots[*entry].searches())
             .map(|(entry, name)| {
-                let ms = o.budget(entry).time.as_millis();
-                format!("; `{name}` thinks up to {ms} ms a move")
+                let budget = o.budget(entry);
+                let ms = budget.time.as_millis();
+                match budget.playouts {
+                    Some(n) => format!("; `{name}` thinks up to {ms} ms or {n} playouts a move"),
+                    None => format!("; `{name}` thinks up to {ms} ms a move"),
+                }
             })
             .collect();
         writeln!(
@@ -574,6 +588,7 @@ mod tests {
             threads,
             seed,
             think: vec![Duration::from_millis(10)],
+            playouts: None,
             boards: false,
             record: None,
         }
@@ -657,6 +672,9 @@ mod tests {
         options.think = Vec::new();
         assert_eq!((ms(&options, 0), ms(&options, 1)), (2000, 1000));
         assert_eq!(options.think_arg(), None);
+        options.playouts = Some(40);
+        assert_eq!(options.budget(1).playouts, Some(40));
+        assert_eq!(ms(&options, 1), 1000);
         options.think = vec![Duration::from_millis(10); 3];
         let refused = run(&options, &mut Vec::new()).unwrap_err();
         assert!(

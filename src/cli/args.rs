@@ -139,6 +139,10 @@ pub struct ArenaArgs {
     /// (default: each level's own, normal 1000 and hard 2000).
     #[arg(long, value_delimiter = ',')]
     pub think_ms: Vec<u64>,
+    /// The searching levels also stop after this many playouts a move (1 to 100000): their
+    /// strength then does not depend on how busy the machine is.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub playouts: Option<u32>,
     /// After each game's line, print the board it ended on (as the terminal game draws
     /// it).
     #[arg(long)]
@@ -329,6 +333,7 @@ impl ArenaArgs {
                 .iter()
                 .map(|ms| std::time::Duration::from_millis(*ms))
                 .collect(),
+            playouts: self.playouts,
             boards: self.boards,
             record: self.record,
         };
