@@ -400,7 +400,8 @@ impl Rounds {
                     // fewer rounds than any is at first: two or three make too rough an
                     // estimate of the noise.
                     let gain = self.gain(j, i);
-                    gain.count as usize >= MIN_ROUNDS && clearly_ahead(&gain, SWITCH)
+                    gain.count as usize >= MIN_ROUNDS.min(self.len())
+                        && clearly_ahead(&gain, SWITCH)
                 })
             })
             .collect();
@@ -792,6 +793,35 @@ mod tests {
         assert_eq!(shrunk(&few, [0.0, -0.2, 0.0]).chosen(), 0);
         // Candidate 2 loses 0.05 a round: never played.
         assert!(shrunk(&many, even).chosen() != 2);
+    }
+
+    /// With [`Plan::widening`], the candidates still to join are not played, the search is
+    /// not settled before they have, and one that joined late is not dropped on its first
+    /// few rounds, however far behind they put it.
+    #[test]
+    fn late_candidates_join_before_the_search_settles() {
+        let mut r = rounds(&[
+            [0.6, 0.5, f32::NAN],
+            [0.7, 0.61, f32::NAN],
+            [0.5, 0.39, f32::NAN],
+            [0.6, 0.5, 0.3],
+            [0.7, 0.61, 0.4],
+        ]);
+        r.entered = 2;
+        assert!(r.played(1) && !r.played(2));
+        r.prune();
+        assert_eq!(r.alive, [true, false, true]);
+        assert!(!r.settled(), "candidate 2 has yet to join");
+        r.entered = 3;
+        assert!(!r.played(1) && r.played(2));
+        r.prune();
+        assert!(r.alive[2], "two rounds are too few to drop it");
+        for _ in 0..3 {
+            r.add(vec![0.6, f32::NAN, 0.3]);
+        }
+        r.prune();
+        assert_eq!(r.alive, [true, false, false]);
+        assert!(r.settled());
     }
 
     /// A candidate steadily behind another is dropped, and its rewards no longer count;
