@@ -430,3 +430,29 @@ fn the_timeout_level_is_a_setting() {
     );
     assert_eq!(s.game(id).unwrap().config.timeout_level, BotLevel::Normal);
 }
+
+/// `hard` is offered as every other level: as the timeout level, and in a seat, stored and
+/// read back as `hard`.
+#[test]
+fn the_hard_level_takes_a_seat_and_the_timeout() {
+    let f = fixture();
+    let s = &f.service;
+    let id = s
+        .create_lobby(
+            Actor::user(ALICE),
+            here(),
+            jackal::words::Lang::En,
+            small_config(),
+            Some(1),
+        )
+        .unwrap();
+    let config = s
+        .configure(Actor::user(ALICE), id, "timeout_level", "hard")
+        .unwrap();
+    assert_eq!(config.timeout_level, BotLevel::Hard);
+    s.add_bot(Actor::user(ALICE), id, 2, BotLevel::Hard)
+        .unwrap();
+    let game = s.game(id).unwrap();
+    assert_eq!(game.config.timeout_level, BotLevel::Hard);
+    assert_eq!(game.seat(2).unwrap().bot, Some(BotLevel::Hard));
+}
