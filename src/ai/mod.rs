@@ -4,13 +4,15 @@
 //! counts of the tiles still unseen, but not what lies under the fog nor the map's seed. The
 //! levels that look ahead play on determinisations, fog drawn from the unseen tiles by the
 //! bot's own generator, so what a bot does cannot depend on the hidden map. Decisions are
-//! seeded: the same view, level, seed (and, for `normal`, a budget counted in playouts) give
+//! seeded: the same view, level, seed (and, for `normal` and `hard`, a budget counted in playouts) give
 //! the same action.
 //!
 //! - `random` ([`random`]): any legal action;
 //! - `easy` ([`easy`]): greedy, judging each action's outcome ([`eval`]);
 //! - `normal` ([`normal`]): easy's best few actions played out over determinisations, every
 //!   player answering greedily for four of the mover's turns, within a time budget;
+//! - `hard` ([`hard`]): normal's search on more candidates, which join as its rounds add up,
+//!   trusting the rounds more as they do, with twice normal's default time;
 //! - [`policy`]: a quick glance at actions, to choose which are worth judging in full.
 
 mod easy;
