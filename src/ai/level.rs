@@ -15,6 +15,9 @@ pub enum BotLevel {
     Easy,
     /// A search over what may lie under the fog, within a time budget.
     Normal,
+    /// Normal's search, wider and trusting its rounds more as they add up, with twice the
+    /// time by default.
+    Hard,
 }
 
 /// A level name that is none of [`BotLevel::ALL`]; it names the valid ones.
@@ -26,18 +29,29 @@ pub struct UnknownLevel {
 
 impl BotLevel {
     /// Every level, weakest first.
-    pub const ALL: [BotLevel; 3] = [BotLevel::Random, BotLevel::Easy, BotLevel::Normal];
+    pub const ALL: [BotLevel; 4] = [
+        BotLevel::Random,
+        BotLevel::Easy,
+        BotLevel::Normal,
+        BotLevel::Hard,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
             BotLevel::Random => "random",
             BotLevel::Easy => "easy",
             BotLevel::Normal => "normal",
+            BotLevel::Hard => "hard",
         }
     }
 
     pub fn names() -> Vec<&'static str> {
         BotLevel::ALL.iter().map(|l| l.name()).collect()
+    }
+
+    /// Does this level search within a time budget (`--think-ms`)?
+    pub fn searches(self) -> bool {
+        matches!(self, BotLevel::Normal | BotLevel::Hard)
     }
 
     /// The level named `text` (any case, surrounding spaces ignored).
@@ -76,6 +90,14 @@ mod tests {
             assert_eq!(level.to_string().parse::<BotLevel>(), Ok(level));
         }
         assert_eq!(BotLevel::parse(" Normal "), Some(BotLevel::Normal));
+        assert_eq!(BotLevel::parse("HARD"), Some(BotLevel::Hard));
+        assert_eq!(BotLevel::Hard.to_string(), "hard");
+        // As seats and settings store it (serde), and read it back.
+        assert_eq!(serde_json::to_string(&BotLevel::Hard).unwrap(), "\"hard\"");
+        for level in BotLevel::ALL {
+            let stored = serde_json::to_string(&level).unwrap();
+            assert_eq!(serde_json::from_str::<BotLevel>(&stored).unwrap(), level);
+        }
     }
 
     #[test]
@@ -83,7 +105,7 @@ mod tests {
         let error = "genius".parse::<BotLevel>().unwrap_err();
         assert_eq!(
             error.to_string(),
-            "unknown bot level `genius` (levels: random, easy, normal)"
+            "unknown bot level `genius` (levels: random, easy, normal, hard)"
         );
     }
 }

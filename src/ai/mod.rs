@@ -4,17 +4,20 @@
 //! counts of the tiles still unseen, but not what lies under the fog nor the map's seed. The
 //! levels that look ahead play on determinisations, fog drawn from the unseen tiles by the
 //! bot's own generator, so what a bot does cannot depend on the hidden map. Decisions are
-//! seeded: the same view, level, seed (and, for `normal`, a budget counted in playouts) give
+//! seeded: the same view, level, seed (and, for `normal` and `hard`, a budget counted in playouts) give
 //! the same action.
 //!
 //! - `random` ([`random`]): any legal action;
 //! - `easy` ([`easy`]): greedy, judging each action's outcome ([`eval`]);
 //! - `normal` ([`normal`]): easy's best few actions played out over determinisations, every
 //!   player answering greedily for four of the mover's turns, within a time budget;
+//! - `hard` ([`hard`]): normal's search on more candidates, which join as its rounds add up,
+//!   trusting the rounds more as they do, with twice normal's default time;
 //! - [`policy`]: a quick glance at actions, to choose which are worth judging in full.
 
 mod easy;
 mod eval;
+mod hard;
 mod level;
 mod normal;
 mod policy;
@@ -30,7 +33,8 @@ use crate::engine::{Action, Game, PublicView, Team};
 pub use level::{BotLevel, UnknownLevel};
 pub use thought::{CandidateReport, SearchReport, Thought};
 
-/// How long the `normal` level may think about one move (the others need no budget).
+/// How long the searching levels (`normal`, `hard`) may think about one move (the others need
+/// no budget).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Budget {
     /// The search stops when this is spent, or earlier when its choice can no longer change.
@@ -62,6 +66,17 @@ impl Budget {
     }
 }
 
+impl Budget {
+    /// The budget a level thinks within when none is given: `hard` takes the longest any
+    /// bot may, the other levels the default (and `random` and `easy` need none).
+    pub fn of_level(level: BotLevel) -> Budget {
+        match level {
+            BotLevel::Hard => Budget::time(Budget::MAX_TIME),
+            BotLevel::Random | BotLevel::Easy | BotLevel::Normal => Budget::default(),
+        }
+    }
+}
+
 impl Default for Budget {
     fn default() -> Budget {
         Budget::time(Budget::DEFAULT_TIME)
@@ -77,12 +92,12 @@ pub struct Bot {
 }
 
 impl Bot {
-    /// A bot of `level` seeded by `seed`, with the default budget.
+    /// A bot of `level` seeded by `seed`, with its level's budget ([`Budget::of_level`]).
     pub fn new(level: BotLevel, seed: u64) -> Bot {
         Bot {
             level,
             seed,
-            budget: Budget::default(),
+            budget: Budget::of_level(level),
         }
     }
 }
@@ -116,6 +131,7 @@ pub fn think(view: &PublicView, bot: &Bot) -> Result<Thought, NoMove> {
         BotLevel::Random => random::choose(view, &mut rng).map(Thought::plain),
         BotLevel::Easy => easy::think(view, &mut rng),
         BotLevel::Normal => normal::think(view, &mut rng, bot.budget),
+        BotLevel::Hard => hard::think(view, &mut rng, bot.budget),
     };
     thought.ok_or(NoMove::NoLegalAction {
         team: view.controller(),

@@ -81,7 +81,60 @@ const DECISIVE: f32 = 3.0;
 /// another is dropped.
 const SWITCH: f32 = 2.0;
 
+/// How a search is shaped: what the levels that search (`normal`, and `hard` in
+/// [`super::hard`]) set apart. `normal`'s is [`NORMAL`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct Plan {
+    /// Easy's favourites played out.
+    pub candidates: usize,
+    /// The best action of this many movers easy's favourites leave out, played out besides.
+    pub other_movers: usize,
+    /// The mover's turns a playout covers.
+    pub turns: usize,
+    /// Replies a player's greedy judgement weighs at most, in a playout.
+    pub replies_judged: usize,
+    /// How the search picks its action from the rounds.
+    pub choice: Choice,
+    /// Candidates played from the first round on, easy's favourites first, and after how
+    /// many whole rounds one more joins (`None`: all of them at once).
+    pub widening: Option<(usize, usize)>,
+}
+
+/// How the search turns its rounds into a decision.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) enum Choice {
+    /// Easy's favourite, unless another candidate's gain over it stands [`SWITCH`] standard
+    /// errors out of the noise ([`Rounds::chosen`]).
+    Evidence,
+    /// The candidate whose gain over easy's favourite is likeliest the best, each candidate's
+    /// measured gain shrunk towards what easy's judgement says of it by how noisy the
+    /// measure still is ([`Rounds::shrunk`]). `spread` is how far apart, in reward, the
+    /// candidates' true gains are thought to lie: the smaller, the more rounds the search
+    /// needs before it overrules easy.
+    Shrunk { spread: f32 },
+}
+
+/// `normal`'s search.
+pub(super) const NORMAL: Plan = Plan {
+    candidates: CANDIDATES,
+    other_movers: OTHER_MOVERS,
+    turns: TURNS,
+    replies_judged: REPLIES_JUDGED,
+    choice: Choice::Evidence,
+    widening: None,
+};
+
 pub(super) fn think(view: &PublicView, rng: &mut SplitMix64, budget: Budget) -> Option<Thought> {
+    search(view, rng, budget, &NORMAL)
+}
+
+/// The search shaped by `plan`, within `budget`.
+pub(super) fn search(
+    view: &PublicView,
+    rng: &mut SplitMix64,
+    budget: Budget,
+    plan: &Plan,
+) -> Option<Thought> {
     // The clock runs from the call, as the player waiting for the move sees it: listing and
     // judging the actions count against the budget too.
     let deadline = Instant::now() + budget.time.saturating_sub(WRAP_UP);
@@ -92,7 +145,7 @@ pub(super) fn think(view: &PublicView, rng: &mut SplitMix64, budget: Budget) -> 
     let mut judged = easy::judge(view, actions, rng);
     // A stable sort keeps the view's order among equals, so a decision is reproducible.
     judged.sort_by(|a, b| b.1.total_cmp(&a.1));
-    let ranked = candidates_of(&judged);
+    let ranked = candidates_of(&judged, plan);
     if ranked.len() == 1 {
         return Some(Thought {
             action: ranked[0].0,
@@ -104,9 +157,19 @@ pub(super) fn think(view: &PublicView, rng: &mut SplitMix64, budget: Budget) -> 
         me: view.controller(),
         prior: Prior::of(view),
         deadline,
+        turns: plan.turns,
+        replies_judged: plan.replies_judged,
     };
     let risks = strand_risks(view, &ranked, rng);
     let mut rounds = Rounds::new(ranked.len());
+    rounds.choice = plan.choice;
+    if let Some((first, _)) = plan.widening {
+        rounds.entered = first.clamp(2, ranked.len());
+    }
+    rounds.prior = ranked
+        .iter()
+        .map(|(_, score)| *score - ranked[0].1)
+        .collect();
     let mut playouts = 0u32;
     // The longest playout so far: one that may not end within the budget is not begun, so
     // that a move keeps to its time rather than running one playout over it.
@@ -119,7 +182,7 @@ pub(super) fn think(view: &PublicView, rng: &mut SplitMix64, budget: Budget) -> 
         let draws = rng.next_u64();
         let mut round = vec![f32::NAN; ranked.len()];
         for (i, (action, _)) in ranked.iter().enumerate() {
-            if !rounds.alive[i] {
+            if !rounds.played(i) {
                 continue;
             }
             let mut draw = SplitMix64::new(draws);
@@ -140,13 +203,16 @@ pub(super) fn think(view: &PublicView, rng: &mut SplitMix64, budget: Budget) -> 
             let out_of_time = Instant::now() + slowest > deadline;
             if out_of_playouts || out_of_time {
                 // A round cut short is left out: its actions did not all meet its guess.
-                if rounds.alive.iter().skip(i + 1).all(|a| !a) {
+                if (i + 1..ranked.len()).all(|k| !rounds.played(k)) {
                     rounds.add(round);
                 }
                 break 'rounds;
             }
         }
         rounds.add(round);
+        if let Some((first, every)) = plan.widening {
+            rounds.entered = (first + rounds.len() / every.max(1)).clamp(2, ranked.len());
+        }
         if rounds.len() >= MIN_ROUNDS {
             rounds.prune();
             if rounds.settled() {
@@ -164,11 +230,11 @@ pub(super) fn think(view: &PublicView, rng: &mut SplitMix64, budget: Budget) -> 
 
 /// The actions to play out, from easy's judgement best first: its [`CANDIDATES`] favourites,
 /// then the best action of up to [`OTHER_MOVERS`] movers those leave out.
-fn candidates_of(judged: &[(Action, f32)]) -> Vec<(Action, f32)> {
-    let mut ranked: Vec<(Action, f32)> = judged.iter().take(CANDIDATES).copied().collect();
+fn candidates_of(judged: &[(Action, f32)], plan: &Plan) -> Vec<(Action, f32)> {
+    let mut ranked: Vec<(Action, f32)> = judged.iter().take(plan.candidates).copied().collect();
     let mut movers: Vec<Mover> = ranked.iter().map(|(a, _)| Mover::of(a)).collect();
-    for (action, score) in judged.iter().skip(CANDIDATES) {
-        if ranked.len() >= CANDIDATES + OTHER_MOVERS {
+    for (action, score) in judged.iter().skip(plan.candidates) {
+        if ranked.len() >= plan.candidates + plan.other_movers {
             break;
         }
         let mover = Mover::of(action);
@@ -225,6 +291,13 @@ struct Rounds {
     rewards: Vec<Vec<f32>>,
     /// The candidates still played: easy's favourite (candidate 0) always is.
     alive: Vec<bool>,
+    /// How the rounds make a decision.
+    choice: Choice,
+    /// Each candidate's gain over easy's favourite as easy judged it, for [`Choice::Shrunk`].
+    prior: Vec<f32>,
+    /// The candidates played so far are the first this many ([`Plan::widening`]): the others
+    /// join as the rounds add up.
+    entered: usize,
 }
 
 impl Rounds {
@@ -232,7 +305,15 @@ impl Rounds {
         Rounds {
             rewards: Vec::new(),
             alive: vec![true; candidates],
+            choice: Choice::Evidence,
+            prior: vec![0.0; candidates],
+            entered: candidates,
         }
+    }
+
+    /// Is candidate `i` played in the next round: joined, and not dropped?
+    fn played(&self, i: usize) -> bool {
+        i < self.entered && self.alive[i]
     }
 
     fn add(&mut self, round: Vec<f32>) {
@@ -262,6 +343,9 @@ impl Rounds {
     /// way a short budget makes normal at worst easy, and a long one lets the search overrule
     /// easy wherever it has seen enough.
     fn chosen(&self) -> usize {
+        if let Choice::Shrunk { spread } = self.choice {
+            return self.shrunk(spread);
+        }
         let best = (1..self.alive.len())
             .filter(|i| self.alive[*i])
             .map(|i| (i, self.gain(i, 0)))
@@ -273,6 +357,36 @@ impl Rounds {
         }
     }
 
+    /// [`Choice::Shrunk`]: the candidate whose gain over easy's favourite is likeliest the
+    /// best, the favourite's own being nothing. Each gain measured over `n` rounds is
+    /// weighed against what easy's judgement said of it, as if that were worth `k` rounds,
+    /// `k` being the noise of one round's gain (the candidates' pooled variance) over the
+    /// `spread` of the true gains squared: so a few noisy rounds hardly move easy's order,
+    /// and as they add up the search trusts them more. Unlike [`Choice::Evidence`] it does
+    /// not need one candidate to stand clear of the noise on its own: a long budget plays
+    /// the best measured candidate even when its lead is small.
+    fn shrunk(&self, spread: f32) -> usize {
+        let gains: Vec<(usize, Mean)> = (1..self.alive.len())
+            .filter(|&i| self.alive[i])
+            .map(|i| (i, self.gain(i, 0)))
+            .filter(|(_, g)| g.count >= 2)
+            .collect();
+        if gains.is_empty() {
+            return 0;
+        }
+        let noise = gains.iter().map(|(_, g)| g.variance()).sum::<f32>() / gains.len() as f32;
+        let k = noise / (spread * spread);
+        let mut best = (0, 0.0f32);
+        for (i, g) in gains {
+            let n = g.count as f32;
+            let estimate = (n * g.mean() + k * self.prior[i]) / (n + k);
+            if estimate > best.1 {
+                best = (i, estimate);
+            }
+        }
+        best.0
+    }
+
     /// Drops each candidate (but easy's favourite) that another still played leads by
     /// [`SWITCH`] standard errors: it is all but sure not to be the best, and the rounds left
     /// are better spent telling the others apart.
@@ -281,9 +395,14 @@ impl Rounds {
         let behind: Vec<usize> = (1..n)
             .filter(|&i| self.alive[i])
             .filter(|&i| {
-                (0..n)
-                    .filter(|&j| j != i && self.alive[j])
-                    .any(|j| clearly_ahead(&self.gain(j, i), SWITCH))
+                (0..n).filter(|&j| j != i && self.alive[j]).any(|j| {
+                    // A candidate that joined late ([`Plan::widening`]) is not judged on
+                    // fewer rounds than any is at first: two or three make too rough an
+                    // estimate of the noise.
+                    let gain = self.gain(j, i);
+                    gain.count as usize >= MIN_ROUNDS.min(self.len())
+                        && clearly_ahead(&gain, SWITCH)
+                })
             })
             .collect();
         for i in behind {
@@ -324,6 +443,10 @@ impl Rounds {
     /// Can more rounds no longer change the choice? Easy's favourite is the only candidate
     /// left, or the chosen one leads every other left by [`DECISIVE`] standard errors.
     fn settled(&self) -> bool {
+        // Candidates still to join might change the choice.
+        if self.entered < self.alive.len() {
+            return false;
+        }
         let c = self.chosen();
         (0..self.alive.len())
             .filter(|&k| k != c && self.alive[k])
@@ -345,6 +468,10 @@ struct Search {
     /// from ice lands anywhere, each landing raising a choice), and a loaded machine slows
     /// any of them; so a playout checks the clock as it goes, and gives up once it is late.
     deadline: Instant,
+    /// The mover's turns a playout covers ([`Plan::turns`]).
+    turns: usize,
+    /// Replies a greedy judgement weighs at most ([`Plan::replies_judged`]).
+    replies_judged: usize,
 }
 
 impl Search {
@@ -396,7 +523,7 @@ impl Search {
         if lost(&game, self.me) {
             return (0.0, true);
         }
-        for turn in 0..TURNS {
+        for turn in 0..self.turns {
             if self.late() {
                 break;
             }
@@ -426,7 +553,7 @@ impl Search {
                 self.answer_choices(&mut game, mover, rng);
             }
             if lost(&game, self.me) {
-                return (SURVIVAL * turn as f32 / TURNS as f32, false);
+                return (SURVIVAL * turn as f32 / self.turns as f32, false);
             }
         }
         (race_rewards(&game, &self.prior)[self.me.index()], false)
@@ -463,8 +590,8 @@ impl Search {
     /// The action `team` likes best in `game` by the position it leads to.
     fn greedy(&self, game: &Game, team: Team, rng: &mut SplitMix64) -> Option<Action> {
         let mut actions = game.legal_actions_unflagged();
-        if actions.len() > REPLIES_JUDGED {
-            actions = Glance::of(game).shortlist(game, &actions, REPLIES_JUDGED);
+        if actions.len() > self.replies_judged {
+            actions = Glance::of(game).shortlist(game, &actions, self.replies_judged);
         }
         // Never cut down: a reply weighs a dozen actions on one guess, and its choices in
         // full, as before the cap on easy's own decisions.
@@ -506,6 +633,14 @@ impl Mean {
         self.mean
     }
 
+    /// The variance of the values (infinite before two of them).
+    fn variance(&self) -> f32 {
+        if self.count < 2 {
+            return f32::INFINITY;
+        }
+        self.m2 / (self.count - 1) as f32
+    }
+
     /// The variance of the mean (infinite before two values).
     fn spread(&self) -> f32 {
         if self.count < 2 {
@@ -533,6 +668,8 @@ mod tests {
             me: view.controller(),
             prior: Prior::of(&view),
             deadline,
+            turns: TURNS,
+            replies_judged: REPLIES_JUDGED,
         };
         let far = Instant::now() + Duration::from_secs(3600);
         let reward = search(far).playout(&guess, &action, &mut SplitMix64::new(2));
@@ -576,6 +713,8 @@ mod tests {
             me: view.controller(),
             prior: Prior::of(&view),
             deadline: Instant::now() + Duration::from_secs(3600),
+            turns: TURNS,
+            replies_judged: REPLIES_JUDGED,
         };
         let trapped = view
             .sample_given(&mut rng, Cell::parse("d4").unwrap(), TileKind::Trap)
@@ -618,6 +757,71 @@ mod tests {
         assert_eq!(rounds(&steady).chosen(), 1);
         let worse = [[0.5, 0.4, 0.3], [0.5, 0.4, 0.3], [0.5, 0.4, 0.3]];
         assert_eq!(rounds(&worse).chosen(), 0);
+    }
+
+    /// [`Choice::Shrunk`] reads a few noisy rounds as easy's order, and many as what they
+    /// measure: a candidate steadily a little ahead of easy's favourite is played once the
+    /// rounds add up, though its lead never stands two standard errors clear, which
+    /// [`Choice::Evidence`] waits for; one clearly behind easy's judgement needs more rounds
+    /// to be played than one easy rated as high.
+    #[test]
+    fn shrunk_gains_trust_the_rounds_as_they_add_up() {
+        let shrunk = |rows: &[[f32; 3]], prior: [f32; 3]| {
+            let mut r = rounds(rows);
+            r.choice = Choice::Shrunk { spread: 0.05 };
+            r.prior = prior.to_vec();
+            r
+        };
+        // Candidate 1 gains 0.02 a round, give or take 0.25: noise far beyond the gain.
+        let row = |k: usize| {
+            let swing = if k.is_multiple_of(2) { 0.25 } else { -0.25 };
+            [0.5, 0.52 + swing, 0.45 + swing]
+        };
+        let few: Vec<[f32; 3]> = (0..4).map(row).collect();
+        let many: Vec<[f32; 3]> = (0..400).map(row).collect();
+        let even = [0.0, 0.0, 0.0];
+        assert_eq!(shrunk(&few, [0.0, -0.01, 0.0]).chosen(), 0);
+        assert_eq!(shrunk(&many, [0.0, -0.01, 0.0]).chosen(), 1);
+        assert_eq!(
+            rounds(&many).chosen(),
+            0,
+            "evidence waits for two standard errors"
+        );
+        // With no prior against it a steady gain is taken at once; a prior that easy rated
+        // it far lower holds it back until the rounds outweigh it.
+        assert_eq!(shrunk(&few, even).chosen(), 1);
+        assert_eq!(shrunk(&few, [0.0, -0.2, 0.0]).chosen(), 0);
+        // Candidate 2 loses 0.05 a round: never played.
+        assert!(shrunk(&many, even).chosen() != 2);
+    }
+
+    /// With [`Plan::widening`], the candidates still to join are not played, the search is
+    /// not settled before they have, and one that joined late is not dropped on its first
+    /// few rounds, however far behind they put it.
+    #[test]
+    fn late_candidates_join_before_the_search_settles() {
+        let mut r = rounds(&[
+            [0.6, 0.5, f32::NAN],
+            [0.7, 0.61, f32::NAN],
+            [0.5, 0.39, f32::NAN],
+            [0.6, 0.5, 0.3],
+            [0.7, 0.61, 0.4],
+        ]);
+        r.entered = 2;
+        assert!(r.played(1) && !r.played(2));
+        r.prune();
+        assert_eq!(r.alive, [true, false, true]);
+        assert!(!r.settled(), "candidate 2 has yet to join");
+        r.entered = 3;
+        assert!(!r.played(1) && r.played(2));
+        r.prune();
+        assert!(r.alive[2], "two rounds are too few to drop it");
+        for _ in 0..3 {
+            r.add(vec![0.6, f32::NAN, 0.3]);
+        }
+        r.prune();
+        assert_eq!(r.alive, [true, false, false]);
+        assert!(r.settled());
     }
 
     /// A candidate steadily behind another is dropped, and its rewards no longer count;
@@ -677,7 +881,7 @@ mod tests {
             0.2,
         ));
         judged.push((step(UnitKind::Pirate(2), "h7"), 0.1));
-        let ranked = candidates_of(&judged);
+        let ranked = candidates_of(&judged, &NORMAL);
         let moved: Vec<Action> = ranked.iter().map(|(a, _)| *a).collect();
         let mut expected: Vec<Action> = judged[..CANDIDATES].iter().map(|(a, _)| *a).collect();
         expected.push(step(UnitKind::Pirate(3), "h9"));
@@ -686,6 +890,6 @@ mod tests {
         });
         assert_eq!(moved, expected);
         // Fewer actions than candidates: all of them, nothing added.
-        assert_eq!(candidates_of(&judged[..3]).len(), 3);
+        assert_eq!(candidates_of(&judged[..3], &NORMAL).len(), 3);
     }
 }

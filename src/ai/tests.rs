@@ -14,6 +14,9 @@ fn quick(level: BotLevel, seed: u64) -> Bot {
     }
 }
 
+/// The levels that judge what their actions lead to.
+const THINKING: [BotLevel; 3] = [BotLevel::Easy, BotLevel::Normal, BotLevel::Hard];
+
 fn position(text: &str) -> Game {
     position_after_plays(text)
         .unwrap_or_else(|e| panic!("{e}"))
@@ -102,7 +105,7 @@ fn the_thinking_levels_bring_gold_home() {
         cargo: Items::one(Item::Coin),
     };
     assert!(game.legal_actions_unflagged().contains(&home));
-    for level in [BotLevel::Easy, BotLevel::Normal] {
+    for level in THINKING {
         for seed in 0..3 {
             assert_eq!(
                 decide(&game.public_view(), &quick(level, seed)),
@@ -130,7 +133,7 @@ fn the_thinking_levels_attack_a_carrier() {
         to: cell("f7"),
         cargo: Items::NONE,
     };
-    for level in [BotLevel::Easy, BotLevel::Normal] {
+    for level in THINKING {
         assert_eq!(
             decide(&game.public_view(), &quick(level, 3)),
             Ok(attack),
@@ -159,7 +162,7 @@ turn 1
     );
     let drive_off = |a: &Action| matches!(a, Action::Move { to, cargo, .. } if *to == cell("g2") && cargo.is_empty());
     assert!(game.legal_actions_unflagged().iter().any(drive_off));
-    for level in [BotLevel::Easy, BotLevel::Normal] {
+    for level in THINKING {
         for seed in 0..3 {
             let action = decide(&game.public_view(), &quick(level, seed)).unwrap();
             assert!(drive_off(&action), "{level} seed {seed}: {action:?}");
@@ -187,7 +190,7 @@ turn 1
     );
     let back_aboard = |a: &Action| matches!(a, Action::Move { to, .. } if *to == cell("g2"));
     assert!(game.legal_actions_unflagged().iter().any(back_aboard));
-    for level in [BotLevel::Easy, BotLevel::Normal] {
+    for level in THINKING {
         for seed in 0..3 {
             let action = decide(&game.public_view(), &quick(level, seed)).unwrap();
             assert!(
@@ -220,7 +223,7 @@ turn 1
             .iter()
             .any(|l| l.action == death && l.fatal)
     );
-    for level in [BotLevel::Easy, BotLevel::Normal] {
+    for level in THINKING {
         for seed in 0..4 {
             assert_ne!(decide(&game.public_view(), &quick(level, seed)), Ok(death));
         }
@@ -328,6 +331,80 @@ fn budgets_stay_within_the_limit() {
     assert_eq!(Budget::playouts(5).playouts, Some(5));
 }
 
+/// `hard` thinks for the longest any bot may unless told otherwise, twice `normal`'s default.
+#[test]
+fn hard_takes_the_longest_budget_by_default() {
+    assert_eq!(Bot::new(BotLevel::Hard, 1).budget.time, Budget::MAX_TIME);
+    assert_eq!(Budget::MAX_TIME, 2 * Budget::DEFAULT_TIME);
+    for level in [BotLevel::Random, BotLevel::Easy, BotLevel::Normal] {
+        assert_eq!(Bot::new(level, 1).budget, Budget::default(), "{level}");
+    }
+}
+
+/// A position a few dozen plies into a game of `players` on the full pack: many pieces, many
+/// actions, fog everywhere.
+fn busy_position(players: Players, seed: u64) -> Game {
+    let settings = Settings {
+        players,
+        ..Settings::default()
+    };
+    let mut game = Game::new(settings, seed).unwrap();
+    for _ in 0..40 {
+        let action = choose(&game, BotLevel::Easy, seed).unwrap();
+        game.play(&action).unwrap();
+    }
+    game
+}
+
+/// Given a time, the searching levels decide within it (the wall clock, as the player waiting
+/// sees it), having played out something on the way.
+#[test]
+fn the_searching_levels_keep_to_their_time() {
+    let view = busy_position(Players::Four, 8).public_view();
+    let budget = Budget::time(Duration::from_millis(150));
+    for level in [BotLevel::Normal, BotLevel::Hard] {
+        let bot = Bot {
+            level,
+            seed: 3,
+            budget,
+        };
+        let asked = std::time::Instant::now();
+        let thought = think(&view, &bot).unwrap();
+        let took = asked.elapsed();
+        // A little slack for a loaded machine: the search checks the clock between two
+        // judged actions, each well under a millisecond.
+        assert!(
+            took < budget.time + Duration::from_millis(60),
+            "{level}: {took:?}"
+        );
+        assert!(thought.search.is_some_and(|s| s.playouts > 0), "{level}");
+    }
+}
+
+/// With a budget counted in playouts, `hard` decides the same for the same seed, whatever the
+/// machine (a duel's few playouts end far within the time the budget still caps them at), and
+/// its seed is what varies its guesses.
+#[test]
+fn hard_is_deterministic_for_a_seed() {
+    let view = busy_position(Players::Two, 5).public_view();
+    let bot = |seed| Bot {
+        level: BotLevel::Hard,
+        seed,
+        budget: Budget::playouts(30),
+    };
+    let first = think(&view, &bot(7)).unwrap();
+    assert_eq!(think(&view, &bot(7)).unwrap(), first);
+    let search = first.search.as_ref().unwrap();
+    assert!(search.playouts > 0 && search.playouts <= 30, "{search:?}");
+    let reports: Vec<SearchReport> = (0..4)
+        .map(|seed| think(&view, &bot(seed)).unwrap().search.unwrap())
+        .collect();
+    assert!(
+        reports.windows(2).any(|w| w[0] != w[1]),
+        "every seed weighed the same"
+    );
+}
+
 /// Team 1 is down to one free pirate, swimming at c13 (pirate 2 is caught in the trap on d5);
 /// team 2's pirate 3 swims at a11, beside b12. Swimming to b12 lets it strike there next
 /// (R-FIGHT-5) and strand team 1, which then loses (R-END-4): normal must see that reply,
@@ -367,9 +444,11 @@ turn 1
     };
     answered.play(&away).unwrap();
     assert!(answered.legal_actions_unflagged().len() > 12);
-    for seed in 0..4 {
-        let action = decide(&game.public_view(), &quick(BotLevel::Normal, seed)).unwrap();
-        assert!(!swims(&action), "seed {seed}: {action:?}");
+    for level in [BotLevel::Normal, BotLevel::Hard] {
+        for seed in 0..4 {
+            let action = decide(&game.public_view(), &quick(level, seed)).unwrap();
+            assert!(!swims(&action), "{level} seed {seed}: {action:?}");
+        }
     }
 }
 
@@ -396,7 +475,7 @@ fn a_thought_is_the_decision_and_its_reasons() {
                 assert!(thought.judged.len() > 1 && thought.search.is_none());
                 assert!(thought.judged.iter().any(|(a, _)| *a == thought.action));
             }
-            BotLevel::Normal => {
+            BotLevel::Normal | BotLevel::Hard => {
                 let search = thought.search.unwrap();
                 assert!(search.rounds > 0 && search.playouts > 0);
                 let first = &search.candidates[0];

@@ -33,8 +33,13 @@ pub struct ArenaOptions {
     pub pack: Pack,
     pub threads: usize,
     pub seed: u64,
-    /// The `normal` level's time budget per move.
-    pub think: Duration,
+    /// The searching levels' (`normal`, `hard`) time budget per move: nothing for each
+    /// level's own ([`Budget::of_level`]), one for every seat, or one per entry of `bots`
+    /// (to give levels different times: `hard`'s default is twice `normal`'s).
+    pub think: Vec<Duration>,
+    /// The searching levels stop after this many playouts a move too, if given: a budget
+    /// that does not shrink when the machine is busy, for figures taken on a shared one.
+    pub playouts: Option<u32>,
     /// Print the board each game ended on after its line, to see how it ended (where the
     /// gold left lies, what fog is left when a game stalls).
     pub boards: bool,
@@ -194,6 +199,31 @@ impl ArenaOptions {
         SplitMix64::new(self.seed ^ round.wrapping_mul(0xA076_1D64_78BD_642F)).next_u64()
     }
 
+    /// The budget of entry `entry` of `--bots`.
+    fn budget(&self, entry: usize) -> Budget {
+        let time = match self.think.as_slice() {
+            [] => Budget::of_level(self.bots[entry]),
+            [all] => Budget::time(*all),
+            each => Budget::time(each[entry]),
+        };
+        Budget {
+            playouts: self.playouts,
+            ..time
+        }
+    }
+
+    /// `--think-ms` as given, for the line that says how to play a game again.
+    fn think_arg(&self) -> Option<String> {
+        (!self.think.is_empty()).then(|| {
+            let ms: Vec<String> = self
+                .think
+                .iter()
+                .map(|t| t.as_millis().to_string())
+                .collect();
+            ms.join(",")
+        })
+    }
+
     /// The entry of `--bots` seated as `team` in game `g`.
     fn entry_of(&self, g: u32, team: Team) -> usize {
         let k = self.bots.len();
@@ -214,10 +244,21 @@ pub fn run(
     if options.games == 0 {
         return Err("--games must be at least 1".into());
     }
-    if options.think > Budget::MAX_TIME || options.think.is_zero() {
+    if options
+        .think
+        .iter()
+        .any(|t| *t > Budget::MAX_TIME || t.is_zero())
+    {
         return Err(format!(
             "the thinking time is 1 to {} ms a move",
             Budget::MAX_TIME.as_millis()
+        ));
+    }
+    if options.think.len() > 1 && options.think.len() != options.bots.len() {
+        return Err(format!(
+            "--think-ms takes one time for every seat or one per entry of --bots ({}), not {}",
+            options.bots.len(),
+            options.think.len()
         ));
     }
     if options.first == 0 {
@@ -312,7 +353,7 @@ fn play_one(options: &ArenaOptions, settings: &Settings, g: u32) -> Result<Playe
             Bot {
                 level: options.bots[entry],
                 seed: SplitMix64::new(map ^ ((entry as u64 + 1) << 56) ^ options.seed).next_u64(),
-                budget: Budget::time(options.think),
+                budget: options.budget(entry),
             }
         })
         .collect();
@@ -395,7 +436,7 @@ fn play_one(options: &ArenaOptions, settings: &Settings, g: u32) -> Result<Playe
             seats.join(" v ")
         );
         let about = format!(
-            "jackal arena --bots {} --seed {} --size {} --pack {} --think-ms {}, game {}: {summary}",
+            "jackal arena --bots {} --seed {} --size {} --pack {}{}, game {}: {summary}",
             options
                 .bots
                 .iter()
@@ -405,7 +446,12 @@ fn play_one(options: &ArenaOptions, settings: &Settings, g: u32) -> Result<Playe
             options.seed,
             options.size,
             options.pack,
-            options.think.as_millis(),
+            options
+                .think_arg()
+                .map_or(String::new(), |ms| format!(" --think-ms {ms}"))
+                + &options
+                    .playouts
+                    .map_or(String::new(), |n| format!(" --playouts {n}")),
             g + 1
         );
         let text = record.scenario(settings, map, &game, &title, &about);
@@ -428,13 +474,21 @@ impl fmt::Display for ArenaReport {
         } else {
             String::new()
         };
-        // The budget is normal's alone: a run without it would otherwise cite a time no
-        // seat was given.
-        let think = if o.bots.contains(&BotLevel::Normal) {
-            format!("; `normal` thinks up to {} ms a move", o.think.as_millis())
-        } else {
-            String::new()
-        };
+        // The budgets of the searching levels alone: a run without one would otherwise cite
+        // a time no seat was given.
+        let think: String = entry_names(&o.bots)
+            .iter()
+            .enumerate()
+            .filter(|(entry, _)| o.bots[*entry].searches())
+            .map(|(entry, name)| {
+                let budget = o.budget(entry);
+                let ms = budget.time.as_millis();
+                match budget.playouts {
+                    Some(n) => format!("; `{name}` thinks up to {ms} ms or {n} playouts a move"),
+                    None => format!("; `{name}` thinks up to {ms} ms a move"),
+                }
+            })
+            .collect();
         writeln!(
             f,
             "{games} games{part} on {size}×{size}, {pack} pack, seed {seed}, seats rotating{think}",
@@ -533,7 +587,8 @@ mod tests {
             pack: Pack::Classic,
             threads,
             seed,
-            think: Duration::from_millis(10),
+            think: vec![Duration::from_millis(10)],
+            playouts: None,
             boards: false,
             record: None,
         }
@@ -594,6 +649,38 @@ mod tests {
         );
         let without = header([BotLevel::Easy, BotLevel::Random]);
         assert!(without.ends_with("seats rotating"), "{without}");
+        let both = header([BotLevel::Hard, BotLevel::Normal]);
+        assert!(
+            both.ends_with(
+                "; `hard` thinks up to 10 ms a move; `normal` thinks up to 10 ms a move"
+            ),
+            "{both}"
+        );
+    }
+
+    /// `--think-ms` gives every seat one time, or each entry its own; without it each level
+    /// thinks for its own default (`hard` twice as long as `normal`); any other count is
+    /// refused, naming what is right.
+    #[test]
+    fn each_entry_thinks_for_its_own_time() {
+        let mut options = small([BotLevel::Hard, BotLevel::Normal], 1, 3);
+        let ms = |o: &ArenaOptions, entry| o.budget(entry).time.as_millis();
+        assert_eq!((ms(&options, 0), ms(&options, 1)), (10, 10));
+        options.think = vec![Duration::from_millis(20), Duration::from_millis(10)];
+        assert_eq!((ms(&options, 0), ms(&options, 1)), (20, 10));
+        assert_eq!(options.think_arg().as_deref(), Some("20,10"));
+        options.think = Vec::new();
+        assert_eq!((ms(&options, 0), ms(&options, 1)), (2000, 1000));
+        assert_eq!(options.think_arg(), None);
+        options.playouts = Some(40);
+        assert_eq!(options.budget(1).playouts, Some(40));
+        assert_eq!(ms(&options, 1), 1000);
+        options.think = vec![Duration::from_millis(10); 3];
+        let refused = run(&options, &mut Vec::new()).unwrap_err();
+        assert!(
+            refused.contains("one per entry of --bots (2), not 3"),
+            "{refused}"
+        );
     }
 
     #[test]

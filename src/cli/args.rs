@@ -75,7 +75,7 @@ pub struct PlayArgs {
     /// Human seats, played in turn at this terminal (default: 2 without bots, else 0).
     #[arg(long)]
     pub humans: Option<u8>,
-    /// Bot seats, one level each, comma-separated (levels: random, easy, normal).
+    /// Bot seats, one level each, comma-separated (levels: random, easy, normal, hard).
     #[arg(long, value_delimiter = ',', value_parser = parse_bot)]
     pub bots: Vec<BotLevel>,
     /// Four seats as two teams of two (2x2).
@@ -120,7 +120,8 @@ pub struct ArenaArgs {
     /// Board side: 5, 7, 9, 11 or 13.
     #[arg(long, default_value_t = 13)]
     pub size: u8,
-    /// One level per seat, comma-separated, 2 to 4 of them (levels: random, easy, normal).
+    /// One level per seat, comma-separated, 2 to 4 of them (levels: random, easy, normal,
+    /// hard).
     #[arg(long, value_delimiter = ',', value_parser = parse_bot, required = true)]
     pub bots: Vec<BotLevel>,
     /// The tile pack: full (with the expansion), classic, or a custom list id*count,…
@@ -133,9 +134,15 @@ pub struct ArenaArgs {
     /// Seed of the maps and of the bots' decisions.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// The `normal` level's time to think about one move, in milliseconds (1 to 2000).
-    #[arg(long, default_value_t = 1000)]
-    pub think_ms: u64,
+    /// The searching levels' (normal, hard) time to think about one move, in milliseconds
+    /// (1 to 2000): one time for every seat, or one per entry of --bots, comma-separated
+    /// (default: each level's own, normal 1000 and hard 2000).
+    #[arg(long, value_delimiter = ',')]
+    pub think_ms: Vec<u64>,
+    /// The searching levels also stop after this many playouts a move (1 to 100000): their
+    /// strength then does not depend on how busy the machine is.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub playouts: Option<u32>,
     /// After each game's line, print the board it ended on (as the terminal game draws
     /// it).
     #[arg(long)]
@@ -196,16 +203,17 @@ pub struct ThinkArgs {
     /// The position after this many `play` steps: 0 is the setup (default: all of them).
     #[arg(long, value_name = "N")]
     pub ply: Option<u32>,
-    /// The bot's level: random, easy or normal.
+    /// The bot's level: random, easy, normal or hard.
     #[arg(long, default_value = "normal", value_parser = parse_bot)]
     pub level: BotLevel,
     /// The bot's seed: easy decides the same with the same seed; normal, thinking against
     /// the clock, as a rule too.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// The `normal` level's time to think, in milliseconds (1 to 2000).
-    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=2000))]
-    pub think_ms: u64,
+    /// The searching levels' (normal, hard) time to think, in milliseconds (1 to 2000;
+    /// default: the level's own, normal 1000 and hard 2000).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=2000))]
+    pub think_ms: Option<u64>,
 }
 
 #[derive(Args)]
@@ -320,7 +328,12 @@ impl ArenaArgs {
             pack: self.pack,
             threads: self.threads,
             seed: self.seed,
-            think: std::time::Duration::from_millis(self.think_ms),
+            think: self
+                .think_ms
+                .iter()
+                .map(|ms| std::time::Duration::from_millis(*ms))
+                .collect(),
+            playouts: self.playouts,
             boards: self.boards,
             record: self.record,
         };
@@ -367,7 +380,7 @@ impl ThinkArgs {
             ply: self.ply,
             level: self.level,
             seed: self.seed,
-            think: std::time::Duration::from_millis(self.think_ms),
+            think: self.think_ms.map(std::time::Duration::from_millis),
         };
         exit("think", crate::cli::think::run(&request), 1, |report| {
             print!("{report}");

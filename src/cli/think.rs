@@ -17,8 +17,8 @@ pub struct ThinkRequest {
     pub ply: Option<u32>,
     pub level: BotLevel,
     pub seed: u64,
-    /// Normal's budget a move.
-    pub think: std::time::Duration,
+    /// The searching levels' budget a move (`None`: the level's own).
+    pub think: Option<std::time::Duration>,
 }
 
 /// Easy's judgements shown at most: the rest are seldom worth reading.
@@ -34,7 +34,9 @@ pub fn run(request: &ThinkRequest) -> Result<String, String> {
     let bot = Bot {
         level: request.level,
         seed: request.seed,
-        budget: Budget::time(request.think),
+        budget: request
+            .think
+            .map_or(Budget::of_level(request.level), Budget::time),
     };
     let mut out = position(&game);
     match ai::think(&game.public_view(), &bot) {
@@ -138,7 +140,7 @@ mod tests {
             ply,
             level,
             seed: 3,
-            think: std::time::Duration::from_millis(50),
+            think: Some(std::time::Duration::from_millis(50)),
         }
     }
 

@@ -333,7 +333,7 @@ mod tests {
         let level = c.set("timeout_level", "genius").unwrap_err();
         assert_eq!(
             level,
-            "timeout_level: unknown bot level `genius` (levels: random, easy, normal)"
+            "timeout_level: unknown bot level `genius` (levels: random, easy, normal, hard)"
         );
     }
 
@@ -368,5 +368,30 @@ mod tests {
         let mut c = GameConfig::default();
         c.set("timeout_level", "Normal").unwrap();
         assert_eq!(c.get("timeout_level").as_deref(), Some("normal"));
+    }
+
+    /// Every level, `hard` among them, is set by name, shown by name, and stored and read
+    /// back as it was; values stored before `hard` existed read as they did.
+    #[test]
+    fn every_timeout_level_round_trips() {
+        for level in BotLevel::ALL {
+            let mut c = GameConfig::default();
+            c.set("timeout_level", level.name()).unwrap();
+            assert_eq!(c.get("timeout_level").as_deref(), Some(level.name()));
+            let stored = serde_json::to_value(&c).unwrap();
+            assert_eq!(stored["timeout_level"], level.name());
+            let read: GameConfig = serde_json::from_value(stored).unwrap();
+            assert_eq!(read.timeout_level, level);
+        }
+        for (old, level) in [
+            ("random", BotLevel::Random),
+            ("easy", BotLevel::Easy),
+            ("normal", BotLevel::Normal),
+        ] {
+            let mut stored = serde_json::to_value(GameConfig::default()).unwrap();
+            stored["timeout_level"] = old.into();
+            let read: GameConfig = serde_json::from_value(stored).unwrap();
+            assert_eq!(read.timeout_level, level);
+        }
     }
 }

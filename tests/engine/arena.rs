@@ -69,13 +69,41 @@ fn a_small_arena_reports_every_level() {
     );
 }
 
+/// `hard` plays in the arena like any level, with its own time or one given per entry.
+#[test]
+fn hard_takes_a_seat_in_the_arena() {
+    let run = arena(&[
+        "--games",
+        "2",
+        "--size",
+        "5",
+        "--bots",
+        "hard,easy",
+        "--seed",
+        "4",
+        "--think-ms",
+        "10,10",
+    ]);
+    assert!(run.status.success(), "{run:?}");
+    let out = text(&run.stdout);
+    assert!(out.contains("; `hard` thinks up to 10 ms a move"), "{out}");
+    assert!(out.lines().any(|l| l.starts_with("hard ")), "{out}");
+    let three = arena(&["--games", "2", "--bots", "hard,easy", "--think-ms", "5,5,5"]);
+    assert!(!three.status.success());
+    assert!(
+        text(&three.stderr).contains("one per entry of --bots (2), not 3"),
+        "{}",
+        text(&three.stderr)
+    );
+}
+
 #[test]
 fn bad_arena_input_names_what_is_right() {
     let run = arena(&["--games", "2", "--bots", "normal,genius"]);
     assert!(!run.status.success());
     let said = text(&run.stderr);
     assert!(
-        said.contains("unknown bot level `genius` (levels: random, easy, normal)"),
+        said.contains("unknown bot level `genius` (levels: random, easy, normal, hard)"),
         "{said}"
     );
 

@@ -274,7 +274,7 @@ fn each_kind_of_damage_is_named() {
                 ),
                 format!(
                     "game #{}: seat 3 is played by an unknown bot level `genius` \
-                     (levels: random, easy, normal)",
+                     (levels: random, easy, normal, hard)",
                     g.lobby
                 ),
             ],

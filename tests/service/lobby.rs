@@ -384,7 +384,7 @@ fn imports_keep_endings_and_refuse_impossible_seats() {
             e["seats"][1]["user_id"] = serde_json::Value::Null;
             e["seats"][1]["bot_level"] = "genius".into();
         },
-        "seat 2: unknown bot level `genius` (levels: random, easy, normal)",
+        "seat 2: unknown bot level `genius` (levels: random, easy, normal, hard)",
     );
     refused(
         &|e| {
@@ -426,7 +426,33 @@ fn the_timeout_level_is_a_setting() {
         .unwrap_err();
     assert_eq!(
         refused.to_string(),
-        "bad setting: timeout_level: unknown bot level `genius` (levels: random, easy, normal)"
+        "bad setting: timeout_level: unknown bot level `genius` (levels: random, easy, normal, hard)"
     );
     assert_eq!(s.game(id).unwrap().config.timeout_level, BotLevel::Normal);
+}
+
+/// `hard` is offered as every other level: as the timeout level, and in a seat, stored and
+/// read back as `hard`.
+#[test]
+fn the_hard_level_takes_a_seat_and_the_timeout() {
+    let f = fixture();
+    let s = &f.service;
+    let id = s
+        .create_lobby(
+            Actor::user(ALICE),
+            here(),
+            jackal::words::Lang::En,
+            small_config(),
+            Some(1),
+        )
+        .unwrap();
+    let config = s
+        .configure(Actor::user(ALICE), id, "timeout_level", "hard")
+        .unwrap();
+    assert_eq!(config.timeout_level, BotLevel::Hard);
+    s.add_bot(Actor::user(ALICE), id, 2, BotLevel::Hard)
+        .unwrap();
+    let game = s.game(id).unwrap();
+    assert_eq!(game.config.timeout_level, BotLevel::Hard);
+    assert_eq!(game.seat(2).unwrap().bot, Some(BotLevel::Hard));
 }

@@ -109,9 +109,11 @@ bot-level = Choose the bot's level.
 level-random = Random
 level-easy = Easy
 level-normal = Normal
+level-hard = Hard
 level-random-about = plays any legal move
 level-easy-about = grabs gold and carries it home; answers at once
 level-normal-about = thinks ahead, about a second a move
+level-hard-about = searches wider and trusts what it sees, up to two seconds a move
 bot-added = A bot took a seat.
 
 ## Public posts

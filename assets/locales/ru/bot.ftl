@@ -118,9 +118,11 @@ bot-level = Выберите уровень бота.
 level-random = Случайный
 level-easy = Лёгкий
 level-normal = Обычный
+level-hard = Сильный
 level-random-about = ходит как попало
 level-easy-about = хватает золото и несёт на корабль; ходит сразу
 level-normal-about = думает наперёд, около секунды на ход
+level-hard-about = просчитывает больше вариантов, до двух секунд на ход
 bot-added = Бот занял место.
 
 ## Публикации в игре

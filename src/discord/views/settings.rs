@@ -79,6 +79,7 @@ pub fn level(lang: Lang, level: BotLevel) -> String {
         BotLevel::Random => tr!(lang, "level-random"),
         BotLevel::Easy => tr!(lang, "level-easy"),
         BotLevel::Normal => tr!(lang, "level-normal"),
+        BotLevel::Hard => tr!(lang, "level-hard"),
     }
 }
 
@@ -88,6 +89,7 @@ pub fn level_about(lang: Lang, level: BotLevel) -> String {
         BotLevel::Random => tr!(lang, "level-random-about"),
         BotLevel::Easy => tr!(lang, "level-easy-about"),
         BotLevel::Normal => tr!(lang, "level-normal-about"),
+        BotLevel::Hard => tr!(lang, "level-hard-about"),
     }
 }
 
@@ -150,7 +152,7 @@ pub fn choices(config: &GameConfig, id: &str) -> Vec<String> {
         "reminder" => &["off", "1h", "3h", "6h", "12h"],
         "timeout" => &["bot", "resign", "skip"],
         "max_missed" => &["1", "2", "3", "5", "10"],
-        "timeout_level" => &["random", "easy", "normal"],
+        "timeout_level" => &["random", "easy", "normal", "hard"],
         _ => &["on", "off"],
     };
     presets
