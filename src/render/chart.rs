@@ -47,10 +47,13 @@ fn draw(ratings: &[f64], title: &str, games_label: &str) -> Canvas {
     let y_of = |v: f64| PLOT.y + PLOT.h - ((v - low) / (high - low)) as f32 * PLOT.h;
     let last = ratings.len().saturating_sub(1).max(1);
     let x_of = |i: usize| PLOT.x + PLOT.w * i as f32 / last as f32;
-    // Grid lines at round values, labelled on the left.
+    // Grid lines at round values (whole multiples of the step, so 0 is 0 and never -0),
+    // labelled on the left.
     let step = grid_step(high - low);
-    let mut v = (low / step).ceil() * step;
-    while v <= high + 1e-9 {
+    let first = (low / step).ceil() as i64;
+    let last_line = (high / step).floor() as i64;
+    for k in first..=last_line {
+        let v = k as f64 * step;
         let y = y_of(v);
         let line = Rect {
             x: PLOT.x,
@@ -58,11 +61,10 @@ fn draw(ratings: &[f64], title: &str, games_label: &str) -> Canvas {
             w: PLOT.w,
             h: 1.0,
         };
-        c.fill_rect(line, SEA_GRID, if v.abs() < 1e-9 { 1.0 } else { 0.6 });
-        let label = format!("{v:.0}");
+        c.fill_rect(line, SEA_GRID, if k == 0 { 1.0 } else { 0.6 });
+        let label = (k * step as i64).to_string();
         let w = text::width(&label, 13.0);
         text::left(&mut c, &label, 13.0, PLOT.x - 10.0 - w, y, COORDINATE);
-        v += step;
     }
     // The games along the bottom: the first and the last, and the label between them.
     let games = ratings.len().saturating_sub(1);
