@@ -189,7 +189,7 @@ fn encode_frames(frames: &[&RgbImage]) -> Result<Vec<u8>, ReplayError> {
                     });
                 }
             }
-            let mut gif_frame = Frame {
+            let gif_frame = Frame {
                 left: x0 as u16,
                 top: y0 as u16,
                 width: (x1 - x0) as u16,
@@ -200,7 +200,6 @@ fn encode_frames(frames: &[&RgbImage]) -> Result<Vec<u8>, ReplayError> {
                 transparent: previous.map(|_| transparent),
                 ..Frame::default()
             };
-            gif_frame.needs_user_input = false;
             encoder.write_frame(&gif_frame)?;
             previous = Some(frame);
         }

@@ -143,7 +143,7 @@ fn format_name(lang: Lang, format: Option<GameFormat>) -> String {
 }
 
 /// The pick a board view stands for.
-pub fn pick_of(view: &BoardView) -> BoardPick {
+fn pick_of(view: &BoardView) -> BoardPick {
     BoardPick {
         everywhere: view.query.guild.is_none(),
         period: view.query.period,

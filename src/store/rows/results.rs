@@ -475,35 +475,6 @@ pub fn action_times(conn: &impl Db, game: GameId) -> Result<Vec<ActionTime>> {
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
-/// A player's rating on one ladder after each of their rated games there, oldest first: the
-/// history a stats chart draws. Each game's change of their first seat in it.
-pub fn rating_history(
-    conn: &impl Db,
-    player: &RatedPlayer,
-    scope: RatingScope,
-) -> Result<Vec<RatingChange>> {
-    let mut stmt = conn.sql().prepare_cached(
-        "SELECT game_id, scope, team, player, rank, mu_before, sigma_before, mu_after, \
-         sigma_after FROM rating_changes WHERE player = ?1 AND scope = ?2 ORDER BY game_id, team",
-    )?;
-    let rows = stmt.query_map(params![player, scope], |r| {
-        Ok(RatingChange {
-            game_id: r.get(0)?,
-            scope: r.get(1)?,
-            team: r.get(2)?,
-            player: r.get(3)?,
-            rank: r.get(4)?,
-            mu_before: r.get(5)?,
-            sigma_before: r.get(6)?,
-            mu_after: r.get(7)?,
-            sigma_after: r.get(8)?,
-        })
-    })?;
-    let mut changes: Vec<RatingChange> = rows.collect::<rusqlite::Result<_>>()?;
-    changes.dedup_by_key(|c| c.game_id);
-    Ok(changes)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
