@@ -369,7 +369,8 @@ fn run_timers(
                 | Fired::Digest { .. }
                 | Fired::Held { .. }
                 | Fired::Quiet { .. }
-                | Fired::Paused { .. } => {}
+                | Fired::Paused { .. }
+                | Fired::UndoLapsed { .. } => {}
             }
         }
     }

@@ -5,8 +5,8 @@
 use crate::engine::error::Detail;
 use crate::engine::{ErrorKind, IllegalAction};
 
-use crate::game::ServiceError;
 use crate::game::reminders::SettingError;
+use crate::game::{Reveal, ServiceError, UndoBar};
 use crate::tr;
 use crate::words::Lang;
 
@@ -257,10 +257,32 @@ fn service_text(e: &ServiceError, lang: Lang) -> String {
         ServiceError::NoPauseProposed(id) => tr!(lang, "err-no-pause-proposed", game = *id),
         ServiceError::AlreadyVoted(id) => tr!(lang, "err-already-voted", game = *id),
         ServiceError::NoDeadline(id) => tr!(lang, "err-no-deadline", game = *id),
+        ServiceError::Undo(bar) => undo_bar_text(*bar, lang),
+        ServiceError::UndoProposed(id) => tr!(lang, "err-undo-proposed", game = *id),
+        ServiceError::NoUndoProposed(id) => tr!(lang, "err-no-undo-proposed", game = *id),
+        ServiceError::UndoVoted(id) => tr!(lang, "err-undo-voted", game = *id),
         ServiceError::NoRandomness(_)
         | ServiceError::BadExport(_)
         | ServiceError::Store(_)
         | ServiceError::Damaged { .. } => tr!(lang, "err-internal"),
+    }
+}
+
+/// Why a move cannot be taken back, in words.
+fn undo_bar_text(bar: UndoBar, lang: Lang) -> String {
+    match bar {
+        UndoBar::NothingToTakeBack => tr!(lang, "err-undo-nothing"),
+        UndoBar::MidMove => tr!(lang, "err-undo-mid-move"),
+        UndoBar::BotPlayed => tr!(lang, "err-undo-bot-played"),
+        UndoBar::Revealed { reveal, yours } => {
+            let what = match reveal {
+                Reveal::Tile => "tile",
+                Reveal::Lighthouse => "lighthouse",
+                Reveal::Earthquake => "earthquake",
+            };
+            let whose = if yours { "yours" } else { "after" };
+            tr!(lang, "err-undo-revealed", what = what, whose = whose)
+        }
     }
 }
 

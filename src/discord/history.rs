@@ -75,14 +75,19 @@ fn text(lang: Lang, game_view: &GameView, history: &[HistoryEntry], ply: u32) ->
     let mut lines: Vec<String> = Vec::new();
     let mut used = 0;
     for entry in history.iter().rev().filter(|e| e.ply <= ply) {
-        let action = entry
-            .action
-            .map_or_else(|| entry.notation.clone(), |a| narrate::action(lang, &a));
+        let action = match (entry.take_back, entry.action) {
+            (Some(to), _) => tr!(lang, "history-take-back", ply = to),
+            (None, Some(a)) => narrate::action(lang, &a),
+            (None, None) => entry.notation.clone(),
+        };
         let mut line = format!("{} {}. {action}", team_mark(entry.team), entry.ply);
         let events = narrate::events(lang, &teams, &entry.events);
         if !events.is_empty() {
             line.push_str(" — ");
             line.push_str(&events.join("; "));
+        }
+        if entry.taken_back {
+            line = format!("~~{line}~~ {}", tr!(lang, "history-taken-back"));
         }
         if entry.ply == ply {
             line = format!("**{line}**");

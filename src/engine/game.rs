@@ -297,6 +297,14 @@ impl Game {
         self.ply
     }
 
+    /// This position, counted as reached after `ply` actions: what a game becomes when the
+    /// players take moves back by consent (the log goes on counting, one row a step, while the
+    /// board returns to an earlier position).
+    pub fn resumed_at(mut self, ply: u32) -> Game {
+        self.ply = ply;
+        self
+    }
+
     pub fn score(&self, team: Team) -> u32 {
         self.scores[team.index()]
     }

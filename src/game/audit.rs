@@ -4,6 +4,7 @@
 //! status and result against how the replay ends. Where the service loads a game in O(1) and
 //! trusts what it cannot check cheaply, this reads everything.
 
+use super::logged::Logged;
 use super::{Damage, GameConfig, GameEnd, Result, ServiceError, parse_config};
 use crate::ai::{BotLevel, UnknownLevel};
 use crate::engine::Game;
@@ -142,6 +143,9 @@ fn replay_all(
     };
     let mut snapshots = snapshots.iter().peekable();
     let mut walk = ChainWalk::from_start();
+    // Every position so far, for the take-backs to return to (a doctor's walk, not a move's:
+    // a few KiB a ply).
+    let mut positions = vec![game.clone()];
     loop {
         while let Some(s) = snapshots.next_if(|s| s.ply <= game.ply()) {
             check_snapshot(owner, s, &game, found);
@@ -156,12 +160,19 @@ fn replay_all(
         } else if !walk.step(a, logged.chain.as_deref()) {
             Some(Damage::Edited { ply })
         } else {
-            match serde_json::from_str(&a.action) {
-                Err(e) => Some(Damage::UnreadableAction {
-                    ply,
-                    why: e.to_string(),
-                }),
-                Ok(action) => {
+            match Logged::parse(&a.action) {
+                Err(why) => Some(Damage::UnreadableAction { ply, why }),
+                Ok(Logged::TakeBack(back)) => match positions.get(back.to as usize) {
+                    Some(earlier) if back.to < ply => {
+                        game = earlier.clone().resumed_at(ply);
+                        None
+                    }
+                    _ => Some(Damage::Replay {
+                        ply,
+                        why: format!("a take-back to ply {} cannot go forward", back.to),
+                    }),
+                },
+                Ok(Logged::Play(action)) => {
                     if a.team != game.turn().number() {
                         found.push(Finding::WrongTeam {
                             ply,
@@ -180,6 +191,7 @@ fn replay_all(
             found.push(damage.into());
             return None;
         }
+        positions.push(game.clone());
     }
     for s in snapshots {
         found.push(Finding::SnapshotBeyond {

@@ -15,6 +15,7 @@ pub mod end;
 mod leaderboard;
 mod lobby;
 mod lobby_press;
+pub mod logged;
 pub mod narrate;
 pub mod outbox;
 mod pause;
@@ -29,6 +30,7 @@ pub mod timers;
 mod transfer;
 pub mod turn_view;
 mod turns;
+mod undo;
 mod vacation;
 mod view;
 mod which;
@@ -59,6 +61,7 @@ pub use timers::Fired;
 pub use transfer::ExportedGame;
 pub use turn_view::{Pressed, TurnAt, TurnView};
 pub use turns::{Accepted, HistoryEntry, LegalMove, Next};
+pub use undo::{Reveal, UNDO_VOTE_MS, UndoBar, UndoVote};
 pub use vacation::{
     CameBack, DEFAULT_MAX_PAUSE_DAYS, DEFAULT_VACATION_DAYS, NewVacation, VacationStatus,
 };
@@ -156,6 +159,14 @@ pub enum ServiceError {
     AlreadyVoted(GameId),
     #[error("nobody's deadline runs in game #{0} now")]
     NoDeadline(GameId),
+    #[error("that move cannot be taken back: {0:?}")]
+    Undo(UndoBar),
+    #[error("a take-back in game #{0} is already waiting for answers")]
+    UndoProposed(GameId),
+    #[error("no take-back of game #{0} is waiting for answers")]
+    NoUndoProposed(GameId),
+    #[error("you already agreed to this take-back in game #{0}")]
+    UndoVoted(GameId),
     #[error(transparent)]
     Store(#[from] StoreError),
 }
@@ -542,12 +553,16 @@ fn replay_steps(
         if !walk.step(a, logged.chain.as_deref()) {
             return Err(damaged(Damage::Edited { ply: a.ply }));
         }
-        let action = serde_json::from_str(&a.action).map_err(|e| {
-            damaged(Damage::UnreadableAction {
-                ply: a.ply,
-                why: e.to_string(),
-            })
-        })?;
+        let logged = logged::Logged::parse(&a.action)
+            .map_err(|why| damaged(Damage::UnreadableAction { ply: a.ply, why }))?;
+        let action = match logged {
+            logged::Logged::Play(action) => action,
+            logged::Logged::TakeBack(back) => {
+                game = taken_back(conn, row, config, seed, a.ply, back)?;
+                step(&game, Vec::new());
+                continue;
+            }
+        };
         let events = game.play(&action).map_err(|e| {
             damaged(Damage::Replay {
                 ply: a.ply,
@@ -562,6 +577,29 @@ fn replay_steps(
         }));
     }
     Ok(game)
+}
+
+/// The state after the take-back row at `ply`: the position after the ply it went back to,
+/// counted as reached at `ply`. Read through [`replay`], from that ply's own snapshot: a
+/// take-back is rare, and the row's write leaves a snapshot at once for the loads after it.
+fn taken_back(
+    conn: &impl Db,
+    row: &GameRow,
+    config: &GameConfig,
+    seed: u64,
+    ply: u32,
+    back: logged::TakeBack,
+) -> Result<Game> {
+    if back.to >= ply {
+        return Err(ServiceError::Damaged {
+            game: row.id,
+            damage: Damage::Replay {
+                ply,
+                why: format!("a take-back to ply {} cannot go forward", back.to),
+            },
+        });
+    }
+    Ok(replay(conn, row, config, seed, back.to)?.resumed_at(ply))
 }
 
 /// The state `snapshot` holds and the log's chain at its ply, if the snapshot may stand in

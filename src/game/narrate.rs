@@ -92,6 +92,18 @@ pub fn notice(lang: Lang, teams: &dyn Teams, notice: &Notice) -> String {
                 deadline = moment(deadline_ms)
             )
         }
+        Notice::UndoProposed { moves, .. } => tr!(
+            lang,
+            "notice-undo-proposed",
+            team = team,
+            others = moves.saturating_sub(1)
+        ),
+        Notice::UndoAccepted { moves, .. } => {
+            tr!(lang, "notice-undo-accepted", team = team, moves = moves)
+        }
+        Notice::UndoRefused { .. } => tr!(lang, "notice-undo-refused", team = team),
+        Notice::UndoLapsed { .. } => tr!(lang, "notice-undo-lapsed", team = team),
+        Notice::UndoVoided { .. } => tr!(lang, "notice-undo-voided", team = team),
     }
 }
 

@@ -65,6 +65,17 @@ pub enum Notice {
     PauseOver { team: Team },
     /// The team on turn was given more time, until then.
     Extended { team: Team, deadline_ms: i64 },
+    /// The team's player asks to take back their last move (`moves` moves in all, theirs and
+    /// any played after it); the post carries the buttons to answer.
+    UndoProposed { team: Team, moves: u32, at_ply: u32 },
+    /// Everyone agreed: `moves` moves were taken back and the team's player is on turn again.
+    UndoAccepted { team: Team, moves: u32 },
+    /// The team's player refused to take the moves back.
+    UndoRefused { team: Team },
+    /// The request the team made got no answer from everyone in a day.
+    UndoLapsed { team: Team },
+    /// The request the team made is void: a move was played before everyone answered.
+    UndoVoided { team: Team },
 }
 
 impl Notice {
@@ -85,7 +96,12 @@ impl Notice {
             | Notice::PauseRefused { team }
             | Notice::PauseLapsed { team }
             | Notice::PauseOver { team }
-            | Notice::Extended { team, .. } => team,
+            | Notice::Extended { team, .. }
+            | Notice::UndoProposed { team, .. }
+            | Notice::UndoAccepted { team, .. }
+            | Notice::UndoRefused { team }
+            | Notice::UndoLapsed { team }
+            | Notice::UndoVoided { team } => team,
         }
     }
 }

@@ -3,6 +3,7 @@
 //! `ChoiceRequired`; the board post and the board picture show them as one move.
 
 use super::Result;
+use super::logged::{Logged, TakeBack};
 use crate::engine::{Action, Event};
 use crate::id::GameId;
 use crate::store::Db;
@@ -15,8 +16,11 @@ pub struct MoveStep {
     /// The seat that played it, as recorded: a number, not a `Team`, so that a damaged row
     /// (a number that names no team) is still told and reported rather than unreadable.
     pub team: u8,
-    /// The action (`None` if the stored JSON cannot be read: then `notation` tells it).
+    /// The action (`None` if the stored JSON cannot be read, or for a take-back: then
+    /// `notation` tells it).
     pub action: Option<Action>,
+    /// The ply a take-back row went back to (`None` for every other row).
+    pub take_back: Option<TakeBack>,
     /// The action as it was typed or picked.
     pub notation: String,
     /// The events `Game::play` returned (empty if the stored JSON cannot be read: the
@@ -29,7 +33,8 @@ impl MoveStep {
         MoveStep {
             ply: row.ply,
             team: row.team,
-            action: serde_json::from_str(&row.action).ok(),
+            action: Logged::parse(&row.action).ok().and_then(|l| l.action()),
+            take_back: TakeBack::parse(&row.action),
             events: serde_json::from_str(&row.events).unwrap_or_default(),
             notation: row.notation,
         }

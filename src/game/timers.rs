@@ -47,6 +47,10 @@ pub enum Fired {
     Paused {
         game_id: GameId,
     },
+    /// A request to take moves back got no answer from everyone in time.
+    UndoLapsed {
+        game_id: GameId,
+    },
     /// A player's daily digest, listing `games` where it is their turn (none: nothing sent).
     Digest {
         user_id: UserId,
@@ -149,7 +153,10 @@ impl GameService {
         let stand = match timer.kind {
             TimerKind::Bot => Some(Stand::Seat),
             TimerKind::Deadline => Some(Stand::Deadline),
-            TimerKind::Reminder | TimerKind::PauseVote | TimerKind::PauseEnd => None,
+            TimerKind::Reminder
+            | TimerKind::PauseVote
+            | TimerKind::PauseEnd
+            | TimerKind::UndoVote => None,
         };
         let thought = match stand {
             Some(stand) => self.think(timer.game_id, Some(timer.ply), stand)?,
@@ -175,6 +182,14 @@ impl GameService {
             .and_then(|t| loaded.team_seat(t))
             .and_then(|s| s.user_id);
         let now = self.now();
+        if timer.kind == TimerKind::UndoVote {
+            store::mark_timer_fired(tx, timer, now)?;
+            return Ok(if self.undo_timer(tx, loaded, now)? {
+                Fired::UndoLapsed { game_id }
+            } else {
+                Fired::Stale { game_id }
+            });
+        }
         if matches!(timer.kind, TimerKind::PauseVote | TimerKind::PauseEnd) {
             store::mark_timer_fired(tx, timer, now)?;
             let acted = loaded.row.status == GameStatus::Active

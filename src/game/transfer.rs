@@ -6,9 +6,10 @@ use serde::{Deserialize, Serialize};
 
 use super::end::GameEnd;
 use super::lobby::insert_game_row;
+use super::logged::{Logged, TakeBack};
 use super::{Actor, GameConfig, GameService, Location, Result, ServiceError, load_with};
 use crate::ai::BotLevel;
-use crate::engine::{Action, Game};
+use crate::engine::Game;
 use crate::store::{self, ActionRow, GameStatus, SeatRow};
 
 pub const EXPORT_FORMAT: &str = "jackal-game/1";
@@ -26,7 +27,8 @@ pub struct ExportedAction {
     pub team: u8,
     pub user_id: Option<UserId>,
     pub notation: String,
-    pub action: Action,
+    /// An engine action, or (written as `{"TakeBack":{"to":P}}`) moves taken back by consent.
+    pub action: Logged,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -55,8 +57,7 @@ impl GameService {
         let actions = store::actions_after(&conn, id, 0)?
             .into_iter()
             .map(|a| {
-                let action = serde_json::from_str(&a.action)
-                    .map_err(|e| store::StoreError::Corrupt(e.to_string()))?;
+                let action = Logged::parse(&a.action).map_err(store::StoreError::Corrupt)?;
                 Ok(ExportedAction {
                     ply: a.ply,
                     team: a.team,
@@ -107,18 +108,38 @@ impl GameService {
         if let Some(seed) = e.seed {
             let mut game = Game::new(e.config.rules.clone(), seed)
                 .map_err(|err| ServiceError::BadExport(err.to_string()))?;
+            // Every position so far, for a take-back to return to.
+            let mut positions = vec![game.clone()];
             for (i, a) in e.actions.iter().enumerate() {
-                if a.ply != i as u32 + 1 || a.team != game.turn().number() {
-                    return Err(ServiceError::BadExport(format!(
-                        "action {} is out of order",
-                        a.ply
-                    )));
+                let out_of_order =
+                    || ServiceError::BadExport(format!("action {} is out of order", a.ply));
+                if a.ply != i as u32 + 1 {
+                    return Err(out_of_order());
                 }
-                let notation = game.notation(&a.action);
-                let ev = game
-                    .play(&a.action)
-                    .map_err(|err| ServiceError::BadExport(format!("ply {}: {err}", a.ply)))?;
-                recorded.push((notation, serde_json::to_string(&ev).expect("plain data")));
+                match a.action {
+                    Logged::Play(action) => {
+                        if a.team != game.turn().number() {
+                            return Err(out_of_order());
+                        }
+                        let notation = game.notation(&action);
+                        let ev = game.play(&action).map_err(|err| {
+                            ServiceError::BadExport(format!("ply {}: {err}", a.ply))
+                        })?;
+                        recorded.push((notation, serde_json::to_string(&ev).expect("plain data")));
+                    }
+                    Logged::TakeBack(back) => {
+                        let earlier = positions.get(back.to as usize).filter(|_| back.to < a.ply);
+                        let earlier = earlier.ok_or_else(|| {
+                            ServiceError::BadExport(format!(
+                                "ply {}: a take-back to ply {} cannot go forward",
+                                a.ply, back.to
+                            ))
+                        })?;
+                        game = earlier.clone().resumed_at(a.ply);
+                        recorded.push((TakeBack::NOTATION.into(), "[]".into()));
+                    }
+                }
+                positions.push(game.clone());
             }
             replayed = Some(game);
         } else if !e.actions.is_empty() {
@@ -159,7 +180,7 @@ impl GameService {
                         team: a.team,
                         user_id: a.user_id,
                         notation: notation.clone(),
-                        action: serde_json::to_string(&a.action).expect("plain data"),
+                        action: a.action.encode(),
                         events: events.clone(),
                         created_at: now,
                     },

@@ -8,6 +8,7 @@ use serde::Serialize;
 use super::Needs;
 use super::end::GameEnd;
 use super::lobby::{end_in, notice, public_target};
+use super::logged::Logged;
 use super::outbox::{self, Notice, OutboxMessage, Target};
 use super::record;
 use super::reminder_settings;
@@ -91,6 +92,10 @@ pub struct HistoryEntry {
     pub notation: String,
     pub action: Option<Action>,
     pub events: Vec<Event>,
+    /// A take-back row: the ply the game went back to.
+    pub take_back: Option<u32>,
+    /// A step a later take-back undid (it stays in the log, marked).
+    pub taken_back: bool,
 }
 
 /// A legal move as a player sees it.
@@ -447,6 +452,7 @@ impl GameService {
             let state = serde_json::to_string(&game).expect("plain data");
             store::insert_snapshot(tx, id, ply, &state, now)?;
         }
+        super::undo::void_request(tx, loaded, now)?;
         // From here `loaded` describes the game after this action.
         if let Some(text) = extra.notice {
             notice(tx, &loaded.row, text, now)?;
@@ -669,18 +675,34 @@ impl GameService {
         let conn = self.store.conn()?;
         store::get_game(&conn, id)?.ok_or(ServiceError::UnknownGame(id))?;
         let rows = store::actions_after(&conn, id, 0)?;
-        Ok(rows
+        let mut entries: Vec<HistoryEntry> = rows
             .into_iter()
-            .map(|r| HistoryEntry {
-                ply: r.ply,
-                team: r.team,
-                user_id: r.user_id,
+            .map(|r| {
                 // The narration is a courtesy: an unreadable row still lists its notation.
-                action: serde_json::from_str(&r.action).ok(),
-                events: serde_json::from_str(&r.events).unwrap_or_default(),
-                notation: r.notation,
+                let logged = Logged::parse(&r.action).ok();
+                HistoryEntry {
+                    ply: r.ply,
+                    team: r.team,
+                    user_id: r.user_id,
+                    action: logged.and_then(|l| l.action()),
+                    events: serde_json::from_str(&r.events).unwrap_or_default(),
+                    notation: r.notation,
+                    take_back: logged.and_then(|l| l.take_back()).map(|t| t.to),
+                    taken_back: false,
+                }
             })
-            .collect())
+            .collect();
+        // Each take-back marks the steps between the ply it returned to and itself.
+        let backs: Vec<(u32, u32)> = entries
+            .iter()
+            .filter_map(|e| e.take_back.map(|to| (to, e.ply)))
+            .collect();
+        for entry in &mut entries {
+            entry.taken_back = backs
+                .iter()
+                .any(|&(to, at)| entry.ply > to && entry.ply < at);
+        }
+        Ok(entries)
     }
 
     /// What the deadline policy does for a seat that let its time pass: resign it, or play

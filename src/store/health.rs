@@ -42,7 +42,7 @@ pub struct PendingTimer {
 }
 
 /// The tables whose rows belong to a game (`game_id`).
-pub const GAME_TABLES: [&str; 8] = [
+pub const GAME_TABLES: [&str; 9] = [
     "seats",
     "actions",
     "snapshots",
@@ -51,6 +51,7 @@ pub const GAME_TABLES: [&str; 8] = [
     "dm_prompts",
     "rating_changes",
     "game_results",
+    "undo_requests",
 ];
 
 impl Examined {

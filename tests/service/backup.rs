@@ -43,7 +43,8 @@ fn replayed(s: &GameService, id: GameId) -> Game {
     let export = s.export(id).unwrap();
     let mut game = Game::new(export.config.rules.clone(), export.seed.unwrap()).unwrap();
     for a in &export.actions {
-        game.play(&a.action).unwrap();
+        game.play(&a.action.action().expect("no take-back here"))
+            .unwrap();
     }
     game
 }

@@ -106,7 +106,9 @@ fn a_move_thought_out_for_an_old_position_is_not_played() {
     let export = s.export(id).unwrap();
     let mut replayed = Game::new(export.config.rules.clone(), 3).unwrap();
     for a in &export.actions {
-        replayed.play(&a.action).unwrap();
+        replayed
+            .play(&a.action.action().expect("no take-back here"))
+            .unwrap();
     }
     assert_eq!(s.game(id).unwrap().state.unwrap(), replayed);
 }

@@ -96,8 +96,9 @@ fn healthy(dir: &Path) -> (PathBuf, Games) {
     (path, games)
 }
 
-/// What migrations 0008 to 0012 added, taken away again (to make a file of an older version).
+/// What migrations 0008 to 0014 added, taken away again (to make a file of an older version).
 const UNDO_SINCE_7: &str = "\
+    DROP TABLE undo_requests; \
     DROP TABLE standing_counts; DROP TABLE standings; DROP TABLE game_results; \
     ALTER TABLE seats DROP COLUMN missed_total; \
     DROP TABLE rating_changes; DROP TABLE ratings; \

@@ -24,6 +24,7 @@ mod stats;
 mod stored;
 mod timers;
 mod turns;
+mod undo;
 
 mod backup;
 mod crash_points;

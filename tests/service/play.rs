@@ -46,7 +46,9 @@ fn a_game_of_bots_runs_to_its_end_and_draws_the_final_board() {
     let export = s.export(game_no(1)).unwrap();
     let mut replayed = Game::new(export.config.rules.clone(), 3).unwrap();
     for a in &export.actions {
-        replayed.play(&a.action).unwrap();
+        replayed
+            .play(&a.action.action().expect("no take-back here"))
+            .unwrap();
     }
     assert_eq!(loaded.state.unwrap(), replayed);
     assert_board_picture(&dir.path().join("bots-game-1.png"));

@@ -376,8 +376,9 @@ fn results_and_standings_of_games_rated_before_them_are_filled_in_by_the_migrati
     drop(f.service);
     let conn = rusqlite::Connection::open(&f.path).unwrap();
     conn.execute_batch(
-        "DROP TABLE standing_counts; DROP TABLE standings; DROP TABLE game_results; \
-         ALTER TABLE seats DROP COLUMN missed_total; PRAGMA user_version = 12;",
+        "DROP TABLE undo_requests; DROP TABLE standing_counts; DROP TABLE standings; \
+         DROP TABLE game_results; ALTER TABLE seats DROP COLUMN missed_total; \
+         PRAGMA user_version = 12;",
     )
     .unwrap();
     drop(conn);

@@ -74,7 +74,9 @@ fn bots_play_a_whole_game_and_it_replays() {
     let export = s.export(id).unwrap();
     let mut fresh = Game::new(export.config.rules.clone(), 9).unwrap();
     for a in &export.actions {
-        fresh.play(&a.action).unwrap();
+        fresh
+            .play(&a.action.action().expect("no take-back here"))
+            .unwrap();
     }
     assert_eq!(loaded.state.unwrap(), fresh);
     // A local game (no channel) writes no outbox rows.

@@ -219,6 +219,8 @@ history-title = **Jackal #{ $game }** · { $count ->
 history-empty = Nothing has been played in game #{ $game } yet.
 history-at = Board after move { $number }
 history-at-start = Board at the start
+history-take-back = ↩️ Taken back by consent: the board is as after step { $ply }
+history-taken-back = (taken back)
 history-menu = Jump to a move
 replay-caption = **Jackal #{ $game }** · { $count ->
     [one] 1 move
@@ -307,6 +309,20 @@ err-pause-proposed = A pause of game #{ $game } is already waiting for votes: an
 err-no-pause-proposed = No pause of game #{ $game } is waiting for votes (it was decided or lapsed).
 err-already-voted = You already voted on this pause of game #{ $game }.
 err-no-deadline = Nobody's deadline runs in game #{ $game } right now (a bot is on turn).
+err-undo-nothing = You have no move to take back: none since the game began or since the last take-back.
+err-undo-mid-move = A move is half played (a choice is waiting): finish it first, then ask.
+err-undo-bot-played = That move cannot be taken back: a bot or a deadline has played since, and a bot's move is not anyone's to take back.
+err-undo-revealed = That move cannot be taken back: { $whose ->
+    [yours] it
+   *[after] a move played after it
+} { $what ->
+    [lighthouse] looked at tiles from the lighthouse
+    [earthquake] set off an earthquake
+   *[tile] opened a tile
+}, and what was seen cannot be hidden again.
+err-undo-proposed = A take-back in game #{ $game } is already waiting for answers: answer it with its buttons.
+err-no-undo-proposed = No take-back of game #{ $game } is waiting for answers (it was decided, lapsed, or a move was played since).
+err-undo-voted = You already agreed to this take-back in game #{ $game }.
 
 illegal-syntax = the move is not written in a form the game understands (e.g. `2 e5 coin`, `ship f1`)
 illegal-ambiguous = the move fits several actions; name the cell

@@ -199,6 +199,18 @@ notice-pause-refused = ⏸️ { $team } voted against the pause: the game goes o
 notice-pause-lapsed = ⏸️ The pause { $team } proposed got too few votes in a day: the game goes on.
 notice-pause-over = ▶️ The pause is over: the clock runs again.
 notice-extended = ⏳ { $team } has more time: their turn now ends { $deadline }.
+notice-undo-proposed = ↩️ { $team } asks to take back their last move{ $others ->
+    [0] {""}
+    [one] {" "}and the move played after it
+   *[other] {" "}and the { $others } moves played after it
+}. Everyone else at the table answers with the buttons below (within a day); a move played meanwhile ends the request.
+notice-undo-accepted = ↩️ Everyone agreed: { $moves ->
+    [one] 1 move is
+   *[other] { $moves } moves are
+} taken back, and { $team } is on turn again. The moves stay in the history, marked as taken back.
+notice-undo-refused = ↩️ { $team } refused to take the move back: the game goes on as it is.
+notice-undo-lapsed = ↩️ The take-back { $team } asked for got no answer from everyone in a day: the game goes on as it is.
+notice-undo-voided = ↩️ A move was played before everyone answered { $team }'s take-back: it no longer applies.
 
 ## Actions in words (lists of legal moves)
 

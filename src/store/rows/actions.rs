@@ -130,15 +130,80 @@ pub fn action_at(conn: &impl Db, game: GameId, ply: u32) -> Result<Option<Action
     Ok(stmt.query_row(params![game, ply], action_row).optional()?)
 }
 
-/// How many moves were complete after `ply` actions: the actions that did not stop for a
-/// choice (a move through a fork or a horse is several plies, and one move to a player).
-pub fn completed_moves(conn: &impl Db, game: GameId, ply: u32) -> Result<u32> {
+/// The log row of moves taken back by consent (issue 42): the state after it is the state
+/// after ply `to`. It is a row of its own, never a removal, so the moves it takes back stay
+/// in the log (the history marks them) and the digest chain runs through it like any row.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct TakeBack {
+    pub to: u32,
+}
+
+/// How a take-back is written in the `action` column: a tag no engine action carries.
+#[derive(serde::Serialize, serde::Deserialize)]
+enum Marker {
+    TakeBack(TakeBack),
+}
+
+impl TakeBack {
+    /// What a take-back row's `notation` holds (the word a reader of the raw log sees).
+    pub const NOTATION: &'static str = "undo";
+
+    pub fn encode(self) -> String {
+        serde_json::to_string(&Marker::TakeBack(self)).expect("plain data")
+    }
+
+    /// The take-back an `action` column holds, if it holds one (`None`: an engine action).
+    pub fn parse(action: &str) -> Option<TakeBack> {
+        // The cheap test first: every replayed row passes here.
+        if !action.starts_with("{\"TakeBack\"") {
+            return None;
+        }
+        match serde_json::from_str(action) {
+            Ok(Marker::TakeBack(t)) => Some(t),
+            Err(_) => None,
+        }
+    }
+}
+
+/// The latest take-back row at or before `ply`: its ply and where it went back to.
+pub fn last_take_back(conn: &impl Db, game: GameId, ply: u32) -> Result<Option<(u32, TakeBack)>> {
     let conn = conn.sql();
     let mut stmt = conn.prepare_cached(
-        "SELECT COUNT(*) FROM actions WHERE game_id = ?1 AND ply <= ?2 \
+        "SELECT ply, action FROM actions WHERE game_id = ?1 AND ply <= ?2 \
+         AND notation = 'undo' AND action LIKE '{\"TakeBack\"%' ORDER BY ply DESC LIMIT 1",
+    )?;
+    let row: Option<(u32, String)> = stmt
+        .query_row(params![game, ply], |r| Ok((r.get(0)?, r.get(1)?)))
+        .optional()?;
+    Ok(row.and_then(|(at, action)| TakeBack::parse(&action).map(|t| (at, t))))
+}
+
+/// How many moves were complete after `ply` actions: the actions that did not stop for a
+/// choice (a move through a fork or a horse is several plies, and one move to a player). A
+/// take-back puts the count back where it was at the ply it returned to.
+pub fn completed_moves(conn: &impl Db, game: GameId, ply: u32) -> Result<u32> {
+    let mut upto = ply;
+    let mut since = 0;
+    // Each take-back returns below itself, so this ends; a game has few of them.
+    loop {
+        let back = last_take_back(conn, game, upto)?;
+        let after = back.map_or(0, |(at, _)| at);
+        since += moves_between(conn, game, after, upto)?;
+        match back {
+            Some((_, TakeBack { to })) => upto = to,
+            None => return Ok(since),
+        }
+    }
+}
+
+/// Moves completed by the plies in `after+1..=upto` (none of them a take-back).
+fn moves_between(conn: &impl Db, game: GameId, after: u32, upto: u32) -> Result<u32> {
+    let conn = conn.sql();
+    let mut stmt = conn.prepare_cached(
+        "SELECT COUNT(*) FROM actions WHERE game_id = ?1 AND ply > ?2 AND ply <= ?3 \
          AND instr(events, '\"ChoiceRequired\"') = 0",
     )?;
-    Ok(stmt.query_row(params![game, ply], |r| r.get(0))?)
+    Ok(stmt.query_row(params![game, after, upto], |r| r.get(0))?)
 }
 
 /// The first ply after `ply` that completed a move (`None`: no move is complete since).

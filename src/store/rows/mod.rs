@@ -11,6 +11,7 @@ mod ratings;
 mod results;
 mod sql;
 mod timers;
+mod undo;
 mod users;
 
 pub use actions::*;
@@ -21,6 +22,7 @@ pub use pauses::*;
 pub use ratings::*;
 pub use results::*;
 pub use timers::*;
+pub use undo::*;
 pub use users::*;
 
 pub use crate::id::{ChannelId, GameId, GuildId, MessageId, UserId};

@@ -25,6 +25,8 @@ pub enum TimerKind {
     PauseVote,
     /// A running pause ends; the game goes on.
     PauseEnd,
+    /// A request to take moves back that the other players did not answer in time lapses.
+    UndoVote,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -46,6 +48,7 @@ impl TimerKind {
             TimerKind::Bot => "bot",
             TimerKind::PauseVote => "pause_vote",
             TimerKind::PauseEnd => "pause_end",
+            TimerKind::UndoVote => "undo_vote",
         }
     }
 
@@ -56,6 +59,7 @@ impl TimerKind {
             "bot" => Ok(TimerKind::Bot),
             "pause_vote" => Ok(TimerKind::PauseVote),
             "pause_end" => Ok(TimerKind::PauseEnd),
+            "undo_vote" => Ok(TimerKind::UndoVote),
             other => Err(StoreError::Corrupt(format!("timer kind `{other}`"))),
         }
     }

@@ -223,6 +223,8 @@ pub struct QuestionRow {
 pub enum Question {
     /// The vote on a proposed pause.
     PauseVote,
+    /// The vote on a request to take moves back.
+    UndoVote,
     /// "Take my seat back", for the player of this team.
     Reclaim { team: crate::engine::Team },
 }
@@ -231,6 +233,7 @@ impl Question {
     fn encode(self) -> String {
         match self {
             Question::PauseVote => "pause_vote".into(),
+            Question::UndoVote => "undo_vote".into(),
             Question::Reclaim { team } => format!("reclaim:{}", team.number()),
         }
     }
@@ -238,6 +241,7 @@ impl Question {
     fn parse(text: &str) -> Result<Question> {
         match text.split_once(':') {
             None if text == "pause_vote" => Ok(Question::PauseVote),
+            None if text == "undo_vote" => Ok(Question::UndoVote),
             Some(("reclaim", team)) => team
                 .parse()
                 .ok()
