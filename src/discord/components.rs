@@ -325,6 +325,16 @@ async fn route(p: &mut Press<'_>, id: CustomId) -> Result<()> {
                 .await
         }
         CustomId::PauseVote { game, yes } => pause_vote(p, game, yes).await,
+        CustomId::UndoVote { game, ply, yes } => {
+            p.defer_private().await?;
+            let user = p.actor.user;
+            let outcome = p
+                .data
+                .change(move |s| s.vote_undo(user, game, ply, yes))
+                .await?;
+            let text = crate::discord::commands::undo_answer(p.lang, outcome);
+            p.edit(text_only(text)).await
+        }
         CustomId::Reclaim { game } => {
             p.defer_private().await?;
             let user = p.actor.user;

@@ -395,4 +395,34 @@ mod tests {
             );
         }
     }
+
+    /// Every reason a move cannot be taken back reads as a sentence in both languages, the
+    /// reveal and whose move it was in its words.
+    #[test]
+    fn each_reason_a_move_stays_is_told_in_words() {
+        let revealed = |reveal, yours| UndoBar::Revealed { reveal, yours };
+        let bars = [
+            UndoBar::NothingToTakeBack,
+            UndoBar::MidMove,
+            UndoBar::BotPlayed,
+            revealed(Reveal::Tile, true),
+            revealed(Reveal::Lighthouse, false),
+            revealed(Reveal::Earthquake, true),
+        ];
+        for lang in [Lang::En, Lang::Ru] {
+            let texts: Vec<String> = bars.iter().map(|b| undo_bar_text(*b, lang)).collect();
+            for text in &texts {
+                assert!(!text.contains("err-") && text.ends_with('.'), "{text}");
+            }
+            let unique: std::collections::HashSet<_> = texts.iter().collect();
+            assert_eq!(unique.len(), texts.len(), "{texts:?}");
+        }
+        let tile = undo_bar_text(revealed(Reveal::Tile, false), Lang::En);
+        assert!(
+            tile.contains("a move played after it opened a tile"),
+            "{tile}"
+        );
+        let quake = undo_bar_text(revealed(Reveal::Earthquake, true), Lang::Ru);
+        assert!(quake.contains("он вызвал землетрясение"), "{quake}");
+    }
 }

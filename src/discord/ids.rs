@@ -171,6 +171,9 @@ pub enum CustomId {
     Reclaim { game: GameId },
     /// A vote on the pause proposed in the game: for (`yes`) or against.
     PauseVote { game: GameId, yes: bool },
+    /// An answer to the take-back asked in the game when its log was at `ply`: agree (`yes`)
+    /// or refuse.
+    UndoVote { game: GameId, ply: u32, yes: bool },
     /// A step of the history browser: show the board after `ply`.
     History {
         game: GameId,
@@ -206,6 +209,7 @@ impl CustomId {
             | CustomId::Resign { game }
             | CustomId::Reclaim { game }
             | CustomId::PauseVote { game, .. }
+            | CustomId::UndoVote { game, .. }
             | CustomId::History { game, .. }
             | CustomId::HistoryAt { game } => *game,
             CustomId::Board { .. } => return None,
@@ -243,6 +247,10 @@ impl CustomId {
             CustomId::PauseVote { game, yes } => {
                 let word = if *yes { "yes" } else { "no" };
                 format!("{PREFIX}:pause:{game}:{word}")
+            }
+            CustomId::UndoVote { game, ply, yes } => {
+                let word = if *yes { "yes" } else { "no" };
+                format!("{PREFIX}:undo:{game}:{ply}:{word}")
             }
             CustomId::History { game, ply, button } => {
                 format!("{PREFIX}:hist:{game}:{ply}:{}", button.word())
@@ -318,6 +326,16 @@ impl CustomId {
             ("reclaim", []) => CustomId::Reclaim { game },
             ("pause", ["yes"]) => CustomId::PauseVote { game, yes: true },
             ("pause", ["no"]) => CustomId::PauseVote { game, yes: false },
+            ("undo", [_, "yes"]) => CustomId::UndoVote {
+                game,
+                ply: ply(0)?,
+                yes: true,
+            },
+            ("undo", [_, "no"]) => CustomId::UndoVote {
+                game,
+                ply: ply(0)?,
+                yes: false,
+            },
             ("hist", [_, word]) => CustomId::History {
                 game,
                 ply: ply(0)?,
@@ -425,6 +443,16 @@ mod tests {
             CustomId::Reclaim { game },
             CustomId::PauseVote { game, yes: true },
             CustomId::PauseVote { game, yes: false },
+            CustomId::UndoVote {
+                game,
+                ply: 4321,
+                yes: true,
+            },
+            CustomId::UndoVote {
+                game,
+                ply: 0,
+                yes: false,
+            },
             CustomId::HistoryAt { game },
         ]);
         ids.extend(HistoryButton::ALL.map(|button| CustomId::History {

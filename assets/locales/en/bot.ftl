@@ -101,6 +101,8 @@ button-my-moves = My moves
 button-reclaim = Take my seat back
 button-pause-yes = Pause
 button-pause-no = Keep playing
+button-undo-yes = Take it back
+button-undo-no = Keep the move
 button-back = Back
 button-play-anyway = Play it anyway
 button-resign = Yes, resign
@@ -122,6 +124,7 @@ thread-name = Jackal #{ $game }: { $players }
 post-start = 🏴‍☠️ **Jackal #{ $game } begins!** { $players }
 post-how-to-play = Press **My moves** (or use `/jackal moves`) to see your board and play; `/jackal rules` explains every tile.
 post-move = **Jackal #{ $game } · move { $number }** · { $team }
+post-take-back = **Jackal #{ $game } · ↩️ taken back by consent**: the board is as after move { $number }.
 post-gold = Gold: { $scores }
 post-next = Next: { $team }{ $deadline }
 post-deadline = {" "}· deadline { $when }
@@ -175,6 +178,9 @@ pause-vote-waiting = Your vote is counted: { $accepted } of { $needed } needed s
 pause-vote-started = The pause is on: no deadline runs until it ends { $until }.
 pause-vote-refused = Your vote is counted: the pause is off, the game goes on.
 pause-proposed = Your proposal is in the game's thread; the others have a day to vote.
+undo-waiting = Asked: { $accepted } of { $needed } agree so far. The others answer with the buttons in the game's thread, within a day; a move played meanwhile ends the request.
+undo-done = Taken back: the board is as it was, and the game is on move { $number } again.
+undo-refused = Your answer is counted: the move stays, the game goes on.
 extended = The player on turn in game #{ $game } now has until { $until }.
 
 
@@ -241,7 +247,7 @@ help-body =
     Pirates land on a hidden island, open its tiles and carry gold back to their ship. Games run for days: you get a DM when it is your turn.
     
     • **Start**: `/jackal new` opens a lobby here; players press **Join**, the owner presses **Start**. A thread opens for the game.
-    • **Play**: press **My moves** under the board (or in your DM), or type `/jackal move 2 e5 coin`.
+    • **Play**: press **My moves** under the board (or in your DM), or type `/jackal move 2 e5 coin`. Regret a move? `/jackal undo` asks the others to take it back (only while it opened nothing).
     • **Look**: `/jackal board`, `/jackal history`, `/jackal replay`, `/jackal games`, `/jackal rules arrow`.
     • **Manage**: `/jackal settings`, `/jackal kick`, `/jackal cancel`, `/jackal extend` (the game's owner or a server manager), `/jackal resign`.
     • **Your time**: `/jackal remind` (when and where you are reminded, quiet hours, a daily digest), `/jackal vacation 5d`, `/jackal pause 2d` (the other players vote).

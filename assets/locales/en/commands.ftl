@@ -70,6 +70,10 @@ cmd-resign = resign
     .description = Resign from a game (asks first)
     .game = game
     .game-description = Which game (default: yours in this channel)
+cmd-undo = undo
+    .description = Ask to take back your last move (the other players agree or refuse)
+    .game = game
+    .game-description = Which game (default: yours in this channel)
 
 cmd-rules = rules
     .description = How the game works: every tile, piece and rule

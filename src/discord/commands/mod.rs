@@ -1,4 +1,4 @@
-//! The `/jackal …` commands, by group: `lobby` (new), `play` (move, moves, resign), `info`
+//! The `/jackal …` commands, by group: `lobby` (new), `play` (move, moves, undo, resign), `info`
 //! (board, games, history, rules, help, language), `community` (stats, leaderboard, replay), `time`
 //! (remind, vacation, pause, extend, server), `admin` (kick, cancel, settings). Each command maps its options to a service call and its result to a localised
 //! reply; the helpers here find the caller's game, their language and whether they manage
@@ -10,6 +10,8 @@ mod info;
 mod lobby;
 mod play;
 mod time;
+
+pub use play::undo_answer;
 
 use crate::id::{GameId, GuildId, UserId};
 use poise::CreateReply;
@@ -34,6 +36,7 @@ use crate::words::Lang;
         "community::stats",
         "community::leaderboard",
         "community::replay",
+        "play::undo",
         "play::resign",
         "info::rules",
         "info::help",

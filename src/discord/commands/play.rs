@@ -7,12 +7,14 @@ use serenity::all::{
     CreateButton,
 };
 
-use super::{author, check_length, complete_game, lang, which_game};
+use super::{author, check_length, complete_game, lang, say, which_game};
 use crate::discord::ids::CustomId;
 use crate::discord::picker::clip;
 use crate::discord::turn::{self, PickerMessage};
 use crate::discord::types::{Context, Result};
+use crate::game::UndoVote;
 use crate::tr;
+use crate::words::Lang;
 use crate::words::narrate;
 
 /// Sends a picker message privately.
@@ -113,6 +115,34 @@ pub async fn moves(
     let view = ctx.data().call(move |s| s.turn(user, id, None)).await?;
     let message = turn::first_menu(ctx.data(), &view, lang).await?;
     send_picker(ctx, message).await
+}
+
+/// Ask to take back your last move (the other players agree or refuse)
+#[poise::command(slash_command)]
+pub async fn undo(
+    ctx: Context<'_>,
+    #[description = "Which game (default: yours in this channel)"]
+    #[autocomplete = "complete_game"]
+    game: Option<i64>,
+) -> Result<()> {
+    let lang = lang(ctx).await;
+    let id = which_game(ctx, game, false).await?;
+    let user = author(ctx);
+    let outcome = ctx.data().change(move |s| s.request_undo(user, id)).await?;
+    say(ctx, undo_answer(lang, outcome)).await
+}
+
+/// Where a take-back stands, to the player who asked or answered.
+pub fn undo_answer(lang: Lang, vote: UndoVote) -> String {
+    match vote {
+        UndoVote::Waiting { accepted, needed } => {
+            tr!(lang, "undo-waiting", accepted = accepted, needed = needed)
+        }
+        UndoVote::TakenBack { move_number } => {
+            tr!(lang, "undo-done", number = move_number + 1)
+        }
+        UndoVote::Refused => tr!(lang, "undo-refused"),
+    }
 }
 
 /// Resign from a game (asks first)

@@ -32,10 +32,10 @@ pub(super) async fn turn_over(data: &Data, row: &Queued, game: GameId, ply: u32)
     let words: Vec<String> = played
         .steps
         .iter()
-        .map(|step| {
-            step.action
-                .as_ref()
-                .map_or_else(|| step.notation.clone(), |a| narrate::action(lang, a))
+        .map(|step| match (step.take_back, step.action.as_ref()) {
+            (Some(back), _) => crate::tr!(lang, "history-take-back", ply = back.to),
+            (None, Some(a)) => narrate::action(lang, a),
+            (None, None) => step.notation.clone(),
         })
         .collect();
     let text = picker_view::turn_over(lang, game, played.number, &words.join(", "));

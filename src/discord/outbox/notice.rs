@@ -23,6 +23,7 @@ pub(super) async fn deliver_notice(
     };
     let asks = match notice {
         Notice::PauseProposed { .. } => Some(Question::PauseVote),
+        Notice::UndoProposed { .. } => Some(Question::UndoVote),
         Notice::TakenOver { team, .. } => Some(Question::Reclaim { team }),
         _ => None,
     };
@@ -35,6 +36,10 @@ pub(super) async fn deliver_notice(
         Notice::PauseStarted { .. } | Notice::PauseRefused { .. } | Notice::PauseLapsed { .. } => {
             Some(Question::PauseVote)
         }
+        Notice::UndoAccepted { .. }
+        | Notice::UndoRefused { .. }
+        | Notice::UndoLapsed { .. }
+        | Notice::UndoVoided { .. } => Some(Question::UndoVote),
         Notice::Reclaimed { team } => Some(Question::Reclaim { team }),
         _ => None,
     };

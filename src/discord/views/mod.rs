@@ -126,6 +126,19 @@ pub fn reclaim_row(lang: Lang, game: GameId) -> CreateActionRow {
     ])
 }
 
+/// The answers under a request to take moves back, asked when the game was at `ply`.
+pub fn undo_vote_row(lang: Lang, game: GameId, ply: u32) -> CreateActionRow {
+    let button = |yes: bool| CreateButton::new(CustomId::UndoVote { game, ply, yes }.encode());
+    CreateActionRow::Buttons(vec![
+        button(true)
+            .label(tr!(lang, "button-undo-yes"))
+            .style(ButtonStyle::Success),
+        button(false)
+            .label(tr!(lang, "button-undo-no"))
+            .style(ButtonStyle::Danger),
+    ])
+}
+
 /// The votes under a proposed pause.
 pub fn pause_vote_row(lang: Lang, game: GameId) -> CreateActionRow {
     CreateActionRow::Buttons(vec![

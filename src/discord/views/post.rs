@@ -6,6 +6,7 @@ use serenity::all::CreateActionRow;
 
 use super::{
     GameTeams, fit_lines, my_moves_row, pause_vote_row, reclaim_row, relative_time, team_mark,
+    undo_vote_row,
 };
 use crate::engine::{Action, Event, Game, Motion, Team};
 use crate::game::{GameEnd, GameView, Notice, PostMaterial, SeatRating};
@@ -60,15 +61,26 @@ pub fn board(material: &PostMaterial, lang: Lang, deadline: Option<i64>) -> Post
     // The step rows come from the store: a team number that names no team (a damaged row)
     // is still told.
     let mover = Team::new(mover).map_or_else(|| mover.to_string(), |t| teams.name(t));
-    let head = tr!(
-        lang,
-        "post-move",
-        game = game_view.id,
-        number = material.number,
-        team = mover
-    );
+    let taken_back = material.steps.iter().any(|s| s.take_back.is_some());
+    let head = if taken_back {
+        tr!(
+            lang,
+            "post-take-back",
+            game = game_view.id,
+            number = material.number
+        )
+    } else {
+        tr!(
+            lang,
+            "post-move",
+            game = game_view.id,
+            number = material.number,
+            team = mover
+        )
+    };
     let mut lines = Vec::new();
-    for step in &material.steps {
+    // A take-back has no step to tell: its head says it all.
+    for step in material.steps.iter().filter(|s| s.take_back.is_none()) {
         let action = step.action.as_ref();
         let words = action.map_or_else(|| step.notation.clone(), |a| narrate::action(lang, a));
         lines.push(format!("**{words}**"));
@@ -220,6 +232,7 @@ pub fn notice(game_view: &GameView, notice: &Notice, lang: Lang) -> Post {
     let components = match notice {
         Notice::TakenOver { .. } => vec![reclaim_row(lang, game_view.id)],
         Notice::PauseProposed { .. } => vec![pause_vote_row(lang, game_view.id)],
+        Notice::UndoProposed { at_ply, .. } => vec![undo_vote_row(lang, game_view.id, *at_ply)],
         _ => Vec::new(),
     };
     // The player whose seat a bot took is pinged: the button to take it back is theirs.

@@ -31,6 +31,8 @@ pub async fn lobby(
         ("players", OptionValue::Int(0)),
         ("size", OptionValue::Int(0)),
     ];
+    // An option given replaces the default one.
+    all.retain(|(name, _)| options.iter().all(|(given, _)| given != name));
     all.extend(options.iter().cloned());
     let ix = h.jackal(owner, h.fake.general(), "new", &all).await;
     let lobby = h.reply(&ix).await;

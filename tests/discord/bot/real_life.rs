@@ -519,3 +519,106 @@ async fn bad_settings_are_refused_in_the_players_language() {
         shown.content
     );
 }
+
+/// Undo by consent, end to end: `/jackal undo` asks (privately answered), the request is
+/// posted in the thread with two buttons; someone not in the game, the asker themselves and a
+/// second request are refused in private words; the other player's "Take it back" puts the
+/// board back, posts it, and takes the buttons off the request.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_move_is_taken_back_by_consent_with_the_buttons_under_the_request() {
+    let h = Harness::start().await;
+    let alice = h.fake.add_member("alice");
+    let bob = h.fake.add_member("bob");
+    let eve = h.fake.add_member("eve");
+    // 7×7: the ships have room to sail along the coast.
+    let duel = duel(&h, alice, bob, &[("size", OptionValue::Int(1))]).await;
+    let game = duel.game;
+    let first = on_turn(&h, game);
+    let second = if first == alice { bob } else { alice };
+    let start = h.load(game).state.unwrap();
+
+    let nothing = in_thread(&h, first, duel.thread, "undo", &[]).await;
+    assert!(
+        nothing.content.contains("no move to take back"),
+        "{}",
+        nothing.content
+    );
+    // A ship move opens nothing, so it may be taken back.
+    let moves = h
+        .service
+        .legal_moves(jackal::id::UserId::new(first.get()), game)
+        .unwrap();
+    let ship = moves
+        .iter()
+        .map(|m| m.notation.clone())
+        .find(|n| n.starts_with("ship"))
+        .unwrap_or_else(|| panic!("a ship move among {moves:?}"));
+    let played = in_thread(&h, first, duel.thread, "move", &[("action", text(&ship))]).await;
+    assert!(played.content.contains('✅'), "{}", played.content);
+    // Someone not in the game names it (in the thread they have no game of their own).
+    let named = [("game", OptionValue::Int(game.get()))];
+    let outsider = in_thread(&h, eve, duel.thread, "undo", &named).await;
+    assert!(
+        outsider.content.contains("not playing"),
+        "{}",
+        outsider.content
+    );
+    let asked = in_thread(&h, first, duel.thread, "undo", &[]).await;
+    assert!(asked.content.contains("1 of 2 agree"), "{}", asked.content);
+    let request = h
+        .fake
+        .wait_message(duel.thread, |m| m.content.contains("asks to take back"))
+        .await;
+    let yes = format!("jk1:undo:{game}:1:yes");
+    assert_eq!(
+        request.custom_ids(),
+        [yes.clone(), format!("jk1:undo:{game}:1:no")]
+    );
+    let again = in_thread(&h, second, duel.thread, "undo", &[]).await;
+    assert!(
+        again.content.contains("already waiting"),
+        "{}",
+        again.content
+    );
+    let ix = h.fake.click(eve, request.id, &yes);
+    let refused = crate::bot::duel::private_answer(&h, &ix).await;
+    assert!(
+        refused.content.contains("not playing"),
+        "{}",
+        refused.content
+    );
+    let ix = h.fake.click(first, request.id, &yes);
+    let refused = crate::bot::duel::private_answer(&h, &ix).await;
+    assert!(
+        refused.content.contains("already agreed"),
+        "{}",
+        refused.content
+    );
+    assert_eq!(h.load(game).ply, 1, "nothing changed yet");
+
+    let ix = h.fake.click(second, request.id, &yes);
+    let done = crate::bot::duel::private_answer(&h, &ix).await;
+    assert!(done.content.contains("Taken back"), "{}", done.content);
+    h.fake
+        .wait_message(duel.thread, |m| m.content.contains("Everyone agreed"))
+        .await;
+    let board = h
+        .fake
+        .wait_message(duel.thread, |m| m.content.contains("taken back by consent"))
+        .await;
+    assert!(board.content.contains("after move 0"), "{}", board.content);
+    assert!(!board.attachments.is_empty(), "the board is drawn again");
+    h.fake
+        .wait_for("the request's buttons to go", |f| {
+            f.message(request.id).filter(|m| m.components.is_empty())
+        })
+        .await;
+    let view = h.load(game);
+    assert_eq!(view.ply, 2);
+    let state = view.state.unwrap();
+    assert_eq!(state.controller(), start.controller());
+    assert_eq!(state.legal_actions(), start.legal_actions());
+    let history = h.service.history(game).unwrap();
+    assert!(history[0].taken_back);
+    assert_eq!(history[1].take_back, Some(0));
+}
