@@ -20,6 +20,7 @@ pub mod ids;
 mod lobby_sync;
 pub mod outbox;
 pub mod picker;
+pub mod replay;
 pub mod rest;
 pub mod scheduler;
 mod snowflakes;

@@ -10,10 +10,11 @@ use serenity::all::{CreateAllowedMentions, CreateAttachment, User};
 use super::lobby::PlayersChoice;
 use super::{author, complete_game, lang, say, this_server, which_game};
 use crate::discord::errors::BotError;
+use crate::discord::replay::{self, Replay};
 use crate::discord::types::{Context, Result};
 use crate::discord::views::community;
 use crate::game::{BoardQuery, GameFormat, PeriodKind};
-use crate::render::{self, RenderOptions, chart, replay};
+use crate::render::chart;
 use crate::tr;
 
 /// A player's stats on this server: record, rating and its history, time to move, opponents
@@ -102,10 +103,6 @@ pub async fn leaderboard(
     Ok(())
 }
 
-/// The largest replay sent: Discord's attachment limit for a server without boosts (10 MiB),
-/// less a margin. A longer game's replay leaves steps out to fit rather than fail.
-const REPLAY_MAX_BYTES: usize = 9 * 1024 * 1024;
-
 /// A whole game as an animation, one frame a move, each move's path drawn
 #[poise::command(slash_command)]
 pub async fn replay(
@@ -117,40 +114,13 @@ pub async fn replay(
     ctx.defer_ephemeral().await?;
     let lang = lang(ctx).await;
     let id = which_game(ctx, game, true).await?;
-    let steps = ctx.data().call(move |s| s.steps(id)).await?;
-    if steps.len() < 2 {
+    let Some(replay) = replay::draw(ctx.data(), id, lang).await? else {
         return say(ctx, tr!(lang, "history-empty", game = id)).await;
-    }
-    let moves = steps.len() - 1;
-    // Drawing every position takes a second or two: on the background threads, behind the
-    // answers to interactions, after the deferral above told Discord to wait.
-    let gif = ctx
-        .data()
-        .background
-        .run(move || {
-            let steps: Vec<replay::Step> = steps
-                .into_iter()
-                .map(|(position, events)| replay::Step {
-                    path: render::path_of(&events),
-                    position,
-                })
-                .collect();
-            let options = RenderOptions {
-                lang,
-                ..RenderOptions::default()
-            };
-            replay::replay_gif(&steps, &options, REPLAY_MAX_BYTES)
-        })
-        .await
-        .map_err(|e| BotError::Internal(format!("drawing a replay: {e}")))?
-        .map_err(|e| BotError::Internal(format!("encoding a replay: {e}")))?;
+    };
     ctx.send(
         CreateReply::default()
-            .content(tr!(lang, "replay-caption", game = id, count = moves))
-            .attachment(CreateAttachment::bytes(
-                gif,
-                format!("jackal-{id}-replay.gif"),
-            ))
+            .content(tr!(lang, "replay-caption", game = id, count = replay.steps))
+            .attachment(CreateAttachment::bytes(replay.gif, Replay::file_name(id)))
             .ephemeral(true),
     )
     .await?;

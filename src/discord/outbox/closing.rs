@@ -1,6 +1,7 @@
 //! What ends: a turn (its private prompt retired) and a game (its last post, its prompts
 //! and its lobby message closed).
 
+use crate::discord::replay::{self, Replay};
 use crate::discord::rest::Posted;
 use crate::discord::turn;
 use crate::discord::types::Data;
@@ -104,10 +105,39 @@ pub(super) async fn game_over(data: &Data, row: &Queued, game: GameId, end: &Gam
     let Some(posted) = post_public_message(data, row, &game_view, message, image, 0).await? else {
         return Ok(Outcome::Moot);
     };
+    if end.is_result() {
+        post_replay(data, row, &game_view).await?;
+    }
     end_lobby_message(data, &game_view, lang, &posted).await;
     close_prompts(data, &game_view, end).await?;
     retire_questions(data, game, None).await?;
     Ok(Outcome::Delivered)
+}
+
+/// The whole game as an animation, under its game-over post (the row's second part, so a
+/// retry after a lost answer posts it once). A replay that cannot be drawn is logged and left
+/// out: the result is what the post is for.
+async fn post_replay(
+    data: &Data,
+    row: &Queued,
+    game_view: &GameView,
+) -> std::result::Result<(), Failure> {
+    let (game, lang) = (game_view.id, game_view.lang);
+    let replay = match replay::draw(data, game, lang).await {
+        Ok(Some(replay)) => replay,
+        Ok(None) => return Ok(()),
+        Err(e) => {
+            tracing::warn!(%game, error = %e, "the replay could not be drawn");
+            return Ok(());
+        }
+    };
+    let message = post::Post {
+        content: crate::tr!(lang, "replay-caption", game = game, count = replay.steps),
+        ..post::Post::default()
+    };
+    let image = Some((Replay::file_name(game), replay.gif));
+    post_public_message(data, row, game_view, message, image, 1).await?;
+    Ok(())
 }
 
 /// Every private prompt of a game that ended, by any road, is closed with the result: its

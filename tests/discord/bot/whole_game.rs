@@ -161,9 +161,31 @@ async fn a_whole_game_from_new_to_game_over() {
         "{}",
         over.content
     );
+    // Under it, the whole game as an animation: one GIF, a frame a step.
+    let replay = fake
+        .wait_message(thread, |m| {
+            m.attachments
+                .iter()
+                .any(|a| a.filename == format!("jackal-{game}-replay.gif"))
+        })
+        .await;
+    let gif = &replay.attachments[0].bytes;
+    assert!(replay.id > over.id, "after the result");
     let loaded = h.load(game);
     assert_eq!(loaded.status, GameStatus::Finished);
     assert!(loaded.end.is_some());
+    let mut decoder = gif::DecodeOptions::new()
+        .read_info(std::io::Cursor::new(gif))
+        .unwrap();
+    let mut frames = 0;
+    while decoder.read_next_frame().unwrap().is_some() {
+        frames += 1;
+    }
+    assert!(
+        frames > loaded.ply as usize / 2,
+        "{frames} frames for {} steps",
+        loaded.ply
+    );
     let mut replay = Game::new(loaded.config.rules.clone(), loaded.seed.expect("seed")).unwrap();
     for entry in h.service.history(game).unwrap() {
         replay.play(&entry.action.expect("readable")).unwrap();
