@@ -8,9 +8,20 @@ use super::types::{Data, Result};
 use crate::render::{self, RenderOptions, replay};
 use crate::words::Lang;
 
-/// The largest replay sent: Discord's attachment limit for a server without boosts (10 MiB),
-/// less a margin. A longer game's replay leaves steps out to fit rather than fail.
-pub const REPLAY_MAX_BYTES: usize = 9 * 1024 * 1024;
+/// Discord's attachment limit for a server without boosts, and what a post outside an
+/// interaction (the game-over post) can count on.
+const DEFAULT_LIMIT: usize = 10 * 1024 * 1024;
+
+/// The largest replay sent where Discord allows `limit` bytes an attachment (the interaction's
+/// `attachment_size_limit`; `None` or 0: the default): a tenth less, for the request around it.
+/// A longer game's replay leaves steps out to fit rather than fail.
+pub fn budget(limit: Option<u32>) -> usize {
+    let limit = match limit {
+        Some(0) | None => DEFAULT_LIMIT,
+        Some(bytes) => bytes as usize,
+    };
+    limit - limit / 10
+}
 
 /// A drawn replay.
 pub struct Replay {
@@ -27,7 +38,8 @@ impl Replay {
 
 /// Draws game `id`'s replay; `None` for a game with no step played yet. Drawing every position
 /// takes a second or two: it runs on the background threads, behind the interactions' answers.
-pub async fn draw(data: &Data, id: GameId, lang: Lang) -> Result<Option<Replay>> {
+/// `max_bytes`: see [`budget`].
+pub async fn draw(data: &Data, id: GameId, lang: Lang, max_bytes: usize) -> Result<Option<Replay>> {
     let steps = data.call(move |s| s.steps(id)).await?;
     if steps.len() < 2 {
         return Ok(None);
@@ -47,10 +59,25 @@ pub async fn draw(data: &Data, id: GameId, lang: Lang) -> Result<Option<Replay>>
                 lang,
                 ..RenderOptions::default()
             };
-            replay::replay_gif(&steps, &options, REPLAY_MAX_BYTES)
+            replay::replay_gif(&steps, &options, max_bytes)
         })
         .await
         .map_err(|e| BotError::Internal(format!("drawing a replay: {e}")))?
         .map_err(|e| BotError::Internal(format!("encoding a replay: {e}")))?;
     Ok(Some(Replay { gif, steps: count }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_replay_fits_the_limit_it_is_given_with_room_for_the_request() {
+        assert_eq!(budget(None), 9_437_184, "10 MiB less a tenth");
+        assert_eq!(budget(Some(0)), budget(None));
+        let boosted = 50 * 1024 * 1024;
+        assert!(budget(Some(boosted)) < boosted as usize);
+        assert!(budget(Some(boosted)) > budget(None));
+        assert_eq!(budget(Some(1000)), 900);
+    }
 }

@@ -114,7 +114,11 @@ pub async fn replay(
     ctx.defer_ephemeral().await?;
     let lang = lang(ctx).await;
     let id = which_game(ctx, game, true).await?;
-    let Some(replay) = replay::draw(ctx.data(), id, lang).await? else {
+    let limit = match ctx {
+        poise::Context::Application(app) => Some(app.interaction.attachment_size_limit),
+        poise::Context::Prefix(_) => None,
+    };
+    let Some(replay) = replay::draw(ctx.data(), id, lang, replay::budget(limit)).await? else {
         return say(ctx, tr!(lang, "history-empty", game = id)).await;
     };
     ctx.send(

@@ -123,7 +123,8 @@ async fn post_replay(
     game_view: &GameView,
 ) -> std::result::Result<(), Failure> {
     let (game, lang) = (game_view.id, game_view.lang);
-    let replay = match replay::draw(data, game, lang).await {
+    // Not an interaction's answer: the limit is the default one.
+    let replay = match replay::draw(data, game, lang, replay::budget(None)).await {
         Ok(Some(replay)) => replay,
         Ok(None) => return Ok(()),
         Err(e) => {
