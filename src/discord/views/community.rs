@@ -7,7 +7,7 @@ use serenity::all::{
     CreateSelectMenuOption,
 };
 
-use super::span;
+use super::{one_decimal, signed_decimal, span};
 use crate::ai::BotLevel;
 use crate::discord::ids::{BoardControl, BoardPick, CustomId};
 use crate::game::{BoardEntry, BoardView, GameFormat, Opponent, PeriodKind, StatsView};
@@ -112,10 +112,6 @@ fn mention(user: crate::id::UserId) -> String {
     format!("<@{user}>")
 }
 
-fn one_decimal(x: f64) -> String {
-    format!("{x:.1}")
-}
-
 fn percent(part: u32, whole: u32) -> u32 {
     if whole == 0 {
         return 0;
@@ -198,7 +194,7 @@ fn line(lang: Lang, entry: &BoardEntry, rating: bool) -> String {
     let points = if rating {
         one_decimal(entry.points)
     } else {
-        format!("{:+.1}", entry.points)
+        signed_decimal(entry.points)
     };
     let medal = match entry.place {
         1 => "🥇",

@@ -151,9 +151,40 @@ pub fn pause_vote_row(lang: Lang, game: GameId) -> CreateActionRow {
     ])
 }
 
+/// A number to one decimal, below zero with a true minus sign (U+2212, as typography and both
+/// languages write it, never a hyphen), as ratings and their changes are written everywhere.
+pub fn one_decimal(value: f64) -> String {
+    let text = format!("{:.1}", value.abs());
+    if value < 0.0 && text != "0.0" {
+        format!("−{text}")
+    } else {
+        text
+    }
+}
+
+/// [`one_decimal`] with its sign always written: a change (+3.4, −1.8, +0.0).
+pub fn signed_decimal(value: f64) -> String {
+    let text = one_decimal(value);
+    if text.starts_with('−') {
+        text
+    } else {
+        format!("+{text}")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn numbers_below_zero_have_a_true_minus_and_changes_a_sign() {
+        assert_eq!(one_decimal(-1.84), "−1.8");
+        assert_eq!(one_decimal(-0.04), "0.0", "no minus zero");
+        assert_eq!(one_decimal(3.45), "3.5");
+        assert_eq!(signed_decimal(3.4), "+3.4");
+        assert_eq!(signed_decimal(-1.8), "−1.8");
+        assert_eq!(signed_decimal(-0.01), "+0.0");
+    }
 
     #[test]
     fn durations_in_words() {
@@ -180,3 +211,4 @@ mod tests {
         assert_eq!(relative_time(1_700_000_000_999), "<t:1700000000:R>");
     }
 }
+

@@ -6,7 +6,7 @@ use serenity::all::CreateActionRow;
 
 use super::{
     GameTeams, fit_lines, my_moves_row, pause_vote_row, reclaim_row, relative_time, team_mark,
-    undo_vote_row,
+    one_decimal, signed_decimal, undo_vote_row,
 };
 use crate::engine::{Action, Event, Game, Motion, Team};
 use crate::game::{GameEnd, GameView, Notice, PostMaterial, SeatRating};
@@ -184,26 +184,14 @@ pub fn over(
 /// A seat's rating move on its server's ladder, shown to one decimal (as strings, so that no
 /// language's number format adds a grouping or drops the sign).
 fn rating_change(rating: &SeatRating, lang: Lang) -> String {
-    let change = rating.after - rating.before;
-    let sign = if change < 0.0 { "−" } else { "+" };
     tr!(
         lang,
         "post-rating",
         before = one_decimal(rating.before),
         after = one_decimal(rating.after),
-        change = format!("{sign}{:.1}", change.abs()),
+        change = signed_decimal(rating.after - rating.before),
         uncertainty = one_decimal(rating.uncertainty)
     )
-}
-
-/// A number to one decimal, below zero with a true minus sign, as the change is written.
-fn one_decimal(value: f64) -> String {
-    let text = format!("{:.1}", value.abs());
-    if value < 0.0 && text != "0.0" {
-        format!("−{text}")
-    } else {
-        text
-    }
 }
 
 /// The one-time word to a player whose DMs are closed to the bot, pinging them.
