@@ -1023,7 +1023,21 @@ fn exports() -> &'static Vec<Value> {
             let mut rng = SplitMix64::new(seed);
             let mut actions = Vec::new();
             let plies = [3, 12, 40, 400, 7][i];
+            // Every position so far: one game of the corpus takes plies back by consent.
+            let mut positions = vec![game.clone()];
             while actions.len() < plies && !game.is_over() {
+                if i == 1 && actions.len() == 6 {
+                    actions.push(json!({
+                        "ply": 7,
+                        "team": 1,
+                        "user_id": 1001,
+                        "notation": "undo",
+                        "action": {"TakeBack": {"to": 4}},
+                    }));
+                    game = positions[4].clone().resumed_at(7);
+                    positions.push(game.clone());
+                    continue;
+                }
                 let legal = game.legal_actions_unflagged();
                 let action = legal[rng.below(legal.len() as u64) as usize];
                 let team = game.turn();
@@ -1035,6 +1049,7 @@ fn exports() -> &'static Vec<Value> {
                     "action": action,
                 }));
                 game.play(&action).unwrap();
+                positions.push(game.clone());
             }
             let status = if game.is_over() {
                 GameStatus::Finished
@@ -1112,6 +1127,8 @@ const JSON_TOKENS: &[&str] = &[
     "ship g1",
     "e5 drop",
     "- e.0 g5.1o",
+    "TakeBack",
+    "undo",
 ];
 
 /// Any file offered to `import`: a new game that loads, or a refusal that leaves every
@@ -1538,4 +1555,23 @@ fn corpora_are_not_empty() {
     assert!(positions().len() > 100);
     assert!(notations().len() > 200, "{}", notations().len());
     assert!(exports().len() >= 15);
+    // Every running export of the corpus imports as it is, the one with a take-back too.
+    let s = service();
+    let with_take_back = exports()
+        .iter()
+        .filter(|e| e["seed"].is_u64())
+        .map(|e| {
+            let id = s
+                .service
+                .import(
+                    Actor::user(UserId::new(7)),
+                    Location::default(),
+                    &e.to_string(),
+                )
+                .unwrap_or_else(|err| panic!("{err}: {e}"));
+            s.service.history(id).unwrap()
+        })
+        .filter(|h| h.iter().any(|entry| entry.take_back == Some(4)))
+        .count();
+    assert!(with_take_back >= 1);
 }

@@ -211,4 +211,3 @@ mod tests {
         assert_eq!(relative_time(1_700_000_000_999), "<t:1700000000:R>");
     }
 }
-

@@ -5,8 +5,8 @@ use crate::id::UserId;
 use serenity::all::CreateActionRow;
 
 use super::{
-    GameTeams, fit_lines, my_moves_row, pause_vote_row, reclaim_row, relative_time, team_mark,
-    one_decimal, signed_decimal, undo_vote_row,
+    GameTeams, fit_lines, my_moves_row, one_decimal, pause_vote_row, reclaim_row, relative_time,
+    signed_decimal, team_mark, undo_vote_row,
 };
 use crate::engine::{Action, Event, Game, Motion, Team};
 use crate::game::{GameEnd, GameView, Notice, PostMaterial, SeatRating};
