@@ -9,6 +9,7 @@ pub mod digest;
 pub mod health;
 pub mod lock;
 mod rows;
+pub(crate) mod sql;
 
 use std::path::{Path, PathBuf};
 use std::sync::{LazyLock, Mutex};
@@ -84,6 +85,10 @@ pub enum StoreError {
     },
     #[error("stored data is not valid: {0}")]
     Corrupt(String),
+    #[error("stored column {index} cannot be read: {why}")]
+    Column { index: usize, why: sql::ColumnError },
+    #[error("a query that always returns a row returned none")]
+    NoRow,
     #[error("{0} already exists: a backup is written to a new file, it never replaces one")]
     BackupExists(String),
     #[error("the backup path {0} is not valid UTF-8: choose a plainer file name")]
@@ -93,6 +98,13 @@ pub enum StoreError {
 }
 
 impl StoreError {
+    /// A statement broke a constraint of the schema (a key already there, a check): the
+    /// store's callers treat some as answers (an action recorded twice), not failures.
+    pub fn is_constraint_violation(&self) -> bool {
+        matches!(self, StoreError::Sqlite(e)
+            if e.sqlite_error_code() == Some(rusqlite::ErrorCode::ConstraintViolation))
+    }
+
     /// The file is not an SQLite database at all.
     pub fn not_a_database(&self) -> bool {
         matches!(self, StoreError::Sqlite(e)
@@ -165,33 +177,41 @@ pub trait Db: sealed::Sql {}
 impl<T: sealed::Sql + ?Sized> Db for T {}
 
 mod sealed {
-    use rusqlite::Connection;
+    use super::sql::Link;
 
     pub trait Sql {
-        fn sql(&self) -> &Connection;
+        /// The connection the store's queries run on.
+        fn link(&self) -> Link<'_>;
     }
 
-    impl Sql for Connection {
-        fn sql(&self) -> &Connection {
-            self
+    impl Sql for Link<'_> {
+        fn link(&self) -> Link<'_> {
+            *self
+        }
+    }
+
+    /// A raw SQLite connection (tests that open a file themselves ask it its version).
+    impl Sql for rusqlite::Connection {
+        fn link(&self) -> Link<'_> {
+            Link::Sqlite(self)
         }
     }
 
     impl Sql for super::Conn<'_> {
-        fn sql(&self) -> &Connection {
-            self.connection()
+        fn link(&self) -> Link<'_> {
+            Link::Sqlite(self.connection())
         }
     }
 
     impl Sql for super::Tx<'_> {
-        fn sql(&self) -> &Connection {
-            &self.0
+        fn link(&self) -> Link<'_> {
+            Link::Sqlite(&self.0)
         }
     }
 
     impl<T: Sql + ?Sized> Sql for &T {
-        fn sql(&self) -> &Connection {
-            (**self).sql()
+        fn link(&self) -> Link<'_> {
+            (**self).link()
         }
     }
 }
@@ -208,7 +228,9 @@ impl Drop for Conn<'_> {
 
 /// The schema version a database file is at (0 for a new file).
 pub fn schema_version(db: &impl Db) -> Result<usize> {
-    version_of(db.sql())
+    match db.link() {
+        sql::Link::Sqlite(conn) => version_of(conn),
+    }
 }
 
 fn version_of(conn: &Connection) -> Result<usize> {
