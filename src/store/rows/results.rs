@@ -238,14 +238,15 @@ pub fn opponents_of(
     player: &RatedPlayer,
     guild: Option<GuildId>,
 ) -> Result<Vec<OpponentRecord>> {
-    // `?2 IS NULL` keeps one statement for both scopes; the index on (player, guild_id) finds
-    // the player's seats, the key finds each game's other seats.
+    // `?2 IS NULL` keeps one statement for both scopes (cast: PostgreSQL must know a
+    // parameter's type where it first meets it); the index on (player, guild_id) finds the
+    // player's seats, the key finds each game's other seats.
     let rows = conn.link().query_many(
         "SELECT o.player, COUNT(DISTINCT o.game_id), \
                 COUNT(DISTINCT CASE WHEN me.rank < o.rank THEN o.game_id END) \
          FROM game_results me JOIN game_results o \
            ON o.game_id = me.game_id AND o.side <> me.side AND o.player <> me.player \
-         WHERE me.player = ?1 AND (?2 IS NULL OR me.guild_id = ?2) \
+         WHERE me.player = ?1 AND (CAST(?2 AS BIGINT) IS NULL OR me.guild_id = ?2) \
          GROUP BY o.player",
         params![player, guild],
         |r| {

@@ -262,7 +262,7 @@ pub fn questions(
     let conn = conn.link();
     let rows = conn.query_many(
         "SELECT game_id, question, channel_id, message_id FROM questions WHERE game_id = ?1 \
-         AND (?2 IS NULL OR question = ?2) ORDER BY message_id",
+         AND (CAST(?2 AS TEXT) IS NULL OR question = ?2) ORDER BY message_id",
         params![game, question.map(Question::encode)],
         |r| {
             Ok((

@@ -11,9 +11,11 @@
 //! CONFLICT … DO UPDATE`, `RETURNING`); what a backend must change in a statement's text is
 //! changed by that backend's translation, in one place ([`sqlite`] needs none).
 
+pub mod postgres;
 mod sqlite;
 
 use std::borrow::Cow;
+use std::cell::RefCell;
 
 use super::{Result, StoreError};
 
@@ -91,6 +93,7 @@ pub struct Row<'r> {
 
 enum RowInner<'r> {
     Sqlite(&'r rusqlite::Row<'r>),
+    Postgres(&'r ::postgres::Row),
 }
 
 impl Row<'_> {
@@ -99,6 +102,7 @@ impl Row<'_> {
     pub fn get<T: FromValue>(&self, index: usize) -> Result<T> {
         let value = match &self.inner {
             RowInner::Sqlite(row) => sqlite::column(row, index)?,
+            RowInner::Postgres(row) => postgres::column(row, index)?,
         };
         T::from_value(value).map_err(|why| StoreError::Column { index, why })
     }
@@ -108,6 +112,7 @@ impl Row<'_> {
 #[derive(Clone, Copy)]
 pub enum Link<'c> {
     Sqlite(&'c rusqlite::Connection),
+    Postgres(&'c RefCell<postgres::Session>),
 }
 
 impl Link<'_> {
@@ -115,6 +120,7 @@ impl Link<'_> {
     pub fn execute(self, sql: &str, params: Params) -> Result<usize> {
         match self {
             Link::Sqlite(conn) => sqlite::execute(conn, sql, params),
+            Link::Postgres(session) => postgres::execute(session, sql, params),
         }
     }
 
@@ -127,6 +133,7 @@ impl Link<'_> {
     ) -> Result<Option<T>> {
         match self {
             Link::Sqlite(conn) => sqlite::query_opt(conn, sql, params, read),
+            Link::Postgres(session) => postgres::query_opt(session, sql, params, read),
         }
     }
 
@@ -149,6 +156,7 @@ impl Link<'_> {
     ) -> Result<Vec<T>> {
         match self {
             Link::Sqlite(conn) => sqlite::query_many(conn, sql, params, read),
+            Link::Postgres(session) => postgres::query_many(session, sql, params, read),
         }
     }
 }
