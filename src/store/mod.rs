@@ -241,10 +241,17 @@ impl Conn<'_> {
                 Ok(Tx(TxInner::Sqlite(tx)))
             }
             Held::Postgres(session) => {
-                session.get_mut().client().batch_execute(&format!(
+                let client = session.get_mut().client();
+                let begun = client.batch_execute(&format!(
                     "BEGIN; SELECT pg_advisory_xact_lock({})",
                     postgres::LOCK_WRITE
-                ))?;
+                ));
+                if let Err(e) = begun {
+                    // Begun but not locked: the connection goes back to the pool, never
+                    // inside a transaction.
+                    let _ = client.batch_execute("ROLLBACK");
+                    return Err(e.into());
+                }
                 Ok(Tx(TxInner::Postgres(PgTx {
                     session,
                     open: true,
