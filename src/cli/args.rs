@@ -156,14 +156,14 @@ pub struct ArenaArgs {
 
 #[derive(Args)]
 pub struct DoctorArgs {
-    /// The database file (opened read-only).
+    /// The database file (opened read-only), or a PostgreSQL database's postgres:// URL.
     #[arg(long, default_value = "jackal.db")]
     pub db: PathBuf,
 }
 
 #[derive(Args)]
 pub struct BackupArgs {
-    /// The database file.
+    /// The database file, or a PostgreSQL database's postgres:// URL (dumped with pg_dump).
     #[arg(long, default_value = "jackal.db")]
     pub db: PathBuf,
     /// The new file to write (an existing file is never replaced).

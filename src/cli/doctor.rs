@@ -16,7 +16,7 @@ use anyhow::{Context, Result, bail};
 
 use crate::game::audit;
 use crate::store::health::{self, Examined};
-use crate::store::{self, Db, MIGRATION_SQL, StoreError};
+use crate::store::{self, Database, Db, Durability, MIGRATION_SQL, Store, StoreError};
 
 /// The tables every jackal database has had since the first schema.
 const JACKAL_TABLES: [&str; 6] = ["games", "seats", "actions", "snapshots", "timers", "outbox"];
@@ -72,8 +72,12 @@ impl Report {
     }
 }
 
-/// Checks the database file `db`. `Err` when it cannot be checked at all (no such file).
+/// Checks the database file `db` (or the PostgreSQL database, when `db` is a `postgres://`
+/// URL). `Err` when it cannot be checked at all (no such file, no such server).
 pub fn run(db: &Path) -> Result<Report> {
+    if let Some(Database::Server(url)) = db.to_str().map(Database::parse) {
+        return run_on_server(&url);
+    }
     // Opening a missing file read-only fails anyway; this says it plainly, and a directory
     // or a typo never becomes a new database.
     if !db.is_file() {
@@ -94,6 +98,52 @@ pub fn run(db: &Path) -> Result<Report> {
         } else {
             format!("the database could not be read: {e:#}")
         });
+    }
+    Ok(report)
+}
+
+/// The doctor on a PostgreSQL database: the same checks of its rows, its games replayed. The
+/// server keeps its own pages (there is no integrity check of a file to run), and nothing is
+/// changed: a schema older than this jackal's is only named (the bot migrates it at start;
+/// a migrated copy, as for a file, would be a copy of the whole database).
+fn run_on_server(url: &str) -> Result<Report> {
+    let found = store::postgres::look_at(url)?;
+    let mut report = Report {
+        path: found.shown.clone(),
+        ..Report::default()
+    };
+    let known = store::postgres::MIGRATION_SQL.len();
+    if found.version > known {
+        report.problems.push(format!(
+            "schema version {}: written by a newer jackal (this one knows up to {known}); not \
+             checked further",
+            found.version
+        ));
+    } else if found.version == 0 {
+        report.problems.push(if found.tables.is_empty() {
+            "an empty database, not a jackal one (the bot makes a new one into one)".into()
+        } else {
+            format!(
+                "not a jackal database: tables {}",
+                found
+                    .tables
+                    .iter()
+                    .take(5)
+                    .cloned()
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        });
+    } else if found.version < known {
+        report.problems.push(format!(
+            "schema version {}, older than this jackal's {known}: not checked (the bot \
+             migrates it when it next starts; then run the doctor again)",
+            found.version
+        ));
+    } else {
+        // At this version opening migrates nothing: it only reads the version.
+        let store = Store::open_database(&Database::Server(url.to_string()), Durability::Full)?;
+        check_rows(&store.conn()?, &mut report)?;
     }
     Ok(report)
 }

@@ -3,13 +3,14 @@
 
 use std::path::PathBuf;
 
-use crate::game::Durability;
+use crate::game::{Database, Durability};
 
 /// What the bot runs with.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Config {
     pub token: String,
-    pub database: PathBuf,
+    /// `DATABASE_URL` (a PostgreSQL server) when it is set, else `DATABASE_PATH` (a file).
+    pub database: Database,
     pub durability: Durability,
     /// Register the commands in this server at once (global commands can take a while to
     /// appear everywhere).
@@ -27,6 +28,12 @@ pub enum ConfigError {
          Discord developer portal → your application → Bot → Reset Token"
     )]
     MissingToken,
+    #[error(
+        "DATABASE_URL must be a PostgreSQL URL such as \
+         postgres://jackal:password@localhost:5432/jackal (or unset, for the SQLite file of \
+         DATABASE_PATH)"
+    )]
+    BadDatabaseUrl,
     #[error("DB_DURABILITY must be `full` or `normal`, not `{0}`")]
     BadDurability(String),
     #[error("DEV_GUILD_ID must be a server id (a number such as 123456789012345678), not `{0}`")]
@@ -55,8 +62,15 @@ impl Config {
                 .filter(|v| !v.is_empty())
         };
         let token = get("DISCORD_TOKEN").ok_or(ConfigError::MissingToken)?;
-        let database =
-            get("DATABASE_PATH").map_or_else(|| PathBuf::from("jackal.db"), PathBuf::from);
+        let database = match get("DATABASE_URL") {
+            Some(url) => match Database::parse(&url) {
+                server @ Database::Server(_) => server,
+                Database::File(_) => return Err(ConfigError::BadDatabaseUrl),
+            },
+            None => Database::File(
+                get("DATABASE_PATH").map_or_else(|| PathBuf::from("jackal.db"), PathBuf::from),
+            ),
+        };
         let durability = match get("DB_DURABILITY") {
             None => Durability::Full,
             Some(v) => Durability::parse(&v).ok_or(ConfigError::BadDurability(v))?,
@@ -104,7 +118,7 @@ mod tests {
     fn only_the_token_is_needed() {
         let c = from(&[("DISCORD_TOKEN", "abc")]).unwrap();
         assert_eq!(c.token, "abc");
-        assert_eq!(c.database, PathBuf::from("jackal.db"));
+        assert_eq!(c.database, Database::File(PathBuf::from("jackal.db")));
         assert_eq!(c.durability, Durability::Full);
         assert_eq!((c.dev_guild, c.api_url), (None, None));
     }
@@ -120,7 +134,10 @@ mod tests {
         ])
         .unwrap();
         assert_eq!(c.token, "abc");
-        assert_eq!(c.database, PathBuf::from("/var/lib/jackal/games.db"));
+        assert_eq!(
+            c.database,
+            Database::File(PathBuf::from("/var/lib/jackal/games.db"))
+        );
         assert_eq!(c.durability, Durability::Normal);
         assert_eq!(c.dev_guild, Some(123456789012345678));
         assert_eq!(c.api_url.as_deref(), Some("http://127.0.0.1:3001"));
@@ -148,7 +165,28 @@ mod tests {
             bad("DISCORD_API_URL", "localhost:3001"),
             ConfigError::BadApiUrl(_)
         ));
+        assert!(matches!(
+            bad("DATABASE_URL", "mysql://localhost/jackal"),
+            ConfigError::BadDatabaseUrl
+        ));
         // Empty lines of .env.example are "not set".
         assert!(from(&[("DISCORD_TOKEN", "t"), ("DEV_GUILD_ID", "")]).is_ok());
+    }
+
+    #[test]
+    fn a_database_url_chooses_postgresql_over_the_file() {
+        let url = "postgres://jackal:secret@db.internal:5432/jackal";
+        let c = from(&[
+            ("DISCORD_TOKEN", "t"),
+            ("DATABASE_PATH", "games.db"),
+            ("DATABASE_URL", url),
+        ])
+        .unwrap();
+        assert_eq!(c.database, Database::Server(url.to_string()));
+        // Named in messages without its password.
+        assert_eq!(
+            c.database.shown(),
+            "postgres://jackal@db.internal:5432/jackal"
+        );
     }
 }

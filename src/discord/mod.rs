@@ -41,8 +41,9 @@ use errors::{BotError, Permission};
 use rest::Rest;
 use types::Data;
 
-use crate::game::{Clock, GameService};
+use crate::game::{Clock, Database, GameService};
 use crate::store::lock::{DatabaseLock, LockError};
+use crate::store::postgres::BotLock;
 
 /// Everything the bot needs to start.
 pub struct Launch {
@@ -63,6 +64,13 @@ pub enum StartError {
          folder exists and is writable)"
     )]
     Database { path: String, why: String },
+    #[error("cannot use the PostgreSQL database of DATABASE_URL: {0}")]
+    Server(String),
+    #[error(
+        "another jackal bot process is using the PostgreSQL database {0}: stop it first, or \
+         give this one a database of its own"
+    )]
+    ServerLocked(String),
     #[error(
         "Discord rejected the token (401 Unauthorized): check DISCORD_TOKEN in .env; the \
          developer portal → your application → Bot → Reset Token gives a new one"
@@ -156,13 +164,24 @@ const SHARDS_CLOSE: Duration = Duration::from_millis(800);
 /// Starts the bot; returns once it is connecting. See [`RunningBot::stop`].
 pub async fn start(launch: Launch) -> Result<RunningBot, StartError> {
     let config = launch.config;
-    let service =
-        GameService::open(&config.database, config.durability, launch.clock).map_err(|e| {
-            StartError::Database {
-                path: config.database.display().to_string(),
-                why: e.to_string(),
-            }
-        })?;
+    // On the blocking pool, as every service call: PostgreSQL's synchronous client may not
+    // block an async thread.
+    let (database, durability, clock) = (config.database.clone(), config.durability, launch.clock);
+    let opened =
+        tokio::task::spawn_blocking(move || GameService::open(&database, durability, clock))
+            .await
+            .map_err(|e| StartError::Database {
+                path: config.database.shown(),
+                why: format!("opening it panicked: {e}"),
+            })?;
+    let service = opened.map_err(|e| match &config.database {
+        Database::File(path) => StartError::Database {
+            path: path.display().to_string(),
+            why: e.to_string(),
+        },
+        // The store's error already names the server (without its password).
+        Database::Server(_) => StartError::Server(e.to_string()),
+    })?;
     let service = Arc::new(service);
     let client = match launch.client {
         Some(client) => client,
@@ -297,14 +316,29 @@ const BLOCKING_THREADS: usize = 16;
 pub async fn run(launch: Launch) -> Result<(), StartError> {
     // One bot per database, for this process's whole life: a second would fire the same
     // timers and send the same posts. Taken before anything is opened or asked of Discord.
-    let database = launch.config.database.clone();
-    let _lock = DatabaseLock::acquire(&database).map_err(|e| match e {
-        LockError::Held { .. } => StartError::Locked(e),
-        LockError::Io { source, .. } => StartError::Database {
-            path: database.display().to_string(),
-            why: source.to_string(),
-        },
-    })?;
+    let (_file_lock, _server_lock) = match &launch.config.database {
+        Database::File(database) => {
+            let lock = DatabaseLock::acquire(database).map_err(|e| match e {
+                LockError::Held { .. } => StartError::Locked(e),
+                LockError::Io { source, .. } => StartError::Database {
+                    path: database.display().to_string(),
+                    why: source.to_string(),
+                },
+            })?;
+            (Some(lock), None)
+        }
+        Database::Server(url) => {
+            let url = url.clone();
+            let taken = tokio::task::spawn_blocking(move || BotLock::acquire(&url))
+                .await
+                .map_err(|e| StartError::Server(format!("taking its lock panicked: {e}")))?;
+            match taken {
+                Ok(Some(lock)) => (None, Some(lock)),
+                Ok(None) => return Err(StartError::ServerLocked(launch.config.database.shown())),
+                Err(e) => return Err(StartError::Server(e.to_string())),
+            }
+        }
+    };
     let bot = start(launch).await?;
     println!("Invite the bot to a server with: {}", bot.invite_url);
     println!("Jackal is running; stop it with Ctrl-C.");

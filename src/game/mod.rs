@@ -70,8 +70,8 @@ pub use view::{GameView, ListedGame, SeatView};
 // The store's values that callers of the service name (the Discord layer reaches the store
 // only through the service, so it takes them from here).
 pub use crate::store::{
-    Durability, GameFormat, GameStatus, MAX_REMINDERS, Period, PeriodKind, Question, ReminderVia,
-    UserPrefs,
+    Database, Durability, GameFormat, GameStatus, MAX_REMINDERS, Period, PeriodKind, Question,
+    ReminderVia, UserPrefs,
 };
 pub use reminder_settings::ReminderChange;
 
@@ -290,13 +290,13 @@ impl GameService {
         }
     }
 
-    /// The service on the database file at `path` (created and migrated if need be).
+    /// The service on `database` (a file is created, and either migrated, if need be).
     pub fn open(
-        path: &std::path::Path,
+        database: &Database,
         durability: Durability,
         clock: Arc<dyn Clock>,
     ) -> Result<GameService> {
-        let store = Store::open_with(path, durability)?;
+        let store = Store::open_database(database, durability)?;
         Ok(GameService::new(Arc::new(store), clock))
     }
 

@@ -6,6 +6,7 @@ use std::path::Path;
 
 use rusqlite::{Connection, OpenFlags};
 
+use super::sql::{Link, params};
 use super::{BUSY_TIMEOUT, Db, Result, Store, StoreError};
 
 /// A database file opened only to read it: nothing on the disk changes (see
@@ -15,8 +16,8 @@ pub struct Examined {
 }
 
 impl super::sealed::Sql for Examined {
-    fn sql(&self) -> &Connection {
-        &self.conn
+    fn link(&self) -> Link<'_> {
+        Link::Sqlite(&self.conn)
     }
 }
 
@@ -106,23 +107,20 @@ pub fn games_in_file(path: &Path) -> Result<Option<i64>> {
 
 /// Rows of [`GAME_TABLES`] whose game is not in `games`, by table and game.
 pub fn orphans(db: &impl Db) -> Result<Vec<Orphans>> {
-    let conn = db.sql();
+    let conn = db.link();
     let mut out = Vec::new();
     for table in GAME_TABLES {
         let sql = format!(
             "SELECT game_id, COUNT(*) FROM {table} WHERE game_id IS NOT NULL \
              AND game_id NOT IN (SELECT id FROM games) GROUP BY game_id ORDER BY game_id"
         );
-        let mut stmt = conn.prepare(&sql)?;
-        let rows = stmt
-            .query_map([], |r| {
-                Ok(Orphans {
-                    table,
-                    game: r.get(0)?,
-                    count: r.get(1)?,
-                })
-            })?
-            .collect::<rusqlite::Result<Vec<_>>>()?;
+        let rows = conn.query_many(&sql, params![], |r| {
+            Ok(Orphans {
+                table,
+                game: r.get(0)?,
+                count: r.get(1)?,
+            })
+        })?;
         out.extend(rows);
     }
     Ok(out)
@@ -130,14 +128,13 @@ pub fn orphans(db: &impl Db) -> Result<Vec<Orphans>> {
 
 /// Every timer not yet fired, with its game's status and last ply.
 pub fn pending_timers(db: &impl Db) -> Result<Vec<PendingTimer>> {
-    let mut stmt = db.sql().prepare(
+    db.link().query_many(
         "SELECT t.game_id, t.kind, g.status, t.ply, \
          (SELECT COALESCE(MAX(a.ply), 0) FROM actions a WHERE a.game_id = t.game_id) \
          FROM timers t JOIN games g ON g.id = t.game_id WHERE t.fired_at IS NULL \
          ORDER BY t.game_id, t.kind",
-    )?;
-    let timers = stmt
-        .query_map([], |r| {
+        params![],
+        |r| {
             Ok(PendingTimer {
                 game: r.get(0)?,
                 kind: r.get(1)?,
@@ -145,18 +142,18 @@ pub fn pending_timers(db: &impl Db) -> Result<Vec<PendingTimer>> {
                 ply: r.get(3)?,
                 last_ply: r.get(4)?,
             })
-        })?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
-    Ok(timers)
+        },
+    )
 }
 
 /// The latest moment a database has seen: its latest timer or game (the chaos test's clock
 /// never goes back across restarts).
 pub fn latest_moment(db: &impl Db) -> Result<Option<i64>> {
-    Ok(db.sql().query_row(
+    // The subquery is named: PostgreSQL before 16 requires it.
+    db.link().query_one(
         "SELECT MAX(t) FROM (SELECT MAX(due_at) AS t FROM timers \
-         UNION ALL SELECT MAX(created_at) FROM games)",
-        [],
+         UNION ALL SELECT MAX(created_at) FROM games) AS latest",
+        params![],
         |r| r.get(0),
-    )?)
+    )
 }

@@ -1,15 +1,22 @@
-//! The SQLite store: one file, migrations from `migrations/`, and the rows the game service
-//! reads and writes. It knows nothing of Discord.
+//! The store: the rows the game service reads and writes, on one of two backends. It knows
+//! nothing of Discord.
 //!
-//! Connections are opened per caller from a small pool: SQLite in WAL mode lets readers run
-//! beside the one writer, and `busy_timeout` makes a second writer wait for the first
-//! instead of failing.
+//! - SQLite (the default): one file, migrations from `migrations/`. Connections are opened
+//!   per caller from a small pool: SQLite in WAL mode lets readers run beside the one writer,
+//!   and `busy_timeout` makes a second writer wait for the first instead of failing.
+//! - PostgreSQL (`DATABASE_URL`): a server, migrations from `migrations/postgres/`, a pool
+//!   likewise ([`postgres`]).
+//!
+//! Every query is written once, on the store's own SQL layer ([`sql`]), and runs on either.
 
 pub mod digest;
 pub mod health;
 pub mod lock;
+pub mod postgres;
 mod rows;
+pub(crate) mod sql;
 
+use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 use std::sync::{LazyLock, Mutex};
 use std::time::Duration;
@@ -85,15 +92,59 @@ pub enum StoreError {
     },
     #[error("stored data is not valid: {0}")]
     Corrupt(String),
+    #[error("stored column {index} cannot be read: {why}")]
+    Column { index: usize, why: sql::ColumnError },
+    #[error("a query that always returns a row returned none")]
+    NoRow,
     #[error("{0} already exists: a backup is written to a new file, it never replaces one")]
     BackupExists(String),
     #[error("the backup path {0} is not valid UTF-8: choose a plainer file name")]
     BackupPath(String),
     #[error("the backup {path} did not pass SQLite's integrity check: {report}")]
     BackupDamaged { path: String, report: String },
+    #[error("database error: {0}")]
+    Postgres(#[from] ::postgres::Error),
+    #[error(
+        "DATABASE_URL is not a PostgreSQL URL jackal can read ({why}); it looks like \
+         postgres://user:password@host:5432/database"
+    )]
+    BadUrl { why: String },
+    #[error("cannot connect to PostgreSQL at {url}: {why}")]
+    Connect { url: String, why: String },
+    #[error(
+        "the PostgreSQL database {url} was written by a newer jackal (schema version {found}, \
+         this version knows up to {known}); upgrade jackal or use another database"
+    )]
+    ServerTooNew {
+        url: String,
+        found: usize,
+        known: usize,
+    },
+    #[error(
+        "the PostgreSQL database {url} is not a jackal database: it already holds other tables \
+         ({tables}); give jackal a database (or schema) of its own"
+    )]
+    ServerForeign { url: String, tables: String },
+    #[error("could not migrate the PostgreSQL database (migration {number}): {why}")]
+    ServerMigration { number: usize, why: String },
+    #[error("{0} is not possible on PostgreSQL: {1}")]
+    NotOnServer(&'static str, &'static str),
 }
 
 impl StoreError {
+    /// A statement broke a constraint of the schema (a key already there, a check): the
+    /// store's callers treat some as answers (an action recorded twice), not failures.
+    pub fn is_constraint_violation(&self) -> bool {
+        match self {
+            StoreError::Sqlite(e) => {
+                e.sqlite_error_code() == Some(rusqlite::ErrorCode::ConstraintViolation)
+            }
+            // Class 23: integrity constraint violation (unique, foreign key, check, not null).
+            StoreError::Postgres(e) => e.code().is_some_and(|c| c.code().starts_with("23")),
+            _ => false,
+        }
+    }
+
     /// The file is not an SQLite database at all.
     pub fn not_a_database(&self) -> bool {
         matches!(self, StoreError::Sqlite(e)
@@ -103,10 +154,48 @@ impl StoreError {
 
 pub type Result<T> = std::result::Result<T, StoreError>;
 
-/// A handle on the database file; cheap to share behind an `Arc`.
+/// Where the games are kept: an SQLite file (the default) or a PostgreSQL database.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Database {
+    File(PathBuf),
+    /// A `postgres://` (or `postgresql://`) URL.
+    Server(String),
+}
+
+impl Database {
+    /// A `postgres://` or `postgresql://` URL names a server; anything else is a file's path.
+    pub fn parse(text: &str) -> Database {
+        if text.starts_with("postgres://") || text.starts_with("postgresql://") {
+            Database::Server(text.to_string())
+        } else {
+            Database::File(PathBuf::from(text))
+        }
+    }
+
+    /// The database in words, for messages: a file's path, a server's URL without its
+    /// password.
+    pub fn shown(&self) -> String {
+        match self {
+            Database::File(path) => path.display().to_string(),
+            Database::Server(url) => postgres::without_password(url),
+        }
+    }
+}
+
+/// A handle on the database; cheap to share behind an `Arc`.
 pub struct Store {
-    path: PathBuf,
     durability: Durability,
+    backend: Backend,
+}
+
+enum Backend {
+    File(File),
+    Server(Box<postgres::Server>),
+}
+
+/// An SQLite file and the connections kept open to it.
+struct File {
+    path: PathBuf,
     /// Opened by [`Store::open_read_only`]: connections read the file, never write it.
     read_only: bool,
     idle: Mutex<Vec<Connection>>,
@@ -118,44 +207,120 @@ pub struct Store {
 /// A connection borrowed from the store's pool; it goes back when dropped.
 pub struct Conn<'a> {
     store: &'a Store,
-    conn: Option<Connection>,
+    held: Option<Held>,
+}
+
+enum Held {
+    Sqlite(Connection),
+    /// In a cell: the store's queries borrow a connection shared (`&impl Db`), and the
+    /// PostgreSQL client needs it exclusive for each statement.
+    Postgres(Box<RefCell<sql::postgres::Session>>),
 }
 
 impl Conn<'_> {
-    fn connection(&self) -> &Connection {
-        self.conn.as_ref().expect("present until drop")
+    fn held(&self) -> &Held {
+        self.held.as_ref().expect("present until drop")
     }
 
-    /// Starts a write: SQLite's write lock is taken at once (`BEGIN IMMEDIATE`), so whatever
-    /// is read inside cannot be changed by another writer before the commit. Dropped without
-    /// [`Tx::commit`], it is rolled back.
+    fn link(&self) -> sql::Link<'_> {
+        match self.held() {
+            Held::Sqlite(conn) => sql::Link::Sqlite(conn),
+            Held::Postgres(session) => sql::Link::Postgres(session),
+        }
+    }
+
+    /// Starts a write, during which no other write runs: whatever is read inside cannot be
+    /// changed by another writer before the commit. On SQLite its write lock is taken at once
+    /// (`BEGIN IMMEDIATE`); on PostgreSQL a transaction takes the store's write lock (an
+    /// advisory lock, [`postgres::LOCK_WRITE`]). Dropped without [`Tx::commit`], it is rolled
+    /// back.
     pub fn write(&mut self) -> Result<Tx<'_>> {
-        let conn = self.conn.as_mut().expect("present until drop");
-        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-        Ok(Tx(tx))
+        match self.held.as_mut().expect("present until drop") {
+            Held::Sqlite(conn) => {
+                let tx =
+                    conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+                Ok(Tx(TxInner::Sqlite(tx)))
+            }
+            Held::Postgres(session) => {
+                let client = session.get_mut().client();
+                let begun = client.batch_execute(&format!(
+                    "BEGIN; SELECT pg_advisory_xact_lock({})",
+                    postgres::LOCK_WRITE
+                ));
+                if let Err(e) = begun {
+                    // Begun but not locked: the connection goes back to the pool, never
+                    // inside a transaction.
+                    let _ = client.batch_execute("ROLLBACK");
+                    return Err(e.into());
+                }
+                Ok(Tx(TxInner::Postgres(PgTx {
+                    session,
+                    open: true,
+                })))
+            }
+        }
     }
 
     /// The connection itself, for tests that damage or inspect a database the way someone
-    /// with the file could.
+    /// with the file could (an SQLite store's only).
     #[cfg(feature = "test-support")]
     pub fn raw(&self) -> &Connection {
-        self.connection()
+        match self.held() {
+            Held::Sqlite(conn) => conn,
+            Held::Postgres(_) => panic!("Conn::raw is an SQLite connection"),
+        }
     }
 
     /// [`Conn::raw`], to start a transaction of the test's own.
     #[cfg(feature = "test-support")]
     pub fn raw_mut(&mut self) -> &mut Connection {
-        self.conn.as_mut().expect("present until drop")
+        match self.held.as_mut().expect("present until drop") {
+            Held::Sqlite(conn) => conn,
+            Held::Postgres(_) => panic!("Conn::raw_mut is an SQLite connection"),
+        }
     }
 }
 
 /// A write in progress (see [`Conn::write`]): the store's queries run inside it, and
 /// nothing is kept unless it is committed.
-pub struct Tx<'c>(rusqlite::Transaction<'c>);
+pub struct Tx<'c>(TxInner<'c>);
+
+enum TxInner<'c> {
+    Sqlite(rusqlite::Transaction<'c>),
+    Postgres(PgTx<'c>),
+}
+
+/// A PostgreSQL transaction, rolled back when dropped before [`PgTx::commit`] (as a
+/// `rusqlite::Transaction` is).
+struct PgTx<'c> {
+    session: &'c RefCell<sql::postgres::Session>,
+    open: bool,
+}
+
+impl PgTx<'_> {
+    fn commit(mut self) -> Result<()> {
+        // Closed first: a failed COMMIT has ended the transaction too.
+        self.open = false;
+        self.session.borrow_mut().client().batch_execute("COMMIT")?;
+        Ok(())
+    }
+}
+
+impl Drop for PgTx<'_> {
+    fn drop(&mut self) {
+        if self.open {
+            // A connection that cannot roll back is broken; the pool drops it.
+            let _ = self.session.borrow_mut().client().batch_execute("ROLLBACK");
+        }
+    }
+}
 
 impl Tx<'_> {
     pub fn commit(self) -> Result<()> {
-        Ok(self.0.commit()?)
+        match self.0 {
+            TxInner::Sqlite(tx) => Ok(tx.commit()?),
+            TxInner::Postgres(tx) => tx.commit(),
+        }
     }
 }
 
@@ -166,50 +331,87 @@ pub trait Db: sealed::Sql {}
 impl<T: sealed::Sql + ?Sized> Db for T {}
 
 mod sealed {
-    use rusqlite::Connection;
+    use super::sql::Link;
 
     pub trait Sql {
-        fn sql(&self) -> &Connection;
+        /// The connection the store's queries run on.
+        fn link(&self) -> Link<'_>;
     }
 
-    impl Sql for Connection {
-        fn sql(&self) -> &Connection {
-            self
+    impl Sql for Link<'_> {
+        fn link(&self) -> Link<'_> {
+            *self
+        }
+    }
+
+    /// A raw SQLite connection (tests that open a file themselves ask it its version).
+    impl Sql for rusqlite::Connection {
+        fn link(&self) -> Link<'_> {
+            Link::Sqlite(self)
         }
     }
 
     impl Sql for super::Conn<'_> {
-        fn sql(&self) -> &Connection {
-            self.connection()
+        fn link(&self) -> Link<'_> {
+            super::Conn::link(self)
         }
     }
 
     impl Sql for super::Tx<'_> {
-        fn sql(&self) -> &Connection {
-            &self.0
+        fn link(&self) -> Link<'_> {
+            match &self.0 {
+                super::TxInner::Sqlite(tx) => Link::Sqlite(tx),
+                super::TxInner::Postgres(tx) => Link::Postgres(tx.session),
+            }
         }
     }
 
     impl<T: Sql + ?Sized> Sql for &T {
-        fn sql(&self) -> &Connection {
-            (**self).sql()
+        fn link(&self) -> Link<'_> {
+            (**self).link()
         }
     }
 }
 
 impl Drop for Conn<'_> {
     fn drop(&mut self) {
-        if let (Some(conn), Ok(mut idle)) = (self.conn.take(), self.store.idle.lock())
-            && idle.len() < MAX_IDLE_CONNECTIONS
-        {
-            idle.push(conn);
+        match (self.held.take(), &self.store.backend) {
+            (Some(Held::Sqlite(conn)), Backend::File(file)) => {
+                if let Ok(mut idle) = file.idle.lock()
+                    && idle.len() < MAX_IDLE_CONNECTIONS
+                {
+                    idle.push(conn);
+                }
+            }
+            (Some(Held::Postgres(session)), Backend::Server(server)) => {
+                server.give_back((*session).into_inner());
+            }
+            _ => {}
         }
     }
 }
 
-/// The schema version a database file is at (0 for a new file).
+/// The schema version a database is at (0 for a new one).
 pub fn schema_version(db: &impl Db) -> Result<usize> {
-    version_of(db.sql())
+    match db.link() {
+        sql::Link::Sqlite(conn) => version_of(conn),
+        sql::Link::Postgres(session) => postgres::schema_version(session.borrow_mut().client()),
+    }
+}
+
+/// Names for a message, the first few of a list (tables a database should not have).
+fn listed(names: &[String]) -> String {
+    const NAMED: usize = 5;
+    let mut list = names
+        .iter()
+        .take(NAMED)
+        .cloned()
+        .collect::<Vec<_>>()
+        .join(", ");
+    if names.len() > NAMED {
+        list.push_str(&format!(" and {} more", names.len() - NAMED));
+    }
+    list
 }
 
 fn version_of(conn: &Connection) -> Result<usize> {
@@ -317,19 +519,9 @@ fn refuse_foreign(conn: &Connection, path: &Path) -> Result<()> {
     if tables.is_empty() {
         return Ok(());
     }
-    const NAMED: usize = 5;
-    let mut list = tables
-        .iter()
-        .take(NAMED)
-        .cloned()
-        .collect::<Vec<_>>()
-        .join(", ");
-    if tables.len() > NAMED {
-        list.push_str(&format!(" and {} more", tables.len() - NAMED));
-    }
     Err(StoreError::Foreign {
         path: path.display().to_string(),
-        tables: list,
+        tables: listed(&tables),
     })
 }
 
@@ -367,6 +559,19 @@ enum Fresh {
 }
 
 impl Store {
+    /// Opens `database` (a file is created if need be) and brings its schema up to date:
+    /// what the bot does with `DATABASE_PATH` or `DATABASE_URL`. `durability` is the file's
+    /// (a PostgreSQL server's is its own `synchronous_commit`).
+    pub fn open_database(database: &Database, durability: Durability) -> Result<Store> {
+        match database {
+            Database::File(path) => Store::open_with(path, durability),
+            Database::Server(url) => Ok(Store {
+                durability,
+                backend: Backend::Server(Box::new(postgres::Server::open(url)?)),
+            }),
+        }
+    }
+
     /// Opens (or creates) the database file and brings its schema up to date. A file from a
     /// newer version is refused with a clear message and left untouched.
     pub fn open(path: impl AsRef<Path>) -> Result<Store> {
@@ -402,16 +607,20 @@ impl Store {
             let copy = folder.path().join("copy.db");
             vacuum_into(&conn, &copy)?;
             let mut store = Store::open(&copy)?;
-            store._copy = Some(folder);
+            if let Backend::File(file) = &mut store.backend {
+                file._copy = Some(folder);
+            }
             return Ok(store);
         }
         configure_read_only(&conn)?;
         Ok(Store {
-            path,
             durability: Durability::default(),
-            read_only: true,
-            idle: Mutex::new(vec![conn]),
-            _copy: None,
+            backend: Backend::File(File {
+                path,
+                read_only: true,
+                idle: Mutex::new(vec![conn]),
+                _copy: None,
+            }),
         })
     }
 
@@ -425,11 +634,13 @@ impl Store {
         configure(&conn, durability)?;
         MIGRATIONS.to_latest(&mut conn)?;
         Ok(Store {
-            path,
             durability,
-            read_only: false,
-            idle: Mutex::new(vec![conn]),
-            _copy: None,
+            backend: Backend::File(File {
+                path,
+                read_only: false,
+                idle: Mutex::new(vec![conn]),
+                _copy: None,
+            }),
         })
     }
 
@@ -443,13 +654,38 @@ impl Store {
     /// latest commits may still be in the `-wal` file beside it. The copy is then opened and
     /// checked with `PRAGMA integrity_check`.
     pub fn back_up_to(&self, dest: &Path) -> Result<()> {
-        vacuum_into(self.conn()?.connection(), dest)
+        match self.conn()?.held() {
+            Held::Sqlite(conn) => vacuum_into(conn, dest),
+            Held::Postgres(_) => Err(StoreError::NotOnServer(
+                "a backup to a file",
+                "back the database up with pg_dump",
+            )),
+        }
+    }
+
+    /// Whether the games are kept on a PostgreSQL server.
+    pub fn is_server(&self) -> bool {
+        matches!(self.backend, Backend::Server(_))
     }
 
     /// A connection from the pool (opened if none is idle).
     pub fn conn(&self) -> Result<Conn<'_>> {
+        let held = match &self.backend {
+            Backend::File(file) => Held::Sqlite(file.connection(self.durability)?),
+            Backend::Server(server) => Held::Postgres(Box::new(RefCell::new(server.session()?))),
+        };
+        Ok(Conn {
+            store: self,
+            held: Some(held),
+        })
+    }
+}
+
+impl File {
+    /// A connection to the file from the pool (opened if none is idle).
+    fn connection(&self, durability: Durability) -> Result<Connection> {
         let idle = self.idle.lock().ok().and_then(|mut v| v.pop());
-        let conn = match idle {
+        Ok(match idle {
             Some(c) => c,
             None if self.read_only => {
                 let c = open_read_only(&self.path)?;
@@ -458,13 +694,9 @@ impl Store {
             }
             None => {
                 let c = Connection::open(&self.path)?;
-                configure(&c, self.durability)?;
+                configure(&c, durability)?;
                 c
             }
-        };
-        Ok(Conn {
-            store: self,
-            conn: Some(conn),
         })
     }
 }

@@ -62,7 +62,7 @@ fn different_games_proceed_in_parallel() {
 /// is committed after.
 #[test]
 fn a_thinking_bot_leaves_the_write_lock_free() {
-    let f = fixture();
+    let f = file_fixture();
     let id = bots_of_level(&f, BotLevel::Normal, "13", 5);
     let s = &f.service;
     let (free, thinking, fired) = std::thread::scope(|scope| {

@@ -204,7 +204,7 @@ fn refusals_read_well() {
 /// Finding a channel's games uses indexes, whether the game is in the channel or a thread.
 #[test]
 fn a_channels_games_are_found_by_index() {
-    let f = fixture();
+    let f = file_fixture();
     let conn = f.service.store().conn().unwrap();
     let plan: Vec<String> = conn
         .raw()

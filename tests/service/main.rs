@@ -4,6 +4,11 @@
 //! timing (reminders, vacations, pauses), backups, `jackal doctor`, crashes and kills, hostile
 //! files, pictures of stored games, `jackal play`, and fuzzed input of every kind.
 //! One test binary; run only these with `cargo test --test service`.
+//!
+//! The fixture's service runs on the PostgreSQL server of `JACKAL_TEST_DATABASE_URL` when it
+//! is set (a fresh database each: `scripts/pg-test` starts a server and runs the subjects
+//! that go through the service only), else on an SQLite file. Tests of the file itself take
+//! [`file_fixture`].
 
 use std::sync::Arc;
 
@@ -14,7 +19,7 @@ use jackal::game::{
     OutboxMessage, ServiceError, Target,
 };
 use jackal::id::{ChannelId, GameId, GuildId, UserId};
-use jackal::store::{self, GameStatus, Store, StoreError};
+use jackal::store::{self, Database, Durability, GameStatus, Store, StoreError};
 
 mod concurrency;
 mod lobby;
@@ -23,6 +28,7 @@ mod ratings;
 mod stats;
 mod stored;
 mod timers;
+mod tools;
 mod turns;
 mod undo;
 
@@ -46,26 +52,68 @@ const HOUR: i64 = 3_600_000;
 
 struct Fixture {
     _dir: tempfile::TempDir,
+    /// The SQLite file (on PostgreSQL, [`file_fixture`]'s only).
     path: std::path::PathBuf,
+    database: Database,
     clock: Arc<ManualClock>,
     service: GameService,
 }
 
-/// A new database file and the service on it, its clock at 2023-11-14 22:13:20 UTC.
-fn fixture() -> Fixture {
-    fixture_at_ms(1_700_000_000_000)
+impl Fixture {
+    /// Another store on the same database, as after a restart: nothing in memory.
+    fn reopen(&self) -> Store {
+        Store::open_database(&self.database, Durability::Full).unwrap()
+    }
 }
 
-/// A new database file and the service on it, its clock at `start_ms`.
+/// The clock's start: 2023-11-14 22:13:20 UTC.
+const START_MS: i64 = 1_700_000_000_000;
+
+/// A new database and the service on it, its clock at 2023-11-14 22:13:20 UTC.
+fn fixture() -> Fixture {
+    fixture_at_ms(START_MS)
+}
+
+/// A new database and the service on it, its clock at `start_ms`: a fresh PostgreSQL
+/// database when `JACKAL_TEST_DATABASE_URL` names a server, else an SQLite file.
 fn fixture_at_ms(start_ms: i64) -> Fixture {
+    match std::env::var("JACKAL_TEST_DATABASE_URL") {
+        Ok(admin) if !admin.is_empty() => {
+            let url = store::postgres::fresh_database(&admin)
+                .unwrap_or_else(|e| panic!("a fresh database on {admin}: {e}"));
+            fixture_on(Database::Server(url), start_ms)
+        }
+        _ => file_fixture_at_ms(start_ms),
+    }
+}
+
+/// [`fixture`] on an SQLite file whatever the environment: for tests of the file itself.
+fn file_fixture() -> Fixture {
+    file_fixture_at_ms(START_MS)
+}
+
+fn file_fixture_at_ms(start_ms: i64) -> Fixture {
+    fixture_on(
+        Database::File(std::path::PathBuf::from("jackal.db")),
+        start_ms,
+    )
+}
+
+/// The fixture on `database`; a file's path is taken in a new temporary folder.
+fn fixture_on(database: Database, start_ms: i64) -> Fixture {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("jackal.db");
-    let store = Arc::new(Store::open(&path).unwrap());
+    let database = match database {
+        Database::File(name) => Database::File(dir.path().join(name)),
+        server => server,
+    };
+    let store = Arc::new(Store::open_database(&database, Durability::Full).unwrap());
     let clock = Arc::new(ManualClock::new(start_ms));
     let service = GameService::new(store, clock.clone());
     Fixture {
         _dir: dir,
         path,
+        database,
         clock,
         service,
     }
@@ -174,9 +222,9 @@ fn game_no(n: i64) -> GameId {
     GameId::new(n).expect("a game's number")
 }
 
-/// The service as after a restart: nothing in memory, everything read from the file.
+/// The service as after a restart: nothing in memory, everything read from the database.
 fn restarted(f: &Fixture) -> GameService {
-    GameService::new(Arc::new(Store::open(&f.path).unwrap()), f.clock.clone())
+    GameService::new(Arc::new(f.reopen()), f.clock.clone())
 }
 
 fn damage_of<T: std::fmt::Debug>(result: Result<T, ServiceError>) -> (GameId, Damage) {

@@ -279,7 +279,7 @@ fn reminders_come_once_each_at_the_chosen_times_and_never_after_the_move() {
     );
     assert!(s.fire_due_timers().unwrap().is_empty(), "once per slot");
     // A restart on the same file: the fired slot stays fired.
-    let reopened = Store::open(f._dir.path().join("jackal.db")).unwrap();
+    let reopened = f.reopen();
     let again = GameService::new(Arc::new(reopened), f.clock.clone());
     assert!(again.fire_due_timers().unwrap().is_empty());
     f.clock.advance_ms(6 * HOUR);
@@ -692,7 +692,7 @@ fn three_overdue_deadlines_fire_once_each_after_a_restart() {
         .collect();
     assert!(due.windows(2).all(|w| w[0] < w[1]));
     f.clock.advance_ms(3 * DAY);
-    let reopened = Store::open(f._dir.path().join("jackal.db")).unwrap();
+    let reopened = f.reopen();
     let after = GameService::new(Arc::new(reopened), f.clock.clone());
     let fired = after.fire_due_timers().unwrap();
     let timed_out: Vec<GameId> = fired

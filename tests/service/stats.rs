@@ -298,7 +298,7 @@ fn boards_count_their_period_their_format_and_their_server() {
 /// pirates, which only the last position knew.
 #[test]
 fn results_and_standings_of_games_rated_before_them_are_filled_in_by_the_migration() {
-    let f = fixture_at_ms(1_700_049_600_000);
+    let f = file_fixture_at_ms(1_700_049_600_000);
     let s = &f.service;
     let people: Vec<UserId> = (0..5).map(|i| UserId::new(3_000 + i)).collect();
     for (i, pair) in people.windows(2).enumerate() {
@@ -416,7 +416,7 @@ fn results_and_standings_of_games_rated_before_them_are_filled_in_by_the_migrati
 fn board_pages_and_places_agree_with_a_count_of_everyone() {
     use jackal::engine::mapgen::SplitMix64;
     use jackal::store::{BoardKey, Period};
-    let f = fixture();
+    let f = file_fixture();
     let key = BoardKey {
         scope: RatingScope::Guild(GuildId::new(5)),
         period: Period::All,

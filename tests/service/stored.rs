@@ -4,7 +4,7 @@ use super::*;
 
 #[test]
 fn a_corrupt_snapshot_falls_back_to_replay() {
-    let f = fixture();
+    let f = file_fixture();
     let s = &f.service;
     let id = duel(&f);
     for ply in 0..26 {
@@ -276,7 +276,7 @@ fn every_connection_is_configured() {
 /// nor removed, by any program; deleting a whole game still takes its actions with it.
 #[test]
 fn the_action_log_is_append_only() {
-    let f = fixture();
+    let f = file_fixture();
     let id = duel(&f);
     let mv = first_move(&f, id, ALICE);
     f.service.act(ALICE, id, 0, &mv).unwrap();
@@ -316,7 +316,7 @@ fn the_action_log_is_append_only() {
 /// and its timers fire.
 #[test]
 fn a_damaged_game_is_named_and_the_others_play_on() {
-    let f = fixture();
+    let f = file_fixture();
     let healthy = duel(&f);
     let size8 = duel(&f);
     let size200 = duel(&f);
@@ -377,7 +377,7 @@ fn a_damaged_game_is_named_and_the_others_play_on() {
 /// taken as this one's.
 #[test]
 fn a_snapshot_that_is_not_its_games_is_not_used() {
-    let f = fixture();
+    let f = file_fixture();
     let mine = duel_with(&f, small_config(), 42);
     let other = duel_with(&f, small_config(), 43);
     play_plies(&f, mine, 26);
@@ -432,7 +432,7 @@ fn a_snapshot_that_is_not_its_games_is_not_used() {
 /// the changed action (another legal move) was played silently.
 #[test]
 fn an_action_changed_after_it_was_recorded_is_named() {
-    let f = fixture();
+    let f = file_fixture();
     let above = duel(&f);
     let under = duel(&f);
     let bystander = duel(&f);

@@ -300,7 +300,7 @@ fn a_player_removed_on_turn_is_replaced_by_a_bot_at_once() {
 /// fails once, is set aside, and the others fire.
 #[test]
 fn a_broken_game_does_not_stop_other_timers() {
-    let f = fixture();
+    let f = file_fixture();
     let s = &f.service;
     let broken = duel(&f);
     f.clock.advance_ms(HOUR);

@@ -158,7 +158,7 @@ fn moves_are_numbered_as_players_count_them() {
     assert!(last < plies, "{last} moves in {plies} plies");
     assert_eq!(s.game(id).unwrap().moves, last);
     // Read back by a service that never saw the game (no cached count).
-    let cold = GameService::new(Arc::new(Store::open(&f.path).unwrap()), f.clock.clone());
+    let cold = GameService::new(Arc::new(f.reopen()), f.clock.clone());
     assert_eq!(cold.game(id).unwrap().moves, last);
 }
 

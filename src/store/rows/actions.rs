@@ -1,6 +1,6 @@
 //! The action log and its snapshots.
 
-use rusqlite::{OptionalExtension, Row, params};
+use super::super::sql::{Row, params};
 
 use super::super::{Db, Result, digest};
 use super::sql::from_sql;
@@ -21,17 +21,17 @@ pub struct ActionRow {
 /// Appends an action, with its link in the game's digest chain (store/digest.rs); `Ok(false)`
 /// when that ply is already recorded (UNIQUE(game, ply)).
 pub fn insert_action(conn: &impl Db, a: &ActionRow) -> Result<bool> {
-    let conn = conn.sql();
+    let conn = conn.link();
     // The previous row is the neighbour of the one written, on a page the insert dirties
     // anyway: one indexed read, no replay.
     let prev = match a.ply.checked_sub(1) {
-        Some(before) if before > 0 => stored_chain(conn, a.game_id, before)?,
+        Some(before) if before > 0 => stored_chain(&conn, a.game_id, before)?,
         _ => None,
     };
     let chain = digest::link(prev.as_deref(), a);
-    let result = conn.prepare_cached(
+    let result = conn.execute(
         "INSERT INTO actions (game_id, ply, team, user_id, notation, action, events, created_at, \
-         chain) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)")?.execute(
+         chain) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
         params![
             a.game_id,
             a.ply,
@@ -46,34 +46,33 @@ pub fn insert_action(conn: &impl Db, a: &ActionRow) -> Result<bool> {
     );
     match result {
         Ok(_) => Ok(true),
-        Err(rusqlite::Error::SqliteFailure(e, _))
-            if e.code == rusqlite::ErrorCode::ConstraintViolation =>
-        {
-            Ok(false)
-        }
-        Err(e) => Err(e.into()),
+        Err(e) if e.is_constraint_violation() => Ok(false),
+        Err(e) => Err(e),
     }
 }
 
 /// Actions with ply > `after`, in order.
 pub fn actions_after(conn: &impl Db, game: GameId, after: u32) -> Result<Vec<ActionRow>> {
-    let conn = conn.sql();
-    let mut stmt = conn.prepare_cached(
+    let conn = conn.link();
+    let rows = conn.query_many(
         "SELECT game_id, ply, team, user_id, notation, action, events, created_at FROM actions \
          WHERE game_id = ?1 AND ply > ?2 ORDER BY ply",
+        params![game, after],
+        action_row,
     )?;
-    let rows = stmt.query_map(params![game, after], action_row)?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    Ok(rows)
 }
 
 /// The chain value stored with the action at `ply` (`None`: no such row, or a row written
 /// before chains existed).
 fn stored_chain(conn: &impl Db, game: GameId, ply: u32) -> Result<Option<Vec<u8>>> {
-    let conn = conn.sql();
+    let conn = conn.link();
     Ok(conn
-        .prepare_cached("SELECT chain FROM actions WHERE game_id = ?1 AND ply = ?2")?
-        .query_row(params![game, ply], |r| r.get::<_, Option<Vec<u8>>>(0))
-        .optional()?
+        .query_opt(
+            "SELECT chain FROM actions WHERE game_id = ?1 AND ply = ?2",
+            params![game, ply],
+            |r| r.get::<Option<Vec<u8>>>(0),
+        )?
         .flatten())
 }
 
@@ -92,22 +91,23 @@ pub fn log_between(
     after: u32,
     upto: u32,
 ) -> Result<Vec<LoggedAction>> {
-    let conn = conn.sql();
-    let mut stmt = conn.prepare_cached(
+    let conn = conn.link();
+    let rows = conn.query_many(
         "SELECT game_id, ply, team, user_id, notation, action, events, created_at, chain \
          FROM actions WHERE game_id = ?1 AND ply > ?2 AND ply <= ?3 ORDER BY ply",
+        params![game, after, upto],
+        |r| {
+            Ok(LoggedAction {
+                row: action_row(r)?,
+                chain: r.get(8)?,
+            })
+        },
     )?;
-    let rows = stmt.query_map(params![game, after, upto], |r| {
-        Ok(LoggedAction {
-            row: action_row(r)?,
-            chain: r.get(8)?,
-        })
-    })?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    Ok(rows)
 }
 
 /// An `ActionRow` from the columns selected above, in that order.
-fn action_row(r: &rusqlite::Row) -> rusqlite::Result<ActionRow> {
+fn action_row(r: &Row) -> Result<ActionRow> {
     Ok(ActionRow {
         game_id: r.get(0)?,
         ply: r.get(1)?,
@@ -122,12 +122,13 @@ fn action_row(r: &rusqlite::Row) -> rusqlite::Result<ActionRow> {
 
 /// The action recorded at `ply`, if any (one indexed row, whatever the game's length).
 pub fn action_at(conn: &impl Db, game: GameId, ply: u32) -> Result<Option<ActionRow>> {
-    let conn = conn.sql();
-    let mut stmt = conn.prepare_cached(
+    let conn = conn.link();
+    conn.query_opt(
         "SELECT game_id, ply, team, user_id, notation, action, events, created_at FROM actions \
          WHERE game_id = ?1 AND ply = ?2",
-    )?;
-    Ok(stmt.query_row(params![game, ply], action_row).optional()?)
+        params![game, ply],
+        action_row,
+    )
 }
 
 /// The log row of moves taken back by consent (issue 42): the state after it is the state
@@ -167,14 +168,13 @@ impl TakeBack {
 
 /// The latest take-back row at or before `ply`: its ply and where it went back to.
 pub fn last_take_back(conn: &impl Db, game: GameId, ply: u32) -> Result<Option<(u32, TakeBack)>> {
-    let conn = conn.sql();
-    let mut stmt = conn.prepare_cached(
+    let conn = conn.link();
+    let row: Option<(u32, String)> = conn.query_opt(
         "SELECT ply, action FROM actions WHERE game_id = ?1 AND ply <= ?2 \
          AND notation = 'undo' AND action LIKE '{\"TakeBack\"%' ORDER BY ply DESC LIMIT 1",
+        params![game, ply],
+        |r| Ok((r.get(0)?, r.get(1)?)),
     )?;
-    let row: Option<(u32, String)> = stmt
-        .query_row(params![game, ply], |r| Ok((r.get(0)?, r.get(1)?)))
-        .optional()?;
     Ok(row.and_then(|(at, action)| TakeBack::parse(&action).map(|t| (at, t))))
 }
 
@@ -198,22 +198,24 @@ pub fn completed_moves(conn: &impl Db, game: GameId, ply: u32) -> Result<u32> {
 
 /// Moves completed by the plies in `after+1..=upto` (none of them a take-back).
 fn moves_between(conn: &impl Db, game: GameId, after: u32, upto: u32) -> Result<u32> {
-    let conn = conn.sql();
-    let mut stmt = conn.prepare_cached(
+    let conn = conn.link();
+    conn.query_one(
         "SELECT COUNT(*) FROM actions WHERE game_id = ?1 AND ply > ?2 AND ply <= ?3 \
          AND instr(events, '\"ChoiceRequired\"') = 0",
-    )?;
-    Ok(stmt.query_row(params![game, after, upto], |r| r.get(0))?)
+        params![game, after, upto],
+        |r| r.get(0),
+    )
 }
 
 /// The first ply after `ply` that completed a move (`None`: no move is complete since).
 pub fn next_move_end(conn: &impl Db, game: GameId, ply: u32) -> Result<Option<u32>> {
-    let conn = conn.sql();
-    let mut stmt = conn.prepare_cached(
+    let conn = conn.link();
+    conn.query_one(
         "SELECT MIN(ply) FROM actions WHERE game_id = ?1 AND ply > ?2 \
          AND instr(events, '\"ChoiceRequired\"') = 0",
-    )?;
-    Ok(stmt.query_row(params![game, ply], |r| r.get(0))?)
+        params![game, ply],
+        |r| r.get(0),
+    )
 }
 
 /// A stored snapshot, with what checking it needs ([`digest::check_snapshot`]).
@@ -232,7 +234,7 @@ pub struct StoredSnapshot {
 const SNAPSHOT_COLUMNS: &str = "SELECT s.ply, s.state, s.checksum, a.chain FROM snapshots s \
      LEFT JOIN actions a ON a.game_id = s.game_id AND a.ply = s.ply";
 
-fn snapshot_row(r: &Row) -> rusqlite::Result<StoredSnapshot> {
+fn snapshot_row(r: &Row) -> Result<StoredSnapshot> {
     Ok(StoredSnapshot {
         ply: r.get(0)?,
         state: r.get(1)?,
@@ -243,48 +245,48 @@ fn snapshot_row(r: &Row) -> rusqlite::Result<StoredSnapshot> {
 
 /// The latest snapshot at or before `ply` (one indexed read, whatever the game's length).
 pub fn snapshot_before(conn: &impl Db, game: GameId, ply: u32) -> Result<Option<StoredSnapshot>> {
-    let conn = conn.sql();
+    let conn = conn.link();
     let sql = format!(
         "{SNAPSHOT_COLUMNS} WHERE s.game_id = ?1 AND s.ply <= ?2 ORDER BY s.ply DESC LIMIT 1"
     );
-    Ok(conn
-        .prepare_cached(&sql)?
-        .query_row(params![game, ply], snapshot_row)
-        .optional()?)
+    conn.query_opt(&sql, params![game, ply], snapshot_row)
 }
 
 /// Every snapshot of a game, in order (for `jackal doctor`).
 pub fn snapshots_of(conn: &impl Db, game: GameId) -> Result<Vec<StoredSnapshot>> {
-    let conn = conn.sql();
+    let conn = conn.link();
     let sql = format!("{SNAPSHOT_COLUMNS} WHERE s.game_id = ?1 ORDER BY s.ply");
-    let mut stmt = conn.prepare_cached(&sql)?;
-    let rows = stmt.query_map([game], snapshot_row)?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    let rows = conn.query_many(&sql, params![game], snapshot_row)?;
+    Ok(rows)
 }
 
 /// Stores the state after `ply` actions, with its checksum over the game, the ply, the log's
 /// chain at that ply (the action at `ply` must be written first) and the state.
 pub fn insert_snapshot(conn: &impl Db, game: GameId, ply: u32, state: &str, at: i64) -> Result<()> {
-    let conn = conn.sql();
+    let conn = conn.link();
     let chain = match ply {
         0 => None,
-        _ => stored_chain(conn, game, ply)?,
+        _ => stored_chain(&conn, game, ply)?,
     };
     // Read here rather than passed in, so that the checksum covers the row as stored (one
     // indexed read, every 25th ply).
-    let (settings, seed): (String, Option<i64>) = conn
-        .prepare_cached("SELECT settings, seed FROM games WHERE id = ?1")?
-        .query_row([game], |r| Ok((r.get(0)?, r.get(1)?)))?;
+    let (settings, seed): (String, Option<i64>) = conn.query_one(
+        "SELECT settings, seed FROM games WHERE id = ?1",
+        params![game],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )?;
     let owner = digest::Owner {
         game,
         seed: seed.map(from_sql),
         settings: &settings,
     };
     let checksum = digest::snapshot_checksum(owner, ply, chain.as_deref(), state);
-    conn.prepare_cached(
-        "INSERT OR REPLACE INTO snapshots (game_id, ply, state, created_at, checksum) \
-         VALUES (?1, ?2, ?3, ?4, ?5)",
-    )?
-    .execute(params![game, ply, state, at, &checksum[..]])?;
+    // An upsert (what SQLite's `INSERT OR REPLACE` did here, in words PostgreSQL shares).
+    conn.execute(
+        "INSERT INTO snapshots (game_id, ply, state, created_at, checksum) \
+         VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT (game_id, ply) DO UPDATE SET \
+         state = excluded.state, created_at = excluded.created_at, checksum = excluded.checksum",
+        params![game, ply, state, at, &checksum[..]],
+    )?;
     Ok(())
 }

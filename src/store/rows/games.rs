@@ -1,11 +1,10 @@
 //! Games and their seats.
 
-use rusqlite::types::{FromSql, ValueRef};
-use rusqlite::{OptionalExtension, Row, params};
+use super::super::sql::{ColumnError, FromValue, Row, Value, params, text_column};
 use serde::{Deserialize, Serialize};
 
 use super::super::{Db, Result, StoreError};
-use super::sql::{from_sql, text_column, to_sql};
+use super::sql::{from_sql, to_sql};
 use super::*;
 use crate::engine::Team;
 
@@ -39,8 +38,8 @@ impl GameStatus {
     }
 }
 
-impl FromSql for GameStatus {
-    fn column_result(value: ValueRef<'_>) -> rusqlite::types::FromSqlResult<Self> {
+impl FromValue for GameStatus {
+    fn from_value(value: Value<'_>) -> std::result::Result<Self, ColumnError> {
         text_column(value, GameStatus::parse)
     }
 }
@@ -79,7 +78,7 @@ macro_rules! select_games {
     };
 }
 
-fn game_from_row(row: &Row) -> rusqlite::Result<GameRow> {
+fn game_from_row(row: &Row) -> Result<GameRow> {
     Ok(GameRow {
         id: row.get(0)?,
         guild_id: row.get(1)?,
@@ -87,7 +86,7 @@ fn game_from_row(row: &Row) -> rusqlite::Result<GameRow> {
         thread_id: row.get(3)?,
         status: row.get(4)?,
         settings: row.get(5)?,
-        seed: row.get::<_, Option<i64>>(6)?.map(from_sql),
+        seed: row.get::<Option<i64>>(6)?.map(from_sql),
         owner_id: row.get(7)?,
         language: row.get(8)?,
         created_at: row.get(9)?,
@@ -111,44 +110,49 @@ pub struct NewGame<'a> {
 }
 
 pub fn insert_game(conn: &impl Db, g: &NewGame) -> Result<GameId> {
-    let conn = conn.sql();
-    conn.prepare_cached(
+    // `RETURNING` rather than the connection's last rowid: PostgreSQL has no such thing.
+    let id: i64 = conn.link().query_one(
         "INSERT INTO games (guild_id, channel_id, thread_id, status, settings, owner_id, language, \
-         created_at) VALUES (?1, ?2, ?3, 'lobby', ?4, ?5, ?6, ?7)",
-    )?
-    .execute(params![
-        g.guild_id,
-        g.channel_id,
-        g.thread_id,
-        g.settings,
-        g.owner_id,
-        g.language,
-        g.created_at
-    ])?;
-    GameId::new(conn.last_insert_rowid())
+         created_at) VALUES (?1, ?2, ?3, 'lobby', ?4, ?5, ?6, ?7) RETURNING id",
+        params![
+            g.guild_id,
+            g.channel_id,
+            g.thread_id,
+            g.settings,
+            g.owner_id,
+            g.language,
+            g.created_at
+        ],
+        |r| r.get(0),
+    )?;
+    GameId::new(id)
         .ok_or_else(|| StoreError::Corrupt("the games table handed out a rowid below 1".into()))
 }
 
 pub fn get_game(conn: &impl Db, id: GameId) -> Result<Option<GameRow>> {
-    let conn = conn.sql();
-    conn.prepare_cached(select_games!("FROM games g WHERE g.id = ?1"))?
-        .query_row([id], game_from_row)
-        .optional()
-        .map_err(Into::into)
+    let conn = conn.link();
+    conn.query_opt(
+        select_games!("FROM games g WHERE g.id = ?1"),
+        params![id],
+        game_from_row,
+    )
 }
 
 pub fn games_in_channel(conn: &impl Db, channel_id: ChannelId) -> Result<Vec<GameRow>> {
-    let conn = conn.sql();
-    let mut stmt = conn.prepare_cached(select_games!(
-        "FROM games g WHERE (g.channel_id = ?1 OR g.thread_id = ?1) \
+    let conn = conn.link();
+    let rows = conn.query_many(
+        select_games!(
+            "FROM games g WHERE (g.channel_id = ?1 OR g.thread_id = ?1) \
          AND g.status IN ('lobby', 'active') ORDER BY g.id"
-    ))?;
-    let rows = stmt.query_map([channel_id], game_from_row)?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+        ),
+        params![channel_id],
+        game_from_row,
+    )?;
+    Ok(rows)
 }
 
 pub fn games_of_user(conn: &impl Db, user: UserId, open_only: bool) -> Result<Vec<GameRow>> {
-    let conn = conn.sql();
+    let conn = conn.link();
     let sql = if open_only {
         select_games!(
             "FROM games g WHERE g.id IN (SELECT s.game_id FROM seats s WHERE s.user_id = ?1) \
@@ -160,45 +164,49 @@ pub fn games_of_user(conn: &impl Db, user: UserId, open_only: bool) -> Result<Ve
              ORDER BY g.id"
         )
     };
-    let mut stmt = conn.prepare_cached(sql)?;
-    let rows = stmt.query_map([user], game_from_row)?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    let rows = conn.query_many(sql, params![user], game_from_row)?;
+    Ok(rows)
 }
 
 pub fn all_game_ids(conn: &impl Db) -> Result<Vec<GameId>> {
-    let conn = conn.sql();
-    let mut stmt = conn.prepare_cached("SELECT id FROM games ORDER BY id")?;
-    let ids = stmt.query_map([], |r| r.get(0))?;
-    Ok(ids.collect::<rusqlite::Result<_>>()?)
+    let conn = conn.link();
+    let ids = conn.query_many("SELECT id FROM games ORDER BY id", params![], |r| r.get(0))?;
+    Ok(ids)
 }
 
 pub fn set_settings(conn: &impl Db, id: GameId, settings: &str) -> Result<()> {
-    let conn = conn.sql();
-    conn.prepare_cached("UPDATE games SET settings = ?2 WHERE id = ?1")?
-        .execute(params![id, settings])?;
+    let conn = conn.link();
+    conn.execute(
+        "UPDATE games SET settings = ?2 WHERE id = ?1",
+        params![id, settings],
+    )?;
     Ok(())
 }
 
 pub fn set_thread(conn: &impl Db, id: GameId, thread: Option<ChannelId>) -> Result<()> {
-    let conn = conn.sql();
-    conn.prepare_cached("UPDATE games SET thread_id = ?2 WHERE id = ?1")?
-        .execute(params![id, thread])?;
+    let conn = conn.link();
+    conn.execute(
+        "UPDATE games SET thread_id = ?2 WHERE id = ?1",
+        params![id, thread],
+    )?;
     Ok(())
 }
 
 pub fn set_lobby_message(conn: &impl Db, id: GameId, message: Option<MessageId>) -> Result<()> {
-    let conn = conn.sql();
-    conn.prepare_cached("UPDATE games SET lobby_message_id = ?2 WHERE id = ?1")?
-        .execute(params![id, message])?;
+    let conn = conn.link();
+    conn.execute(
+        "UPDATE games SET lobby_message_id = ?2 WHERE id = ?1",
+        params![id, message],
+    )?;
     Ok(())
 }
 
 pub fn start_game(conn: &impl Db, id: GameId, seed: u64, at: i64) -> Result<()> {
-    let conn = conn.sql();
-    conn.prepare_cached(
+    let conn = conn.link();
+    conn.execute(
         "UPDATE games SET status = 'active', seed = ?2, started_at = ?3 WHERE id = ?1",
-    )?
-    .execute(params![id, to_sql(seed), at])?;
+        params![id, to_sql(seed), at],
+    )?;
     Ok(())
 }
 
@@ -209,9 +217,11 @@ pub fn end_game(
     result: &str,
     at: i64,
 ) -> Result<()> {
-    let conn = conn.sql();
-    conn.prepare_cached("UPDATE games SET status = ?2, result = ?3, ended_at = ?4 WHERE id = ?1")?
-        .execute(params![id, status.as_str(), result, at])?;
+    let conn = conn.link();
+    conn.execute(
+        "UPDATE games SET status = ?2, result = ?3, ended_at = ?4 WHERE id = ?1",
+        params![id, status.as_str(), result, at],
+    )?;
     Ok(())
 }
 
@@ -235,36 +245,38 @@ pub struct SeatRow {
 }
 
 pub fn seats(conn: &impl Db, game: GameId) -> Result<Vec<SeatRow>> {
-    let conn = conn.sql();
-    let mut stmt = conn.prepare_cached(
+    let conn = conn.link();
+    let rows = conn.query_many(
         "SELECT game_id, team, user_id, bot_level, joined_at, missed_deadlines, resigned, \
          away_user_id, kicked_user_id, missed_total FROM seats WHERE game_id = ?1 ORDER BY team",
+        params![game],
+        |r| {
+            Ok(SeatRow {
+                game_id: r.get(0)?,
+                team: r.get(1)?,
+                user_id: r.get(2)?,
+                bot_level: r.get(3)?,
+                joined_at: r.get(4)?,
+                missed_deadlines: r.get(5)?,
+                resigned: r.get::<i64>(6)? != 0,
+                away_user_id: r.get(7)?,
+                kicked_user_id: r.get(8)?,
+                missed_total: r.get(9)?,
+            })
+        },
     )?;
-    let rows = stmt.query_map([game], |r| {
-        Ok(SeatRow {
-            game_id: r.get(0)?,
-            team: r.get(1)?,
-            user_id: r.get(2)?,
-            bot_level: r.get(3)?,
-            joined_at: r.get(4)?,
-            missed_deadlines: r.get(5)?,
-            resigned: r.get::<_, i64>(6)? != 0,
-            away_user_id: r.get(7)?,
-            kicked_user_id: r.get(8)?,
-            missed_total: r.get(9)?,
-        })
-    })?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    Ok(rows)
 }
 
 pub fn put_seat(conn: &impl Db, seat: &SeatRow) -> Result<()> {
-    let conn = conn.sql();
-    conn.prepare_cached(
-        "INSERT INTO seats (game_id, team, user_id, bot_level, joined_at, missed_deadlines, resigned, \
-         away_user_id, kicked_user_id, missed_total) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10) \
+    let conn = conn.link();
+    conn.execute(
+        "INSERT INTO seats (game_id, team, user_id, bot_level, joined_at, missed_deadlines, \
+         resigned, away_user_id, kicked_user_id, missed_total) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10) \
          ON CONFLICT (game_id, team) DO UPDATE SET user_id = ?3, bot_level = ?4, joined_at = ?5, \
          missed_deadlines = ?6, resigned = ?7, away_user_id = ?8, kicked_user_id = ?9, \
-         missed_total = ?10")?.execute(
+         missed_total = ?10",
         params![
             seat.game_id,
             seat.team,
@@ -282,8 +294,10 @@ pub fn put_seat(conn: &impl Db, seat: &SeatRow) -> Result<()> {
 }
 
 pub fn delete_seat(conn: &impl Db, game: GameId, team: Team) -> Result<()> {
-    let conn = conn.sql();
-    conn.prepare_cached("DELETE FROM seats WHERE game_id = ?1 AND team = ?2")?
-        .execute(params![game, team])?;
+    let conn = conn.link();
+    conn.execute(
+        "DELETE FROM seats WHERE game_id = ?1 AND team = ?2",
+        params![game, team],
+    )?;
     Ok(())
 }

@@ -1,6 +1,6 @@
 //! Servers' choices and limits, chosen languages, and vacations.
 
-use rusqlite::{OptionalExtension, Row, params};
+use super::super::sql::{Row, params};
 
 use super::super::{Db, Result};
 use super::*;
@@ -13,35 +13,39 @@ pub struct ChosenLanguages {
 }
 
 pub fn chosen_languages(conn: &impl Db) -> Result<ChosenLanguages> {
-    let conn = conn.sql();
-    let users = conn
-        .prepare_cached("SELECT user_id, language FROM user_prefs WHERE language IS NOT NULL")?
-        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
-    let guilds = conn
-        .prepare_cached("SELECT guild_id, language FROM guild_prefs WHERE language IS NOT NULL")?
-        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
+    let conn = conn.link();
+    let users = conn.query_many(
+        "SELECT user_id, language FROM user_prefs WHERE language IS NOT NULL",
+        params![],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )?;
+    let guilds = conn.query_many(
+        "SELECT guild_id, language FROM guild_prefs WHERE language IS NOT NULL",
+        params![],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )?;
     Ok(ChosenLanguages { users, guilds })
 }
 
 /// A server's language, if it chose one.
 pub fn guild_language(conn: &impl Db, guild: GuildId) -> Result<Option<Lang>> {
-    let conn = conn.sql();
+    let conn = conn.link();
     Ok(conn
-        .prepare_cached("SELECT language FROM guild_prefs WHERE guild_id = ?1")?
-        .query_row([guild], |r| r.get(0))
-        .optional()?
+        .query_opt(
+            "SELECT language FROM guild_prefs WHERE guild_id = ?1",
+            params![guild],
+            |r| r.get(0),
+        )?
         .flatten())
 }
 
 pub fn set_guild_language(conn: &impl Db, guild: GuildId, language: Option<Lang>) -> Result<()> {
-    let conn = conn.sql();
-    conn.prepare_cached(
+    let conn = conn.link();
+    conn.execute(
         "INSERT INTO guild_prefs (guild_id, language) VALUES (?1, ?2) \
          ON CONFLICT (guild_id) DO UPDATE SET language = ?2",
-    )?
-    .execute(params![guild, language])?;
+        params![guild, language],
+    )?;
     Ok(())
 }
 
@@ -59,7 +63,7 @@ pub struct VacationRow {
     pub held_from: Option<i64>,
 }
 
-fn vacation_row(r: &Row) -> rusqlite::Result<VacationRow> {
+fn vacation_row(r: &Row) -> Result<VacationRow> {
     Ok(VacationRow {
         guild_id: r.get(0)?,
         user_id: r.get(1)?,
@@ -77,14 +81,14 @@ pub fn get_vacation(
     user: UserId,
     year: i32,
 ) -> Result<VacationRow> {
-    let conn = conn.sql();
+    let conn = conn.link();
     Ok(conn
-        .prepare_cached(
+        .query_opt(
             "SELECT guild_id, user_id, year, used_ms, until_ms, held_from FROM vacations \
              WHERE guild_id = ?1 AND user_id = ?2 AND year = ?3",
+            params![guild, user, year],
+            vacation_row,
         )?
-        .query_row(params![guild, user, year], vacation_row)
-        .optional()?
         .unwrap_or(VacationRow {
             guild_id: guild,
             user_id: user,
@@ -102,31 +106,30 @@ pub fn running_vacation(
     user: UserId,
     now: i64,
 ) -> Result<Option<VacationRow>> {
-    let conn = conn.sql();
-    Ok(conn
-        .prepare_cached(
-            "SELECT guild_id, user_id, year, used_ms, until_ms, held_from FROM vacations \
+    let conn = conn.link();
+    conn.query_opt(
+        "SELECT guild_id, user_id, year, used_ms, until_ms, held_from FROM vacations \
              WHERE guild_id = ?1 AND user_id = ?2 AND until_ms > ?3 ORDER BY year DESC LIMIT 1",
-        )?
-        .query_row(params![guild, user, now], vacation_row)
-        .optional()?)
+        params![guild, user, now],
+        vacation_row,
+    )
 }
 
 pub fn put_vacation(conn: &impl Db, v: &VacationRow) -> Result<()> {
-    let conn = conn.sql();
-    conn.prepare_cached(
+    let conn = conn.link();
+    conn.execute(
         "INSERT INTO vacations (guild_id, user_id, year, used_ms, until_ms, held_from) \
          VALUES (?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT (guild_id, user_id, year) DO UPDATE SET \
          used_ms = ?4, until_ms = ?5, held_from = ?6",
-    )?
-    .execute(params![
-        v.guild_id,
-        v.user_id,
-        v.year,
-        v.used_ms,
-        v.until_ms,
-        v.held_from
-    ])?;
+        params![
+            v.guild_id,
+            v.user_id,
+            v.year,
+            v.used_ms,
+            v.until_ms,
+            v.held_from
+        ],
+    )?;
     Ok(())
 }
 
@@ -139,27 +142,27 @@ pub struct GuildLimits {
 }
 
 pub fn guild_limits(conn: &impl Db, guild: GuildId) -> Result<GuildLimits> {
-    let conn = conn.sql();
+    let conn = conn.link();
     Ok(conn
-        .prepare_cached(
+        .query_opt(
             "SELECT vacation_days, max_pause_days FROM guild_prefs WHERE guild_id = ?1",
+            params![guild],
+            |r| {
+                Ok(GuildLimits {
+                    vacation_days: r.get(0)?,
+                    max_pause_days: r.get(1)?,
+                })
+            },
         )?
-        .query_row([guild], |r| {
-            Ok(GuildLimits {
-                vacation_days: r.get(0)?,
-                max_pause_days: r.get(1)?,
-            })
-        })
-        .optional()?
         .unwrap_or_default())
 }
 
 pub fn set_guild_limits(conn: &impl Db, guild: GuildId, limits: GuildLimits) -> Result<()> {
-    let conn = conn.sql();
-    conn.prepare_cached(
+    let conn = conn.link();
+    conn.execute(
         "INSERT INTO guild_prefs (guild_id, vacation_days, max_pause_days) VALUES (?1, ?2, ?3) \
          ON CONFLICT (guild_id) DO UPDATE SET vacation_days = ?2, max_pause_days = ?3",
-    )?
-    .execute(params![guild, limits.vacation_days, limits.max_pause_days])?;
+        params![guild, limits.vacation_days, limits.max_pause_days],
+    )?;
     Ok(())
 }

@@ -1,6 +1,6 @@
 //! The outbox: what is to be sent, and what became of it.
 
-use rusqlite::params;
+use super::super::sql::{Params, params};
 
 use super::super::{Db, Result};
 use super::*;
@@ -29,18 +29,19 @@ pub fn insert_outbox(
     payload: &str,
     at: i64,
 ) -> Result<i64> {
-    let conn = conn.sql();
-    conn.prepare_cached(
+    let conn = conn.link();
+    // `RETURNING` rather than the connection's last rowid: PostgreSQL has no such thing.
+    conn.query_one(
         "INSERT INTO outbox (game_id, kind, target, payload, created_at, next_at) \
-         VALUES (?1, ?2, ?3, ?4, ?5, ?5)",
-    )?
-    .execute(params![game, kind, target, payload, at])?;
-    Ok(conn.last_insert_rowid())
+         VALUES (?1, ?2, ?3, ?4, ?5, ?5) RETURNING id",
+        params![game, kind, target, payload, at],
+        |r| r.get(0),
+    )
 }
 
-fn outbox_query(conn: &impl Db, filter: &str, p: impl rusqlite::Params) -> Result<Vec<OutboxRow>> {
-    let conn = conn.sql();
-    outbox_query_limited(conn, filter, "", p)
+fn outbox_query(conn: &impl Db, filter: &str, p: Params) -> Result<Vec<OutboxRow>> {
+    let conn = conn.link();
+    outbox_query_limited(&conn, filter, "", p)
 }
 
 /// [`outbox_query`] with a `LIMIT` clause (or none, for `""`).
@@ -48,15 +49,14 @@ fn outbox_query_limited(
     conn: &impl Db,
     filter: &str,
     limit: &str,
-    p: impl rusqlite::Params,
+    p: Params,
 ) -> Result<Vec<OutboxRow>> {
-    let conn = conn.sql();
+    let conn = conn.link();
     let sql = format!(
         "SELECT id, game_id, kind, target, payload, attempts, created_at, next_at, sent_at, \
          last_error, given_up FROM outbox {filter} ORDER BY id {limit}"
     );
-    let mut stmt = conn.prepare_cached(&sql)?;
-    let rows = stmt.query_map(p, |r| {
+    let rows = conn.query_many(&sql, p, |r| {
         Ok(OutboxRow {
             id: r.get(0)?,
             game_id: r.get(1)?,
@@ -68,24 +68,28 @@ fn outbox_query_limited(
             next_at: r.get(7)?,
             sent_at: r.get(8)?,
             last_error: r.get(9)?,
-            given_up: r.get::<_, i64>(10)? != 0,
+            given_up: r.get::<i64>(10)? != 0,
         })
     })?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    Ok(rows)
 }
 
 /// Unsent messages whose backoff has passed, oldest first.
 pub fn pending_outbox(conn: &impl Db, now: i64) -> Result<Vec<OutboxRow>> {
-    let conn = conn.sql();
-    outbox_query(conn, "WHERE sent_at IS NULL AND next_at <= ?1", [now])
+    let conn = conn.link();
+    outbox_query(
+        &conn,
+        "WHERE sent_at IS NULL AND next_at <= ?1",
+        params![now],
+    )
 }
 
 /// Up to `limit` unsent messages after row `after`, oldest first, backoff or not: a page of
 /// the backlog, walked through its own index (see migration 0010).
 pub fn unsent_outbox_page(conn: &impl Db, after: i64, limit: usize) -> Result<Vec<OutboxRow>> {
-    let conn = conn.sql();
+    let conn = conn.link();
     outbox_query_limited(
-        conn,
+        &conn,
         "INDEXED BY outbox_unsent WHERE sent_at IS NULL AND id > ?1",
         "LIMIT ?2",
         params![after, limit as i64],
@@ -93,44 +97,44 @@ pub fn unsent_outbox_page(conn: &impl Db, after: i64, limit: usize) -> Result<Ve
 }
 
 pub fn game_outbox(conn: &impl Db, game: GameId) -> Result<Vec<OutboxRow>> {
-    let conn = conn.sql();
-    outbox_query(conn, "WHERE game_id = ?1", [game])
+    let conn = conn.link();
+    outbox_query(&conn, "WHERE game_id = ?1", params![game])
 }
 
 pub fn mark_outbox_sent(conn: &impl Db, id: i64, at: i64) -> Result<bool> {
-    let conn = conn.sql();
-    Ok(conn
-        .prepare_cached("UPDATE outbox SET sent_at = ?2 WHERE id = ?1 AND sent_at IS NULL")?
-        .execute(params![id, at])?
-        == 1)
+    let conn = conn.link();
+    Ok(conn.execute(
+        "UPDATE outbox SET sent_at = ?2 WHERE id = ?1 AND sent_at IS NULL",
+        params![id, at],
+    )? == 1)
 }
 
 /// Closes a row the sender will never deliver (it stays, with why, for the record).
 pub fn mark_outbox_given_up(conn: &impl Db, id: i64, error: &str, at: i64) -> Result<bool> {
-    let conn = conn.sql();
-    Ok(conn
-        .prepare_cached(
-            "UPDATE outbox SET given_up = 1, sent_at = ?3, last_error = ?2, \
+    let conn = conn.link();
+    Ok(conn.execute(
+        "UPDATE outbox SET given_up = 1, sent_at = ?3, last_error = ?2, \
              attempts = attempts + 1 WHERE id = ?1 AND sent_at IS NULL",
-        )?
-        .execute(params![id, error, at])?
-        == 1)
+        params![id, error, at],
+    )? == 1)
 }
 
 /// When the earliest unsent row may be sent (after its backoff), for the sender's sleep.
 pub fn next_outbox_due(conn: &impl Db) -> Result<Option<i64>> {
-    let conn = conn.sql();
-    Ok(conn
-        .prepare_cached("SELECT MIN(next_at) FROM outbox WHERE sent_at IS NULL")?
-        .query_row([], |r| r.get(0))?)
+    let conn = conn.link();
+    conn.query_one(
+        "SELECT MIN(next_at) FROM outbox WHERE sent_at IS NULL",
+        params![],
+        |r| r.get(0),
+    )
 }
 
 /// Records a failed send and when to try again.
 pub fn mark_outbox_failed(conn: &impl Db, id: i64, error: &str, retry_at: i64) -> Result<()> {
-    let conn = conn.sql();
-    conn.prepare_cached(
+    let conn = conn.link();
+    conn.execute(
         "UPDATE outbox SET attempts = attempts + 1, last_error = ?2, next_at = ?3 WHERE id = ?1",
-    )?
-    .execute(params![id, error, retry_at])?;
+        params![id, error, retry_at],
+    )?;
     Ok(())
 }

@@ -1,6 +1,6 @@
 //! Paused games.
 
-use rusqlite::{OptionalExtension, params};
+use super::super::sql::params;
 
 use super::super::{Db, Result, StoreError};
 use super::*;
@@ -22,13 +22,12 @@ pub struct PauseRow {
 }
 
 pub fn get_pause(conn: &impl Db, game: GameId) -> Result<Option<PauseRow>> {
-    let conn = conn.sql();
-    let row = conn
-        .prepare_cached(
-            "SELECT game_id, proposer, length_ms, proposed_at, accepted, ends_at, refused \
+    let conn = conn.link();
+    let row = conn.query_opt(
+        "SELECT game_id, proposer, length_ms, proposed_at, accepted, ends_at, refused \
              FROM pauses WHERE game_id = ?1",
-        )?
-        .query_row([game], |r| {
+        params![game],
+        |r| {
             Ok((
                 PauseRow {
                     game_id: r.get(0)?,
@@ -39,11 +38,11 @@ pub fn get_pause(conn: &impl Db, game: GameId) -> Result<Option<PauseRow>> {
                     refused: Vec::new(),
                     ends_at: r.get(5)?,
                 },
-                r.get::<_, String>(4)?,
-                r.get::<_, String>(6)?,
+                r.get::<String>(4)?,
+                r.get::<String>(6)?,
             ))
-        })
-        .optional()?;
+        },
+    )?;
     let Some((mut pause, accepted, refused)) = row else {
         return Ok(None);
     };
@@ -57,39 +56,39 @@ pub fn get_pause(conn: &impl Db, game: GameId) -> Result<Option<PauseRow>> {
 }
 
 pub fn put_pause(conn: &impl Db, p: &PauseRow) -> Result<()> {
-    let conn = conn.sql();
+    let conn = conn.link();
     let accepted = serde_json::to_string(&p.accepted).expect("a list of numbers");
     let refused = serde_json::to_string(&p.refused).expect("a list of numbers");
-    conn.prepare_cached(
+    conn.execute(
         "INSERT INTO pauses (game_id, proposer, length_ms, proposed_at, accepted, ends_at, \
          refused) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT (game_id) DO UPDATE SET \
          proposer = ?2, length_ms = ?3, proposed_at = ?4, accepted = ?5, ends_at = ?6, \
          refused = ?7",
-    )?
-    .execute(params![
-        p.game_id,
-        p.proposer,
-        p.length_ms,
-        p.proposed_at,
-        accepted,
-        p.ends_at,
-        refused
-    ])?;
+        params![
+            p.game_id,
+            p.proposer,
+            p.length_ms,
+            p.proposed_at,
+            accepted,
+            p.ends_at,
+            refused
+        ],
+    )?;
     Ok(())
 }
 
 pub fn delete_pause(conn: &impl Db, game: GameId) -> Result<()> {
-    let conn = conn.sql();
-    conn.prepare_cached("DELETE FROM pauses WHERE game_id = ?1")?
-        .execute([game])?;
+    let conn = conn.link();
+    conn.execute("DELETE FROM pauses WHERE game_id = ?1", params![game])?;
     Ok(())
 }
 
 /// The end of the game's running pause, if one runs at `now`.
 pub fn paused_until(conn: &impl Db, game: GameId, now: i64) -> Result<Option<i64>> {
-    let conn = conn.sql();
-    Ok(conn
-        .prepare_cached("SELECT ends_at FROM pauses WHERE game_id = ?1 AND ends_at > ?2")?
-        .query_row(params![game, now], |r| r.get(0))
-        .optional()?)
+    let conn = conn.link();
+    conn.query_opt(
+        "SELECT ends_at FROM pauses WHERE game_id = ?1 AND ends_at > ?2",
+        params![game, now],
+        |r| r.get(0),
+    )
 }

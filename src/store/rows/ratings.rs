@@ -1,10 +1,9 @@
 //! Players' ratings on each ladder, and what each rated game changed.
 
-use rusqlite::types::{FromSql, ToSql, ToSqlOutput, ValueRef};
-use rusqlite::{OptionalExtension, Row, params};
+use super::super::sql::{ColumnError, FromValue, Row, ToValue, Value, params, text_column};
 
 use super::super::{Db, Result, StoreError};
-use super::sql::{from_sql, text_column, to_sql};
+use super::sql::{from_sql, to_sql};
 use super::*;
 use crate::engine::Team;
 
@@ -15,18 +14,18 @@ pub enum RatingScope {
     Guild(GuildId),
 }
 
-impl ToSql for RatingScope {
-    fn to_sql(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
-        Ok(ToSqlOutput::from(match self {
+impl ToValue for RatingScope {
+    fn to_value(&self) -> Value<'_> {
+        Value::Int(match self {
             RatingScope::All => 0,
             RatingScope::Guild(guild) => to_sql(guild.get()),
-        }))
+        })
     }
 }
 
-impl FromSql for RatingScope {
-    fn column_result(value: ValueRef<'_>) -> rusqlite::types::FromSqlResult<Self> {
-        Ok(match value.as_i64()? {
+impl FromValue for RatingScope {
+    fn from_value(value: Value<'_>) -> std::result::Result<Self, ColumnError> {
+        Ok(match i64::from_value(value)? {
             0 => RatingScope::All,
             guild => RatingScope::Guild(GuildId::new(from_sql(guild))),
         })
@@ -59,14 +58,14 @@ impl RatedPlayer {
     }
 }
 
-impl ToSql for RatedPlayer {
-    fn to_sql(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
-        Ok(ToSqlOutput::from(self.encode()))
+impl ToValue for RatedPlayer {
+    fn to_value(&self) -> Value<'_> {
+        Value::Text(self.encode().into())
     }
 }
 
-impl FromSql for RatedPlayer {
-    fn column_result(value: ValueRef<'_>) -> rusqlite::types::FromSqlResult<Self> {
+impl FromValue for RatedPlayer {
+    fn from_value(value: Value<'_>) -> std::result::Result<Self, ColumnError> {
         text_column(value, RatedPlayer::parse)
     }
 }
@@ -88,17 +87,16 @@ pub fn get_rating(
     scope: RatingScope,
     player: &RatedPlayer,
 ) -> Result<Option<RatingRow>> {
-    let conn = conn.sql();
-    Ok(conn
-        .prepare_cached(
-            "SELECT scope, player, mu, sigma, games, updated_at FROM ratings \
+    let conn = conn.link();
+    conn.query_opt(
+        "SELECT scope, player, mu, sigma, games, updated_at FROM ratings \
              WHERE scope = ?1 AND player = ?2",
-        )?
-        .query_row(params![scope, player], rating_row)
-        .optional()?)
+        params![scope, player],
+        rating_row,
+    )
 }
 
-fn rating_row(r: &Row) -> rusqlite::Result<RatingRow> {
+fn rating_row(r: &Row) -> Result<RatingRow> {
     Ok(RatingRow {
         scope: r.get(0)?,
         player: r.get(1)?,
@@ -110,21 +108,21 @@ fn rating_row(r: &Row) -> rusqlite::Result<RatingRow> {
 }
 
 pub fn put_rating(conn: &impl Db, rating: &RatingRow) -> Result<()> {
-    let conn = conn.sql();
-    conn.prepare_cached(
+    let conn = conn.link();
+    conn.execute(
         "INSERT INTO ratings (scope, player, mu, sigma, games, updated_at) \
          VALUES (?1, ?2, ?3, ?4, ?5, ?6) \
          ON CONFLICT (scope, player) DO UPDATE SET mu = ?3, sigma = ?4, games = ?5, \
          updated_at = ?6",
-    )?
-    .execute(params![
-        rating.scope,
-        rating.player,
-        rating.mu,
-        rating.sigma,
-        rating.games,
-        rating.updated_at
-    ])?;
+        params![
+            rating.scope,
+            rating.player,
+            rating.mu,
+            rating.sigma,
+            rating.games,
+            rating.updated_at
+        ],
+    )?;
     Ok(())
 }
 
@@ -144,33 +142,34 @@ pub struct RatingChange {
 }
 
 pub fn insert_rating_change(conn: &impl Db, change: &RatingChange) -> Result<()> {
-    let conn = conn.sql();
-    conn.prepare_cached(
+    let conn = conn.link();
+    conn.execute(
         "INSERT INTO rating_changes (game_id, scope, team, player, rank, mu_before, \
          sigma_before, mu_after, sigma_after) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
-    )?
-    .execute(params![
-        change.game_id,
-        change.scope,
-        change.team,
-        change.player,
-        change.rank,
-        change.mu_before,
-        change.sigma_before,
-        change.mu_after,
-        change.sigma_after
-    ])?;
+        params![
+            change.game_id,
+            change.scope,
+            change.team,
+            change.player,
+            change.rank,
+            change.mu_before,
+            change.sigma_before,
+            change.mu_after,
+            change.sigma_after
+        ],
+    )?;
     Ok(())
 }
 
 /// What a game changed, ladder by ladder, seat by seat.
 pub fn rating_changes_of_game(conn: &impl Db, game: GameId) -> Result<Vec<RatingChange>> {
-    let mut stmt = conn.sql().prepare_cached(
+    let rows = conn.link().query_many(
         "SELECT game_id, scope, team, player, rank, mu_before, sigma_before, mu_after, \
          sigma_after FROM rating_changes WHERE game_id = ?1 ORDER BY scope, team",
+        params![game],
+        rating_change_row,
     )?;
-    let rows = stmt.query_map([game], rating_change_row)?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    Ok(rows)
 }
 
 /// A player's rating on one ladder after each of their rated games there, oldest first: the
@@ -180,17 +179,18 @@ pub fn rating_history(
     player: &RatedPlayer,
     scope: RatingScope,
 ) -> Result<Vec<RatingChange>> {
-    let mut stmt = conn.sql().prepare_cached(
+    let rows = conn.link().query_many(
         "SELECT game_id, scope, team, player, rank, mu_before, sigma_before, mu_after, \
          sigma_after FROM rating_changes WHERE player = ?1 AND scope = ?2 ORDER BY game_id, team",
+        params![player, scope],
+        rating_change_row,
     )?;
-    let rows = stmt.query_map(params![player, scope], rating_change_row)?;
-    let mut changes: Vec<RatingChange> = rows.collect::<rusqlite::Result<_>>()?;
+    let mut changes: Vec<RatingChange> = rows;
     changes.dedup_by_key(|c| c.game_id);
     Ok(changes)
 }
 
-fn rating_change_row(r: &Row) -> rusqlite::Result<RatingChange> {
+fn rating_change_row(r: &Row) -> Result<RatingChange> {
     Ok(RatingChange {
         game_id: r.get(0)?,
         scope: r.get(1)?,

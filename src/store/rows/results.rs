@@ -1,14 +1,12 @@
 //! What finished games leave for stats and leaderboards: each rated seat's result, and the
 //! standings of every ladder kept summed per period and format (migration 0013).
 
+use super::super::sql::{ColumnError, FromValue, Row, ToValue, Value, params, text_column};
 use jiff::Timestamp;
 use jiff::civil::Date;
 use jiff::tz::TimeZone;
-use rusqlite::types::{FromSql, ToSql, ToSqlOutput, ValueRef};
-use rusqlite::{OptionalExtension, Row, params};
 
 use super::super::{Db, Result, StoreError};
-use super::sql::text_column;
 use super::*;
 use crate::engine::{Players, Team};
 
@@ -55,14 +53,14 @@ impl From<Players> for GameFormat {
     }
 }
 
-impl ToSql for GameFormat {
-    fn to_sql(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
-        Ok(ToSqlOutput::from(self.word()))
+impl ToValue for GameFormat {
+    fn to_value(&self) -> Value<'_> {
+        Value::Text(self.word().into())
     }
 }
 
-impl FromSql for GameFormat {
-    fn column_result(value: ValueRef<'_>) -> rusqlite::types::FromSqlResult<Self> {
+impl FromValue for GameFormat {
+    fn from_value(value: Value<'_>) -> std::result::Result<Self, ColumnError> {
         text_column(value, |text| {
             GameFormat::parse(text).ok_or_else(|| StoreError::Corrupt(format!("format `{text}`")))
         })
@@ -151,13 +149,11 @@ pub struct GameResultRow {
 }
 
 pub fn insert_game_result(conn: &impl Db, r: &GameResultRow) -> Result<()> {
-    conn.sql()
-        .prepare_cached(
-            "INSERT INTO game_results (game_id, team, player, guild_id, side, format, rank, won, \
+    conn.link().execute(
+        "INSERT INTO game_results (game_id, team, player, guild_id, side, format, rank, won, \
              left_early, gold, pirates_lost, missed_deadlines, ended_at) \
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
-        )?
-        .execute(params![
+        params![
             r.game_id,
             r.team,
             r.player,
@@ -171,14 +167,15 @@ pub fn insert_game_result(conn: &impl Db, r: &GameResultRow) -> Result<()> {
             r.pirates_lost,
             r.missed_deadlines,
             r.ended_at
-        ])?;
+        ],
+    )?;
     Ok(())
 }
 
 const SELECT_RESULTS: &str = "SELECT game_id, team, player, guild_id, side, format, rank, won, \
      left_early, gold, pirates_lost, missed_deadlines, ended_at FROM game_results";
 
-fn result_row(r: &Row) -> rusqlite::Result<GameResultRow> {
+fn result_row(r: &Row) -> Result<GameResultRow> {
     Ok(GameResultRow {
         game_id: r.get(0)?,
         team: r.get(1)?,
@@ -202,33 +199,29 @@ pub fn results_of_player(
     player: &RatedPlayer,
     guild: Option<GuildId>,
 ) -> Result<Vec<GameResultRow>> {
-    let conn = conn.sql();
+    let conn = conn.link();
     let rows = match guild {
-        Some(guild) => conn
-            .prepare_cached(&format!(
-                "{SELECT_RESULTS} WHERE player = ?1 AND guild_id = ?2 ORDER BY game_id"
-            ))?
-            .query_map(params![player, guild], result_row)?
-            .collect::<rusqlite::Result<Vec<_>>>()?,
-        None => conn
-            .prepare_cached(&format!(
-                "{SELECT_RESULTS} WHERE player = ?1 ORDER BY game_id"
-            ))?
-            .query_map(params![player], result_row)?
-            .collect::<rusqlite::Result<Vec<_>>>()?,
+        Some(guild) => conn.query_many(
+            &format!("{SELECT_RESULTS} WHERE player = ?1 AND guild_id = ?2 ORDER BY game_id"),
+            params![player, guild],
+            result_row,
+        )?,
+        None => conn.query_many(
+            &format!("{SELECT_RESULTS} WHERE player = ?1 ORDER BY game_id"),
+            params![player],
+            result_row,
+        )?,
     };
     Ok(rows)
 }
 
 /// Every rated seat of one game, by team.
 pub fn results_of_game(conn: &impl Db, game: GameId) -> Result<Vec<GameResultRow>> {
-    Ok(conn
-        .sql()
-        .prepare_cached(&format!(
-            "{SELECT_RESULTS} WHERE game_id = ?1 ORDER BY team"
-        ))?
-        .query_map([game], result_row)?
-        .collect::<rusqlite::Result<Vec<_>>>()?)
+    conn.link().query_many(
+        &format!("{SELECT_RESULTS} WHERE game_id = ?1 ORDER BY team"),
+        params![game],
+        result_row,
+    )
 }
 
 /// A player's record against each opponent they met on one server (`Some`) or everywhere.
@@ -245,24 +238,26 @@ pub fn opponents_of(
     player: &RatedPlayer,
     guild: Option<GuildId>,
 ) -> Result<Vec<OpponentRecord>> {
-    // `?2 IS NULL` keeps one statement for both scopes; the index on (player, guild_id) finds
-    // the player's seats, the key finds each game's other seats.
-    let mut stmt = conn.sql().prepare_cached(
+    // `?2 IS NULL` keeps one statement for both scopes (cast: PostgreSQL must know a
+    // parameter's type where it first meets it); the index on (player, guild_id) finds the
+    // player's seats, the key finds each game's other seats.
+    let rows = conn.link().query_many(
         "SELECT o.player, COUNT(DISTINCT o.game_id), \
                 COUNT(DISTINCT CASE WHEN me.rank < o.rank THEN o.game_id END) \
          FROM game_results me JOIN game_results o \
            ON o.game_id = me.game_id AND o.side <> me.side AND o.player <> me.player \
-         WHERE me.player = ?1 AND (?2 IS NULL OR me.guild_id = ?2) \
+         WHERE me.player = ?1 AND (CAST(?2 AS BIGINT) IS NULL OR me.guild_id = ?2) \
          GROUP BY o.player",
+        params![player, guild],
+        |r| {
+            Ok(OpponentRecord {
+                opponent: r.get(0)?,
+                games: r.get(1)?,
+                beaten: r.get(2)?,
+            })
+        },
     )?;
-    let rows = stmt.query_map(params![player, guild], |r| {
-        Ok(OpponentRecord {
-            opponent: r.get(0)?,
-            games: r.get(1)?,
-            beaten: r.get(2)?,
-        })
-    })?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    Ok(rows)
 }
 
 /// One leaderboard: a ladder, a period and the games it counts (`None`: every format).
@@ -275,9 +270,9 @@ pub struct BoardKey {
 
 struct FormatKey(Option<GameFormat>);
 
-impl ToSql for FormatKey {
-    fn to_sql(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
-        Ok(ToSqlOutput::from(self.0.map_or("any", GameFormat::word)))
+impl ToValue for FormatKey {
+    fn to_value(&self) -> Value<'_> {
+        Value::Text(self.0.map_or("any", GameFormat::word).into())
     }
 }
 
@@ -299,25 +294,25 @@ pub fn add_to_standing(
     points: f64,
     won: bool,
 ) -> Result<()> {
-    conn.sql()
-        .prepare_cached(
-            "INSERT INTO standings (scope, period, format, user_id, points, games, wins) \
+    conn.link().execute(
+        "INSERT INTO standings (scope, period, format, user_id, points, games, wins) \
              VALUES (?1, ?2, ?3, ?4, ?5, 1, ?6) \
              ON CONFLICT (scope, period, format, user_id) DO UPDATE SET \
-             points = points + ?5, games = games + 1, wins = wins + ?6",
-        )?
-        .execute(params![
+             points = standings.points + ?5, games = standings.games + 1, \
+             wins = standings.wins + ?6",
+        params![
             key.scope,
             key.period.key(),
             FormatKey(key.format),
             user,
             points,
             u32::from(won)
-        ])?;
+        ],
+    )?;
     Ok(())
 }
 
-fn standing_row(r: &Row) -> rusqlite::Result<StandingRow> {
+fn standing_row(r: &Row) -> Result<StandingRow> {
     Ok(StandingRow {
         user: r.get(0)?,
         points: r.get(1)?,
@@ -335,15 +330,13 @@ fn band(points: f64) -> i64 {
 
 /// A board's bands, the best first, with how many people each holds.
 fn bands(conn: &impl Db, key: &BoardKey) -> Result<Vec<(i64, u32)>> {
-    let mut stmt = conn.sql().prepare_cached(
+    let rows = conn.link().query_many(
         "SELECT band, people FROM standing_counts \
          WHERE scope = ?1 AND period = ?2 AND format = ?3 AND people > 0 ORDER BY band DESC",
-    )?;
-    let rows = stmt.query_map(
         params![key.scope, key.period.key(), FormatKey(key.format)],
         |r| Ok((r.get(0)?, r.get(1)?)),
     )?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    Ok(rows)
 }
 
 /// `limit` rows of a leaderboard from `offset`, the best first (ties by wins, then by player).
@@ -367,12 +360,10 @@ pub fn board_page(
     let Some(band) = start else {
         return Ok(Vec::new());
     };
-    let mut stmt = conn.sql().prepare_cached(
+    let rows = conn.link().query_many(
         "SELECT user_id, points, games, wins FROM standings \
          WHERE scope = ?1 AND period = ?2 AND format = ?3 AND points < ?4 \
          ORDER BY points DESC, wins DESC, user_id LIMIT ?5 OFFSET ?6",
-    )?;
-    let rows = stmt.query_map(
         params![
             key.scope,
             key.period.key(),
@@ -383,69 +374,52 @@ pub fn board_page(
         ],
         standing_row,
     )?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    Ok(rows)
 }
 
 /// How many people a leaderboard holds.
 pub fn board_size(conn: &impl Db, key: &BoardKey) -> Result<u32> {
-    Ok(conn
-        .sql()
-        .prepare_cached(
-            "SELECT COALESCE(SUM(people), 0) FROM standing_counts \
+    conn.link().query_one(
+        "SELECT COALESCE(SUM(people), 0) FROM standing_counts \
              WHERE scope = ?1 AND period = ?2 AND format = ?3",
-        )?
-        .query_row(
-            params![key.scope, key.period.key(), FormatKey(key.format)],
-            |r| r.get(0),
-        )?)
+        params![key.scope, key.period.key(), FormatKey(key.format)],
+        |r| r.get(0),
+    )
 }
 
 /// How many people stand strictly above `points` on a leaderboard: a place is one more (ties
 /// share it). The bands above, then the people above within its own band.
 pub fn board_ahead_of(conn: &impl Db, key: &BoardKey, points: f64) -> Result<u32> {
     let own = band(points);
-    let in_bands_above: u32 = conn
-        .sql()
-        .prepare_cached(
-            "SELECT COALESCE(SUM(people), 0) FROM standing_counts \
+    let in_bands_above: u32 = conn.link().query_one(
+        "SELECT COALESCE(SUM(people), 0) FROM standing_counts \
              WHERE scope = ?1 AND period = ?2 AND format = ?3 AND band > ?4",
-        )?
-        .query_row(
-            params![key.scope, key.period.key(), FormatKey(key.format), own],
-            |r| r.get(0),
-        )?;
-    let in_own_band: u32 = conn
-        .sql()
-        .prepare_cached(
-            "SELECT COUNT(*) FROM standings \
+        params![key.scope, key.period.key(), FormatKey(key.format), own],
+        |r| r.get(0),
+    )?;
+    let in_own_band: u32 = conn.link().query_one(
+        "SELECT COUNT(*) FROM standings \
              WHERE scope = ?1 AND period = ?2 AND format = ?3 AND points > ?4 AND points < ?5",
-        )?
-        .query_row(
-            params![
-                key.scope,
-                key.period.key(),
-                FormatKey(key.format),
-                points,
-                (own + 1) as f64
-            ],
-            |r| r.get(0),
-        )?;
+        params![
+            key.scope,
+            key.period.key(),
+            FormatKey(key.format),
+            points,
+            (own + 1) as f64
+        ],
+        |r| r.get(0),
+    )?;
     Ok(in_bands_above + in_own_band)
 }
 
 /// One person's row on a leaderboard, if they have one.
 pub fn standing_of(conn: &impl Db, key: &BoardKey, user: UserId) -> Result<Option<StandingRow>> {
-    Ok(conn
-        .sql()
-        .prepare_cached(
-            "SELECT user_id, points, games, wins FROM standings \
+    conn.link().query_opt(
+        "SELECT user_id, points, games, wins FROM standings \
              WHERE scope = ?1 AND period = ?2 AND format = ?3 AND user_id = ?4",
-        )?
-        .query_row(
-            params![key.scope, key.period.key(), FormatKey(key.format), user],
-            standing_row,
-        )
-        .optional()?)
+        params![key.scope, key.period.key(), FormatKey(key.format), user],
+        standing_row,
+    )
 }
 
 /// When an action was played and by whom: what times to move are measured from.
@@ -461,18 +435,19 @@ pub struct ActionTime {
 /// A game's actions in order, with their times and players (the key's range only: the moves
 /// themselves are not read).
 pub fn action_times(conn: &impl Db, game: GameId) -> Result<Vec<ActionTime>> {
-    let mut stmt = conn.sql().prepare_cached(
+    let rows = conn.link().query_many(
         "SELECT ply, team, user_id, created_at FROM actions WHERE game_id = ?1 ORDER BY ply",
+        params![game],
+        |r| {
+            Ok(ActionTime {
+                ply: r.get(0)?,
+                team: r.get(1)?,
+                user: r.get(2)?,
+                at: r.get(3)?,
+            })
+        },
     )?;
-    let rows = stmt.query_map([game], |r| {
-        Ok(ActionTime {
-            ply: r.get(0)?,
-            team: r.get(1)?,
-            user: r.get(2)?,
-            at: r.get(3)?,
-        })
-    })?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    Ok(rows)
 }
 
 #[cfg(test)]

@@ -1,14 +1,12 @@
 //! Timers: games' deadlines, reminders and bot turns, and users' own (vacations, digests).
 
-use rusqlite::types::{FromSql, FromSqlError, ValueRef};
-use rusqlite::{OptionalExtension, params};
+use super::super::sql::{ColumnError, FromValue, Params, Value, params, text_column};
 
 use super::super::{Db, Result, StoreError};
-use super::sql::text_column;
 use super::*;
 
-impl FromSql for TimerKind {
-    fn column_result(value: ValueRef<'_>) -> rusqlite::types::FromSqlResult<Self> {
+impl FromValue for TimerKind {
+    fn from_value(value: Value<'_>) -> std::result::Result<Self, ColumnError> {
         text_column(value, TimerKind::parse)
     }
 }
@@ -78,7 +76,7 @@ pub fn set_turn_timers(
     deadline: i64,
     reminders: &[i64],
 ) -> Result<()> {
-    let conn = conn.sql();
+    let conn = conn.link();
     // `macro_rules` keeps the shared clause in one place and the SQL a constant (the
     // statement cache is keyed by its text).
     macro_rules! upsert {
@@ -91,81 +89,87 @@ pub fn set_turn_timers(
             )
         };
     }
-    conn.prepare_cached("DELETE FROM timers WHERE game_id = ?1 AND kind = 'bot'")?
-        .execute([game])?;
+    conn.execute(
+        "DELETE FROM timers WHERE game_id = ?1 AND kind = 'bot'",
+        params![game],
+    )?;
     match reminders {
         // The usual turn, one reminder: one statement for both rows.
         [at] => {
-            conn.prepare_cached(upsert!(
-                "(?1, 'deadline', 0, ?2, ?3), (?1, 'reminder', 0, ?2, ?4)"
-            ))?
-            .execute(params![game, ply, deadline, at])?;
+            conn.execute(
+                upsert!("(?1, 'deadline', 0, ?2, ?3), (?1, 'reminder', 0, ?2, ?4)"),
+                params![game, ply, deadline, at],
+            )?;
         }
         _ => {
-            conn.prepare_cached(upsert!("(?1, 'deadline', 0, ?2, ?3)"))?
-                .execute(params![game, ply, deadline])?;
+            conn.execute(
+                upsert!("(?1, 'deadline', 0, ?2, ?3)"),
+                params![game, ply, deadline],
+            )?;
             for (slot, at) in reminders.iter().take(MAX_REMINDERS).enumerate() {
-                conn.prepare_cached(upsert!("(?1, 'reminder', ?2, ?3, ?4)"))?
-                    .execute(params![game, slot as i64, ply, at])?;
+                conn.execute(
+                    upsert!("(?1, 'reminder', ?2, ?3, ?4)"),
+                    params![game, slot as i64, ply, at],
+                )?;
             }
         }
     }
-    conn.prepare_cached(
+    conn.execute(
         "DELETE FROM timers WHERE game_id = ?1 AND kind = 'reminder' AND slot >= ?2",
-    )?
-    .execute(params![game, reminders.len().min(MAX_REMINDERS) as i64])?;
+        params![game, reminders.len().min(MAX_REMINDERS) as i64],
+    )?;
     Ok(())
 }
 
 /// Sets the timer of a bot's turn at `ply` (in place of a human's deadline and reminders).
 pub fn set_bot_timer(conn: &impl Db, game: GameId, ply: u32, due: i64) -> Result<()> {
-    let conn = conn.sql();
-    conn.prepare_cached(
+    let conn = conn.link();
+    conn.execute(
         "DELETE FROM timers WHERE game_id = ?1 AND kind IN ('deadline', 'reminder')",
-    )?
-    .execute([game])?;
-    conn.prepare_cached(
+        params![game],
+    )?;
+    conn.execute(
         "INSERT INTO timers (game_id, kind, slot, ply, due_at) VALUES (?1, 'bot', 0, ?2, ?3) \
          ON CONFLICT (game_id, kind, slot) DO UPDATE SET ply = excluded.ply, \
          due_at = excluded.due_at, fired_at = NULL",
-    )?
-    .execute(params![game, ply, due])?;
+        params![game, ply, due],
+    )?;
     Ok(())
 }
 
 /// Sets a game's timer of `kind` (a pause's), whatever turn it is.
 pub fn set_game_timer(conn: &impl Db, game: GameId, kind: TimerKind, due: i64) -> Result<()> {
-    let conn = conn.sql();
-    conn.prepare_cached(
+    let conn = conn.link();
+    conn.execute(
         "INSERT INTO timers (game_id, kind, slot, ply, due_at) VALUES (?1, ?2, 0, 0, ?3) \
          ON CONFLICT (game_id, kind, slot) DO UPDATE SET due_at = excluded.due_at, fired_at = NULL",
-    )?
-    .execute(params![game, kind.as_str(), due])?;
+        params![game, kind.as_str(), due],
+    )?;
     Ok(())
 }
 
 /// Drops a game's timer of `kind` (a pause's).
 pub fn drop_game_timer(conn: &impl Db, game: GameId, kind: TimerKind) -> Result<()> {
-    let conn = conn.sql();
-    conn.prepare_cached("DELETE FROM timers WHERE game_id = ?1 AND kind = ?2")?
-        .execute(params![game, kind.as_str()])?;
+    let conn = conn.link();
+    conn.execute(
+        "DELETE FROM timers WHERE game_id = ?1 AND kind = ?2",
+        params![game, kind.as_str()],
+    )?;
     Ok(())
 }
 
 /// Drops the game's timers (the game ended).
 pub fn clear_timers(conn: &impl Db, game: GameId) -> Result<()> {
-    let conn = conn.sql();
-    conn.prepare_cached("DELETE FROM timers WHERE game_id = ?1")?
-        .execute([game])?;
+    let conn = conn.link();
+    conn.execute("DELETE FROM timers WHERE game_id = ?1", params![game])?;
     Ok(())
 }
 
 const TIMER_COLUMNS: &str = "game_id, kind, slot, ply, due_at, fired_at";
 
-fn timers_query(conn: &impl Db, sql: &str, p: impl rusqlite::Params) -> Result<Vec<TimerRow>> {
-    let conn = conn.sql();
-    let mut stmt = conn.prepare_cached(sql)?;
-    let rows = stmt.query_map(p, |r| {
+fn timers_query(conn: &impl Db, sql: &str, p: Params) -> Result<Vec<TimerRow>> {
+    let conn = conn.link();
+    let rows = conn.query_many(sql, p, |r| {
         Ok(TimerRow {
             game_id: r.get(0)?,
             kind: r.get(1)?,
@@ -175,37 +179,37 @@ fn timers_query(conn: &impl Db, sql: &str, p: impl rusqlite::Params) -> Result<V
             fired_at: r.get(5)?,
         })
     })?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    Ok(rows)
 }
 
 /// Timers due at `now` that have not fired, earliest first.
 pub fn due_timers(conn: &impl Db, now: i64) -> Result<Vec<TimerRow>> {
-    let conn = conn.sql();
+    let conn = conn.link();
     let sql = format!(
         "SELECT {TIMER_COLUMNS} FROM timers WHERE fired_at IS NULL AND due_at <= ?1 \
          ORDER BY due_at, game_id, kind, slot"
     );
-    timers_query(conn, &sql, [now])
+    timers_query(&conn, &sql, params![now])
 }
 
 pub fn game_timers(conn: &impl Db, game: GameId) -> Result<Vec<TimerRow>> {
-    let conn = conn.sql();
+    let conn = conn.link();
     let sql = format!(
         "SELECT {TIMER_COLUMNS} FROM timers WHERE game_id = ?1 ORDER BY due_at, kind, slot"
     );
-    timers_query(conn, &sql, [game])
+    timers_query(&conn, &sql, params![game])
 }
 
 /// The earliest time a pending timer is due (a game's or a player's), for the scheduler's
 /// sleep.
 pub fn next_timer_due(conn: &impl Db) -> Result<Option<i64>> {
-    let conn = conn.sql();
-    Ok(conn.query_row(
+    let conn = conn.link();
+    conn.query_one(
         "SELECT MIN(due) FROM (SELECT MIN(due_at) AS due FROM timers WHERE fired_at IS NULL \
-         UNION ALL SELECT MIN(due_at) FROM user_timers WHERE fired_at IS NULL)",
-        [],
+         UNION ALL SELECT MIN(due_at) FROM user_timers WHERE fired_at IS NULL) AS pending",
+        params![],
         |r| r.get(0),
-    )?)
+    )
 }
 
 /// Moves a pending timer to `due` (a reminder that waits for the end of quiet hours); false
@@ -237,33 +241,31 @@ pub fn mark_timer_fired(conn: &impl Db, timer: &TimerRow, at: i64) -> Result<boo
 fn update_unfired(conn: &impl Db, timer: &TimerRow, value: i64, sql: &'static str) -> Result<bool> {
     let key = (timer.game_id, timer.kind.as_str(), timer.slot, timer.ply);
     let changed = conn
-        .sql()
-        .prepare_cached(sql)?
-        .execute(params![key.0, key.1, key.2, key.3, value])?;
+        .link()
+        .execute(sql, params![key.0, key.1, key.2, key.3, value])?;
     Ok(changed == 1)
 }
 
 /// The unfired deadline of a game's turn at `ply`, if it has one.
 pub fn deadline_at(conn: &impl Db, game: GameId, ply: u32) -> Result<Option<i64>> {
-    let conn = conn.sql();
-    Ok(conn
-        .prepare_cached(
-            "SELECT due_at FROM timers WHERE game_id = ?1 AND kind = 'deadline' AND slot = 0 \
+    let conn = conn.link();
+    conn.query_opt(
+        "SELECT due_at FROM timers WHERE game_id = ?1 AND kind = 'deadline' AND slot = 0 \
              AND ply = ?2 AND fired_at IS NULL",
-        )?
-        .query_row(params![game, ply], |r| r.get(0))
-        .optional()?)
+        params![game, ply],
+        |r| r.get(0),
+    )
 }
 
 /// The deadline running in a game now, whichever ply it was set for.
 pub fn running_deadline(conn: &impl Db, game: GameId) -> Result<Option<i64>> {
-    let conn = conn.sql();
-    Ok(conn
-        .prepare_cached(
-            "SELECT MIN(due_at) FROM timers WHERE game_id = ?1 AND kind = 'deadline' \
+    let conn = conn.link();
+    conn.query_one(
+        "SELECT MIN(due_at) FROM timers WHERE game_id = ?1 AND kind = 'deadline' \
              AND fired_at IS NULL",
-        )?
-        .query_row(params![game], |r| r.get(0))?)
+        params![game],
+        |r| r.get(0),
+    )
 }
 
 /// A player's timer (not a game's): the daily digest.
@@ -280,14 +282,12 @@ impl UserTimerKind {
     }
 }
 
-impl FromSql for UserTimerKind {
-    fn column_result(value: ValueRef<'_>) -> rusqlite::types::FromSqlResult<Self> {
-        match value.as_str()? {
+impl FromValue for UserTimerKind {
+    fn from_value(value: Value<'_>) -> std::result::Result<Self, ColumnError> {
+        text_column(value, |text| match text {
             "digest" => Ok(UserTimerKind::Digest),
-            other => Err(FromSqlError::Other(
-                format!("user timer kind `{other}`").into(),
-            )),
-        }
+            other => Err(StoreError::Corrupt(format!("user timer kind `{other}`"))),
+        })
     }
 }
 
@@ -300,62 +300,57 @@ pub struct UserTimerRow {
 
 /// Sets (or moves) a player's timer of `kind`.
 pub fn set_user_timer(conn: &impl Db, user: UserId, kind: UserTimerKind, due: i64) -> Result<()> {
-    let conn = conn.sql();
-    conn.prepare_cached(
+    let conn = conn.link();
+    conn.execute(
         "INSERT INTO user_timers (user_id, kind, due_at) VALUES (?1, ?2, ?3) \
          ON CONFLICT (user_id, kind) DO UPDATE SET due_at = excluded.due_at, fired_at = NULL",
-    )?
-    .execute(params![user, kind.as_str(), due])?;
+        params![user, kind.as_str(), due],
+    )?;
     Ok(())
 }
 
 pub fn drop_user_timer(conn: &impl Db, user: UserId, kind: UserTimerKind) -> Result<()> {
-    let conn = conn.sql();
-    conn.prepare_cached("DELETE FROM user_timers WHERE user_id = ?1 AND kind = ?2")?
-        .execute(params![user, kind.as_str()])?;
+    let conn = conn.link();
+    conn.execute(
+        "DELETE FROM user_timers WHERE user_id = ?1 AND kind = ?2",
+        params![user, kind.as_str()],
+    )?;
     Ok(())
 }
 
 /// Players' timers due at `now` that have not fired, earliest first.
 pub fn due_user_timers(conn: &impl Db, now: i64) -> Result<Vec<UserTimerRow>> {
-    let conn = conn.sql();
-    let mut stmt = conn.prepare_cached(
+    let conn = conn.link();
+    let rows = conn.query_many(
         "SELECT user_id, kind, due_at FROM user_timers WHERE fired_at IS NULL AND due_at <= ?1 \
          ORDER BY due_at, user_id, kind",
+        params![now],
+        |r| {
+            Ok(UserTimerRow {
+                user_id: r.get(0)?,
+                kind: r.get(1)?,
+                due_at: r.get(2)?,
+            })
+        },
     )?;
-    let rows = stmt.query_map([now], |r| {
-        Ok(UserTimerRow {
-            user_id: r.get(0)?,
-            kind: r.get(1)?,
-            due_at: r.get(2)?,
-        })
-    })?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    Ok(rows)
 }
 
 pub fn user_timer(conn: &impl Db, user: UserId, kind: UserTimerKind) -> Result<Option<i64>> {
-    let conn = conn.sql();
-    Ok(conn
-        .prepare_cached(
-            "SELECT due_at FROM user_timers WHERE user_id = ?1 AND kind = ?2 AND fired_at IS NULL",
-        )?
-        .query_row(params![user, kind.as_str()], |r| r.get(0))
-        .optional()?)
+    let conn = conn.link();
+    conn.query_opt(
+        "SELECT due_at FROM user_timers WHERE user_id = ?1 AND kind = ?2 AND fired_at IS NULL",
+        params![user, kind.as_str()],
+        |r| r.get(0),
+    )
 }
 
 /// Marks a player's timer fired; false if it already had or was moved since it was read.
 pub fn mark_user_timer_fired(conn: &impl Db, timer: &UserTimerRow, at: i64) -> Result<bool> {
-    let conn = conn.sql();
-    Ok(conn
-        .prepare_cached(
-            "UPDATE user_timers SET fired_at = ?4 WHERE user_id = ?1 AND kind = ?2 \
+    let conn = conn.link();
+    Ok(conn.execute(
+        "UPDATE user_timers SET fired_at = ?4 WHERE user_id = ?1 AND kind = ?2 \
              AND due_at = ?3 AND fired_at IS NULL",
-        )?
-        .execute(params![
-            timer.user_id,
-            timer.kind.as_str(),
-            timer.due_at,
-            at
-        ])?
-        == 1)
+        params![timer.user_id, timer.kind.as_str(), timer.due_at, at],
+    )? == 1)
 }

@@ -1,6 +1,6 @@
 //! Requests to take moves back by consent (issue 42).
 
-use rusqlite::{OptionalExtension, params};
+use super::super::sql::params;
 
 use super::super::{Db, Result, StoreError};
 use super::*;
@@ -23,13 +23,12 @@ pub struct UndoRequestRow {
 }
 
 pub fn get_undo_request(conn: &impl Db, game: GameId) -> Result<Option<UndoRequestRow>> {
-    let conn = conn.sql();
-    let row = conn
-        .prepare_cached(
-            "SELECT game_id, team, user_id, at_ply, back_to, requested_at, accepted \
-             FROM undo_requests WHERE game_id = ?1",
-        )?
-        .query_row([game], |r| {
+    let conn = conn.link();
+    let row = conn.query_opt(
+        "SELECT game_id, team, user_id, at_ply, back_to, requested_at, accepted \
+         FROM undo_requests WHERE game_id = ?1",
+        params![game],
+        |r| {
             Ok((
                 UndoRequestRow {
                     game_id: r.get(0)?,
@@ -40,10 +39,10 @@ pub fn get_undo_request(conn: &impl Db, game: GameId) -> Result<Option<UndoReque
                     requested_at: r.get(5)?,
                     accepted: Vec::new(),
                 },
-                r.get::<_, String>(6)?,
+                r.get::<String>(6)?,
             ))
-        })
-        .optional()?;
+        },
+    )?;
     let Some((mut request, accepted)) = row else {
         return Ok(None);
     };
@@ -53,38 +52,41 @@ pub fn get_undo_request(conn: &impl Db, game: GameId) -> Result<Option<UndoReque
 }
 
 pub fn put_undo_request(conn: &impl Db, u: &UndoRequestRow) -> Result<()> {
-    let conn = conn.sql();
+    let conn = conn.link();
     let accepted = serde_json::to_string(&u.accepted).expect("a list of numbers");
-    conn.prepare_cached(
+    conn.execute(
         "INSERT INTO undo_requests (game_id, team, user_id, at_ply, back_to, requested_at, \
          accepted) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT (game_id) DO UPDATE SET \
          team = ?2, user_id = ?3, at_ply = ?4, back_to = ?5, requested_at = ?6, accepted = ?7",
-    )?
-    .execute(params![
-        u.game_id,
-        u.team,
-        u.user_id,
-        u.at_ply,
-        u.back_to,
-        u.requested_at,
-        accepted
-    ])?;
+        params![
+            u.game_id,
+            u.team,
+            u.user_id,
+            u.at_ply,
+            u.back_to,
+            u.requested_at,
+            accepted
+        ],
+    )?;
     Ok(())
 }
 
 pub fn delete_undo_request(conn: &impl Db, game: GameId) -> Result<()> {
-    let conn = conn.sql();
-    conn.prepare_cached("DELETE FROM undo_requests WHERE game_id = ?1")?
-        .execute([game])?;
+    let conn = conn.link();
+    conn.execute(
+        "DELETE FROM undo_requests WHERE game_id = ?1",
+        params![game],
+    )?;
     Ok(())
 }
 
 /// Ends a game's open request, if one is open: the team that asked (`None`: none was open).
 /// One indexed delete, cheap on every move.
 pub fn take_undo_request(conn: &impl Db, game: GameId) -> Result<Option<Team>> {
-    let conn = conn.sql();
-    Ok(conn
-        .prepare_cached("DELETE FROM undo_requests WHERE game_id = ?1 RETURNING team")?
-        .query_row([game], |r| r.get(0))
-        .optional()?)
+    let conn = conn.link();
+    conn.query_opt(
+        "DELETE FROM undo_requests WHERE game_id = ?1 RETURNING team",
+        params![game],
+        |r| r.get(0),
+    )
 }

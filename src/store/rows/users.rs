@@ -1,6 +1,6 @@
 //! Users' preferences, and the private prompts and questions sent to them.
 
-use rusqlite::{OptionalExtension, params};
+use super::super::sql::params;
 use serde::{Deserialize, Serialize};
 
 use super::super::{Db, Result, StoreError};
@@ -90,19 +90,18 @@ impl UserPrefs {
 }
 
 pub fn get_prefs(conn: &impl Db, user: UserId) -> Result<UserPrefs> {
-    let conn = conn.sql();
-    let row = conn
-        .prepare_cached(
-            "SELECT user_id, language, dms, quiet_start, quiet_end, time_zone, reminders, \
+    let conn = conn.link();
+    let row = conn.query_opt(
+        "SELECT user_id, language, dms, quiet_start, quiet_end, time_zone, reminders, \
              reminder_via, digest_minute, dms_refused_at, dms_told, locale FROM user_prefs \
              WHERE user_id = ?1",
-        )?
-        .query_row([user], |r| {
+        params![user],
+        |r| {
             Ok((
                 UserPrefs {
                     user_id: r.get(0)?,
                     language: r.get(1)?,
-                    dms: r.get::<_, i64>(2)? != 0,
+                    dms: r.get::<i64>(2)? != 0,
                     quiet_start: r.get(3)?,
                     quiet_end: r.get(4)?,
                     time_zone: r.get(5)?,
@@ -110,14 +109,14 @@ pub fn get_prefs(conn: &impl Db, user: UserId) -> Result<UserPrefs> {
                     reminder_via: None,
                     digest_minute: r.get(8)?,
                     dms_refused_at: r.get(9)?,
-                    dms_told: r.get::<_, i64>(10)? != 0,
+                    dms_told: r.get::<i64>(10)? != 0,
                     locale: r.get(11)?,
                 },
-                r.get::<_, Option<String>>(6)?,
-                r.get::<_, Option<String>>(7)?,
+                r.get::<Option<String>>(6)?,
+                r.get::<Option<String>>(7)?,
             ))
-        })
-        .optional()?;
+        },
+    )?;
     let Some((mut prefs, reminders, via)) = row else {
         return Ok(UserPrefs::default_for(user));
     };
@@ -132,33 +131,33 @@ pub fn get_prefs(conn: &impl Db, user: UserId) -> Result<UserPrefs> {
 }
 
 pub fn put_prefs(conn: &impl Db, p: &UserPrefs) -> Result<()> {
-    let conn = conn.sql();
+    let conn = conn.link();
     let reminders = p
         .reminders
         .as_ref()
         .map(|r| serde_json::to_string(r).expect("a list of numbers"));
-    conn.prepare_cached(
+    conn.execute(
         "INSERT INTO user_prefs (user_id, language, dms, quiet_start, quiet_end, time_zone, \
          reminders, reminder_via, digest_minute, dms_refused_at, dms_told, locale) \
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12) \
          ON CONFLICT (user_id) DO UPDATE SET language = ?2, dms = ?3, quiet_start = ?4, \
          quiet_end = ?5, time_zone = ?6, reminders = ?7, reminder_via = ?8, digest_minute = ?9, \
          dms_refused_at = ?10, dms_told = ?11, locale = ?12",
-    )?
-    .execute(params![
-        p.user_id,
-        p.language,
-        p.dms as i64,
-        p.quiet_start,
-        p.quiet_end,
-        p.time_zone,
-        reminders,
-        p.reminder_via.map(ReminderVia::as_str),
-        p.digest_minute,
-        p.dms_refused_at,
-        p.dms_told as i64,
-        p.locale
-    ])?;
+        params![
+            p.user_id,
+            p.language,
+            p.dms as i64,
+            p.quiet_start,
+            p.quiet_end,
+            p.time_zone,
+            reminders,
+            p.reminder_via.map(ReminderVia::as_str),
+            p.digest_minute,
+            p.dms_refused_at,
+            p.dms_told as i64,
+            p.locale
+        ],
+    )?;
     Ok(())
 }
 
@@ -174,30 +173,23 @@ pub struct PromptRow {
 
 /// Records (or replaces) a player's prompt in a game.
 pub fn put_prompt(conn: &impl Db, p: &PromptRow) -> Result<()> {
-    let conn = conn.sql();
-    conn.prepare_cached(
+    let conn = conn.link();
+    conn.execute(
         "INSERT INTO dm_prompts (game_id, user_id, ply, channel_id, message_id) \
          VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT (game_id, user_id) DO UPDATE SET \
          ply = ?3, channel_id = ?4, message_id = ?5",
-    )?
-    .execute(params![
-        p.game_id,
-        p.user_id,
-        p.ply,
-        p.channel_id,
-        p.message_id
-    ])?;
+        params![p.game_id, p.user_id, p.ply, p.channel_id, p.message_id],
+    )?;
     Ok(())
 }
 
 pub fn get_prompt(conn: &impl Db, game: GameId, user: UserId) -> Result<Option<PromptRow>> {
-    let conn = conn.sql();
-    Ok(conn
-        .prepare_cached(
-            "SELECT game_id, user_id, ply, channel_id, message_id FROM dm_prompts \
+    let conn = conn.link();
+    conn.query_opt(
+        "SELECT game_id, user_id, ply, channel_id, message_id FROM dm_prompts \
              WHERE game_id = ?1 AND user_id = ?2",
-        )?
-        .query_row(params![game, user], |r| {
+        params![game, user],
+        |r| {
             Ok(PromptRow {
                 game_id: r.get(0)?,
                 user_id: r.get(1)?,
@@ -205,8 +197,8 @@ pub fn get_prompt(conn: &impl Db, game: GameId, user: UserId) -> Result<Option<P
                 channel_id: r.get(3)?,
                 message_id: r.get(4)?,
             })
-        })
-        .optional()?)
+        },
+    )
 }
 
 /// A public post whose buttons ask a question (see [`Question`]).
@@ -254,19 +246,14 @@ impl Question {
     }
 }
 
-/// Remembers a public post that asks `question`.
+/// Remembers a public post that asks `question` (once: the same post again changes nothing).
 pub fn put_question(conn: &impl Db, q: &QuestionRow) -> Result<()> {
-    let conn = conn.sql();
-    conn.prepare_cached(
-        "INSERT OR IGNORE INTO questions (game_id, question, channel_id, message_id) \
-         VALUES (?1, ?2, ?3, ?4)",
-    )?
-    .execute(params![
-        q.game_id,
-        q.question.encode(),
-        q.channel_id,
-        q.message_id
-    ])?;
+    let conn = conn.link();
+    conn.execute(
+        "INSERT INTO questions (game_id, question, channel_id, message_id) \
+         VALUES (?1, ?2, ?3, ?4) ON CONFLICT DO NOTHING",
+        params![q.game_id, q.question.encode(), q.channel_id, q.message_id],
+    )?;
     Ok(())
 }
 
@@ -276,22 +263,23 @@ pub fn questions(
     game: GameId,
     question: Option<Question>,
 ) -> Result<Vec<QuestionRow>> {
-    let conn = conn.sql();
-    let mut stmt = conn.prepare_cached(
+    let conn = conn.link();
+    let rows = conn.query_many(
         "SELECT game_id, question, channel_id, message_id FROM questions WHERE game_id = ?1 \
-         AND (?2 IS NULL OR question = ?2) ORDER BY message_id",
+         AND (CAST(?2 AS TEXT) IS NULL OR question = ?2) ORDER BY message_id",
+        params![game, question.map(Question::encode)],
+        |r| {
+            Ok((
+                r.get::<GameId>(0)?,
+                r.get::<String>(1)?,
+                r.get::<ChannelId>(2)?,
+                r.get::<MessageId>(3)?,
+            ))
+        },
     )?;
-    let rows = stmt.query_map(params![game, question.map(Question::encode)], |r| {
-        Ok((
-            r.get::<_, GameId>(0)?,
-            r.get::<_, String>(1)?,
-            r.get::<_, ChannelId>(2)?,
-            r.get::<_, MessageId>(3)?,
-        ))
-    })?;
     let mut out = Vec::new();
     for row in rows {
-        let (game_id, question, channel, message) = row?;
+        let (game_id, question, channel, message) = row;
         out.push(QuestionRow {
             game_id,
             question: Question::parse(&question)?,
@@ -304,31 +292,32 @@ pub fn questions(
 
 /// Forgets a question once its buttons are gone.
 pub fn delete_question(conn: &impl Db, q: &QuestionRow) -> Result<()> {
-    let conn = conn.sql();
-    conn.prepare_cached(
+    let conn = conn.link();
+    conn.execute(
         "DELETE FROM questions WHERE game_id = ?1 AND question = ?2 AND message_id = ?3",
-    )?
-    .execute(params![q.game_id, q.question.encode(), q.message_id])?;
+        params![q.game_id, q.question.encode(), q.message_id],
+    )?;
     Ok(())
 }
 
 /// Every private prompt of a game still on record (each player's latest).
 pub fn game_prompts(conn: &impl Db, game: GameId) -> Result<Vec<PromptRow>> {
-    let conn = conn.sql();
-    let mut stmt = conn.prepare_cached(
+    let conn = conn.link();
+    let rows = conn.query_many(
         "SELECT game_id, user_id, ply, channel_id, message_id FROM dm_prompts \
          WHERE game_id = ?1 ORDER BY user_id",
+        params![game],
+        |r| {
+            Ok(PromptRow {
+                game_id: r.get(0)?,
+                user_id: r.get(1)?,
+                ply: r.get(2)?,
+                channel_id: r.get(3)?,
+                message_id: r.get(4)?,
+            })
+        },
     )?;
-    let rows = stmt.query_map([game], |r| {
-        Ok(PromptRow {
-            game_id: r.get(0)?,
-            user_id: r.get(1)?,
-            ply: r.get(2)?,
-            channel_id: r.get(3)?,
-            message_id: r.get(4)?,
-        })
-    })?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    Ok(rows)
 }
 
 /// Forgets a prompt, only if it is still the one at `message_id` (a newer prompt stays).
@@ -338,10 +327,10 @@ pub fn delete_prompt(
     user: UserId,
     message_id: MessageId,
 ) -> Result<()> {
-    let conn = conn.sql();
-    conn.prepare_cached(
+    let conn = conn.link();
+    conn.execute(
         "DELETE FROM dm_prompts WHERE game_id = ?1 AND user_id = ?2 AND message_id = ?3",
-    )?
-    .execute(params![game, user, message_id])?;
+        params![game, user, message_id],
+    )?;
     Ok(())
 }

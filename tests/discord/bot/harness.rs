@@ -113,7 +113,7 @@ impl Harness {
         let identified = self.fake.identify_count();
         let config = Config {
             token: fake_discord::BOT_TOKEN.into(),
-            database: self.db.clone(),
+            database: jackal::store::Database::File(self.db.clone()),
             durability: Durability::Normal,
             dev_guild: None,
             api_url: Some(self.fake.base_url()),

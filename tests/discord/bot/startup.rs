@@ -85,6 +85,40 @@ async fn a_token_discord_rejects_is_one_line_saying_what_to_do() {
     assert!(log.iter().all(|e| e.status == 401), "{log:?}");
 }
 
+/// A `DATABASE_URL` that is not PostgreSQL's, or a server that cannot be reached (nothing
+/// listens on port 1 of this machine: the connection is refused at once), is one line, and
+/// the password in the URL is not repeated.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_database_url_it_cannot_use_is_one_line() {
+    let fake = FakeDiscord::start().await;
+    let dir = tempfile::tempdir().unwrap();
+    for (url, expected) in [
+        (
+            "mysql://jackal@127.0.0.1/jackal",
+            "DATABASE_URL must be a PostgreSQL URL",
+        ),
+        (
+            "postgres://jackal:secret@127.0.0.1:1/jackal",
+            "cannot connect to PostgreSQL",
+        ),
+        (
+            "postgres://jackal:secret@127.0.0.1:notaport/jackal",
+            "not a PostgreSQL URL",
+        ),
+    ] {
+        let mut command = jackal_run(dir.path());
+        command
+            .env("DISCORD_TOKEN", fake_discord::BOT_TOKEN)
+            .env("DISCORD_API_URL", fake.base_url())
+            .env("DATABASE_URL", url);
+        let output = run_to_end(command).await;
+        let line = one_line_failure(&output);
+        assert!(line.contains(expected), "{url}: {line}");
+        assert!(!line.contains("secret"), "{url}: {line}");
+    }
+    assert!(fake.rest_log().is_empty(), "nothing was asked of Discord");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_database_it_cannot_open_is_one_line() {
     let fake = FakeDiscord::start().await;

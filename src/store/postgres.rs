@@ -1,0 +1,361 @@
+//! The PostgreSQL backend: a server named by `DATABASE_URL` (`postgres://…`), a small pool of
+//! connections, and the migrations of `migrations/postgres/` tracked in a table of the schema.
+//! Why the synchronous client and a pool of our own: docs/scaling.md.
+
+use std::sync::Mutex;
+use std::time::Duration;
+
+use postgres::NoTls;
+use postgres::config::Host;
+
+use super::sql::postgres::{Client, Session};
+use super::{Result, StoreError};
+
+/// The PostgreSQL migrations, in order, numbered as SQLite's (`MIGRATION_SQL`): the same
+/// schema, each in its own dialect. A new migration is a file in each folder.
+pub const MIGRATION_SQL: &[&str] = &[
+    include_str!("../../migrations/postgres/0001_init.sql"),
+    include_str!("../../migrations/postgres/0002_lean_action_writes.sql"),
+    include_str!("../../migrations/postgres/0003_actions_append_only.sql"),
+    include_str!("../../migrations/postgres/0004_bot_timers.sql"),
+    include_str!("../../migrations/postgres/0005_games_by_thread.sql"),
+    include_str!("../../migrations/postgres/0006_values_not_sentences.sql"),
+    include_str!("../../migrations/postgres/0007_checked_snapshots.sql"),
+    include_str!("../../migrations/postgres/0008_real_life.sql"),
+    include_str!("../../migrations/postgres/0009_vacation_charge.sql"),
+    include_str!("../../migrations/postgres/0010_outbox_in_order.sql"),
+    include_str!("../../migrations/postgres/0011_first_week.sql"),
+    include_str!("../../migrations/postgres/0012_ratings.sql"),
+    include_str!("../../migrations/postgres/0013_results_and_standings.sql"),
+    include_str!("../../migrations/postgres/0014_undo_by_consent.sql"),
+];
+
+/// The table that holds the schema's version (SQLite keeps it in its `user_version`).
+const VERSION_TABLE: &str = "jackal_schema";
+
+/// Advisory lock keys (`pg_advisory_*`), each taken by one kind of work on the database.
+/// "jackal" in ASCII, then which.
+const LOCK_MIGRATE: i64 = 0x6a61_636b_616c_0001;
+/// Every write transaction holds this until it ends: writes are serialised as SQLite's are
+/// (whatever a write reads cannot change under it before it commits). Finer locks (a game's
+/// row) are the next step, for several processes (issue 41, step 3).
+pub(super) const LOCK_WRITE: i64 = 0x6a61_636b_616c_0002;
+/// Held by a running bot for its whole life ([`BotLock`]).
+const LOCK_BOT: i64 = 0x6a61_636b_616c_0003;
+
+/// How long connecting may take before the server counts as unreachable.
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Connections kept open between calls (as for SQLite: a burst opens more, closed after it).
+const MAX_IDLE_CONNECTIONS: usize = 8;
+
+/// A PostgreSQL database and the connections kept open to it.
+pub struct Server {
+    config: postgres::Config,
+    /// The URL without its password, to name the database in messages.
+    shown: String,
+    idle: Mutex<Vec<Session>>,
+}
+
+impl Server {
+    /// Connects to the database at `url`, brings its schema up to date, and keeps the
+    /// connection for the pool. A URL that cannot be read, a server that cannot be reached or
+    /// refuses the login, and a database that is someone else's or a newer version's are each
+    /// one error saying which.
+    pub fn open(url: &str) -> Result<Server> {
+        let (config, shown) = config_of(url)?;
+        let client = connect(&config, &shown)?;
+        let mut session = Session::new(client);
+        migrate(session.client(), &shown)?;
+        Ok(Server {
+            config,
+            shown,
+            idle: Mutex::new(vec![session]),
+        })
+    }
+
+    /// The database, named without its password.
+    pub fn shown(&self) -> &str {
+        &self.shown
+    }
+
+    /// A connection from the pool (opened if none is idle).
+    pub fn session(&self) -> Result<Session> {
+        let idle = self.idle.lock().ok().and_then(|mut v| v.pop());
+        match idle {
+            Some(session) if !session.is_closed() => Ok(session),
+            _ => Ok(Session::new(connect(&self.config, &self.shown)?)),
+        }
+    }
+
+    /// Takes a connection back; one the server closed (a restart) is dropped.
+    pub fn give_back(&self, session: Session) {
+        if session.is_closed() {
+            return;
+        }
+        if let Ok(mut idle) = self.idle.lock()
+            && idle.len() < MAX_IDLE_CONNECTIONS
+        {
+            idle.push(session);
+        }
+    }
+}
+
+/// The configuration of `url` (a connect timeout added where it sets none) and the URL
+/// without its password.
+fn config_of(url: &str) -> Result<(postgres::Config, String)> {
+    let mut config: postgres::Config = url
+        .parse()
+        .map_err(|e: postgres::Error| StoreError::BadUrl { why: e.to_string() })?;
+    if config.get_connect_timeout().is_none() {
+        config.connect_timeout(CONNECT_TIMEOUT);
+    }
+    let shown = shown(&config);
+    Ok((config, shown))
+}
+
+/// One bot per PostgreSQL database, as one per SQLite file (store/lock.rs): two bots on one
+/// database would both fire its timers and send its outbox rows. The bot holds an advisory
+/// lock, on a connection of its own, for its whole life; the server releases it when that
+/// connection ends, however the process ends. (Several processes sharing one database, each
+/// with its shards, is issue 41's next step; this lock gives way to it then.)
+pub struct BotLock {
+    _client: Client,
+}
+
+impl BotLock {
+    /// Takes the lock of the database at `url` without waiting; `Ok(None)` when another
+    /// process holds it.
+    pub fn acquire(url: &str) -> Result<Option<BotLock>> {
+        let (config, shown) = config_of(url)?;
+        let mut client = connect(&config, &shown)?;
+        let taken: bool = client
+            .query_one("SELECT pg_try_advisory_lock($1)", &[&LOCK_BOT])?
+            .get(0);
+        Ok(taken.then(|| BotLock {
+            _client: Client::new(client),
+        }))
+    }
+}
+
+fn connect(config: &postgres::Config, shown: &str) -> Result<postgres::Client> {
+    config.connect(NoTls).map_err(|e| StoreError::Connect {
+        url: shown.to_string(),
+        why: e.to_string(),
+    })
+}
+
+/// `postgres://user@host:port/database` from a configuration, the password left out.
+fn shown(config: &postgres::Config) -> String {
+    let user = config
+        .get_user()
+        .map(|u| format!("{u}@"))
+        .unwrap_or_default();
+    let hosts = config
+        .get_hosts()
+        .iter()
+        .enumerate()
+        .map(|(i, host)| {
+            let name = match host {
+                Host::Tcp(name) => name.clone(),
+                #[cfg(unix)]
+                Host::Unix(path) => path.display().to_string(),
+            };
+            match config.get_ports().get(i).or(config.get_ports().first()) {
+                Some(port) => format!("{name}:{port}"),
+                None => name,
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(",");
+    let db = config.get_dbname().unwrap_or("");
+    format!("postgres://{user}{hosts}/{db}")
+}
+
+/// The schema version of the connected database (0: no jackal tables yet).
+pub fn schema_version(client: &mut postgres::Client) -> Result<usize> {
+    let exists: bool = client
+        .query_one(
+            &format!("SELECT to_regclass('{VERSION_TABLE}') IS NOT NULL"),
+            &[],
+        )?
+        .get(0);
+    if !exists {
+        return Ok(0);
+    }
+    let version: i32 = client
+        .query_one(&format!("SELECT version FROM {VERSION_TABLE}"), &[])?
+        .get(0);
+    Ok(usize::try_from(version).unwrap_or(0))
+}
+
+/// What a database on a server is, read without changing it (`jackal doctor`): its schema
+/// version and its tables, named as in messages.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Found {
+    pub shown: String,
+    pub version: usize,
+    pub tables: Vec<String>,
+}
+
+/// Connects to `url` and reads what [`Found`] holds; nothing is written.
+pub fn look_at(url: &str) -> Result<Found> {
+    let (config, shown) = config_of(url)?;
+    let mut client = connect(&config, &shown)?;
+    let version = schema_version(&mut client)?;
+    let tables = tables(&mut client)?;
+    Ok(Found {
+        shown,
+        version,
+        tables,
+    })
+}
+
+/// The tables of the connection's schema (`search_path`'s first).
+fn tables(client: &mut postgres::Client) -> Result<Vec<String>> {
+    Ok(client
+        .query(
+            "SELECT table_name::text FROM information_schema.tables \
+             WHERE table_schema = current_schema() ORDER BY table_name",
+            &[],
+        )?
+        .iter()
+        .map(|row| row.get(0))
+        .collect())
+}
+
+/// Brings the schema to the latest version, each migration in its own transaction with the
+/// version it reaches. Processes starting together take turns (an advisory lock); one that
+/// finds the work done does nothing.
+fn migrate(client: &mut postgres::Client, shown: &str) -> Result<()> {
+    client.execute("SELECT pg_advisory_lock($1)", &[&LOCK_MIGRATE])?;
+    let outcome = migrate_locked(client, shown);
+    let unlocked = client.execute("SELECT pg_advisory_unlock($1)", &[&LOCK_MIGRATE]);
+    outcome?;
+    unlocked?;
+    Ok(())
+}
+
+fn migrate_locked(client: &mut postgres::Client, shown: &str) -> Result<()> {
+    let known = MIGRATION_SQL.len();
+    let found = schema_version(client)?;
+    if found > known {
+        return Err(StoreError::ServerTooNew {
+            url: shown.to_string(),
+            found,
+            known,
+        });
+    }
+    if found == 0 {
+        // A database with tables of its own is someone else's: the game's are not added.
+        let tables = tables(client)?;
+        if !tables.is_empty() {
+            return Err(StoreError::ServerForeign {
+                url: shown.to_string(),
+                tables: super::listed(&tables),
+            });
+        }
+        client.batch_execute(&format!(
+            "CREATE TABLE {VERSION_TABLE} (version INTEGER NOT NULL); \
+             INSERT INTO {VERSION_TABLE} (version) VALUES (0);"
+        ))?;
+    }
+    for (index, sql) in MIGRATION_SQL.iter().enumerate().skip(found) {
+        let mut tx = client.transaction()?;
+        tx.batch_execute(sql)
+            .map_err(|e| StoreError::ServerMigration {
+                number: index + 1,
+                why: e.to_string(),
+            })?;
+        let version = i32::try_from(index + 1).expect("a few migrations");
+        tx.execute(
+            &format!("UPDATE {VERSION_TABLE} SET version = $1"),
+            &[&version],
+        )?;
+        tx.commit()?;
+    }
+    Ok(())
+}
+
+/// `url` with its password left out (a URL that cannot be read is not repeated: it may hold
+/// one all the same).
+pub fn without_password(url: &str) -> String {
+    match url.parse::<postgres::Config>() {
+        Ok(config) => shown(&config),
+        Err(_) => "the DATABASE_URL given".to_string(),
+    }
+}
+
+/// A new, empty database on the server of `admin_url` (a URL of a database there that the
+/// user may create databases from), named uniquely for this process, and its URL: each test
+/// gets a database of its own (scripts/pg-test starts the server).
+#[cfg(feature = "test-support")]
+pub fn fresh_database(admin_url: &str) -> Result<String> {
+    use std::sync::atomic::{AtomicU32, Ordering};
+    static MADE: AtomicU32 = AtomicU32::new(0);
+    let (config, shown) = config_of(admin_url)?;
+    let name = format!(
+        "jackal_test_{}_{}",
+        std::process::id(),
+        MADE.fetch_add(1, Ordering::Relaxed)
+    );
+    let mut admin = connect(&config, &shown)?;
+    // Databases are made from template0: nothing another test added to template1 comes along.
+    admin.batch_execute(&format!("CREATE DATABASE {name} TEMPLATE template0"))?;
+    Ok(with_database(admin_url, &name))
+}
+
+/// `url` naming the database `name` instead of its own (the URL's path; the query, if any,
+/// stays).
+#[cfg(feature = "test-support")]
+fn with_database(url: &str, name: &str) -> String {
+    let (base, query) = match url.split_once('?') {
+        Some((base, query)) => (base, Some(query)),
+        None => (url, None),
+    };
+    let scheme_end = base.find("://").map_or(0, |i| i + 3);
+    let authority_end = base[scheme_end..]
+        .find('/')
+        .map_or(base.len(), |i| scheme_end + i);
+    let mut out = format!("{}/{name}", &base[..authority_end]);
+    if let Some(query) = query {
+        out.push('?');
+        out.push_str(query);
+    }
+    out
+}
+
+#[cfg(all(test, feature = "test-support"))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_test_database_is_named_in_the_url() {
+        assert_eq!(
+            with_database("postgres://u@%2Ftmp%2Fpg/postgres?connect_timeout=5", "t1"),
+            "postgres://u@%2Ftmp%2Fpg/t1?connect_timeout=5"
+        );
+        assert_eq!(
+            with_database("postgres://u@h:5/", "t2"),
+            "postgres://u@h:5/t2"
+        );
+        assert_eq!(with_database("postgres://u@h", "t3"), "postgres://u@h/t3");
+    }
+}
+
+#[cfg(test)]
+mod shown_tests {
+    use super::*;
+
+    #[test]
+    fn a_url_is_shown_without_its_password() {
+        assert_eq!(
+            without_password("postgres://jackal:hunter2@db:5433/games"),
+            "postgres://jackal@db:5433/games"
+        );
+        assert_eq!(
+            without_password("postgres://jackal:hunter2@db:port/games"),
+            "the DATABASE_URL given"
+        );
+    }
+}
