@@ -41,13 +41,13 @@ impl Game {
         if e == c {
             return false;
         }
-        let team = self.units[u].team;
-        let mut standing = self.units_on_cell(e);
-        if self.settings.boardgame_caves {
-            !standing.any(|i| self.enemies(self.units[i].team, team))
+        // Who stands on the exit, from the sets of cells the units keep (no look at each).
+        let blocking = if self.settings.boardgame_caves {
+            self.enemy_teams(self.units[u].team)
         } else {
-            standing.next().is_none()
-        }
+            0b1111
+        };
+        !self.units.cells().any_of(blocking, e)
     }
 
     /// The unit stuck in the tunnel, if any (R-CAVE-4: at most one).
@@ -87,7 +87,7 @@ impl Game {
             });
         }
         let released = self.stuck_unit();
-        self.units[u].place = Place::Tunnel(c);
+        self.units.set_place(u, Place::Tunnel(c));
         ev.push(Event::Stuck {
             unit: self.units[u].reference(),
             cave: c,
@@ -124,7 +124,7 @@ impl Game {
         if let Some(u) = leaving {
             // In the tunnel on its way to the exit: no longer on `c`, where the stuck unit
             // comes out (and where, were they Friday and a missionary, they would meet).
-            self.units[u].place = Place::Tunnel(c);
+            self.units.set_place(u, Place::Tunnel(c));
         }
         let Some(held) = held else {
             return;
@@ -139,7 +139,7 @@ impl Game {
     /// cannonball releases it too.
     pub(super) fn release(&mut self, held: UnitId, c: Cell, ev: &mut Vec<Event>) {
         let place = Place::Land { cell: c, step: 0 };
-        self.units[held].place = place;
+        self.units.set_place(held, place);
         ev.push(Event::Released {
             unit: self.units[held].reference(),
             at: c,

@@ -67,7 +67,7 @@ impl Game {
     /// [`Game::is_fatal`], told where anyone stands (a listing builds that once for all its
     /// actions; [`Occupied::ALL`] says "maybe" everywhere).
     pub(crate) fn is_fatal_among(&self, action: &Action, occupied: &Occupied) -> bool {
-        if let Some(answer) = self.fatal_at_a_glance(action, occupied) {
+        if let Some(answer) = self.fatal_at_a_glance(action) {
             return answer;
         }
         if let Some(answer) = self.fatal_by_walking(action, occupied) {
@@ -93,7 +93,7 @@ impl Game {
 
     /// The fatal flag where it is plain without playing the action on a copy (most actions):
     /// `None` when only a simulation can tell.
-    fn fatal_at_a_glance(&self, action: &Action, occupied: &Occupied) -> Option<bool> {
+    fn fatal_at_a_glance(&self, action: &Action) -> Option<bool> {
         let (to, cargo) = match *action {
             Action::Move { to, cargo, .. } | Action::Choose { cell: to, cargo } => (to, cargo),
             _ => return Some(false),
@@ -147,7 +147,7 @@ impl Game {
                 kind,
                 TileKind::Cannibal | TileKind::Fortress | TileKind::ResFort | TileKind::Jungle
             )
-            && (!occupied.contains(to) || self.units_on_cell(to).next().is_none())
+            && !self.units.cells().any_of(0b1111, to)
             && !chain.visited.iter().any(|(c, _, _)| *c == to);
         if quiet { Some(false) } else { None }
     }
