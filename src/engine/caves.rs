@@ -25,10 +25,9 @@ impl Game {
     /// Where a unit entering (or standing on) the cave `c` may come out of the tunnel: with
     /// the default rules another open cave with nobody standing on it (R-CAVE-1); with the
     /// board game's, another open cave without an enemy of `u` (R-CAVE-7).
-    pub(crate) fn tunnel_exits(&self, u: UnitId, c: Cell) -> Vec<Cell> {
+    pub(crate) fn tunnel_exits(&self, u: UnitId, c: Cell) -> impl Iterator<Item = Cell> + '_ {
         self.open_caves()
-            .filter(|&e| self.tunnel_exit_free(u, c, e))
-            .collect()
+            .filter(move |&e| self.tunnel_exit_free(u, c, e))
     }
 
     /// Whether the tunnel has an exit for `u` entering (or standing on) the cave `c`.
@@ -102,11 +101,16 @@ impl Game {
     /// exit at once, or the player picks one (`cave` choice). Leaving `c` releases the unit
     /// stuck before onto it.
     pub(super) fn enter_tunnel(&mut self, ch: &Chain, c: Cell, ev: &mut Vec<Event>) -> Flow {
-        match self.tunnel_exits(ch.unit, c).as_slice() {
-            [] => Flow::Stand,
-            [exit] => {
+        // None, one or several exits: the first two tell, without their list.
+        let first_two = {
+            let mut exits = self.tunnel_exits(ch.unit, c);
+            (exits.next(), exits.next())
+        };
+        match first_two {
+            (None, _) => Flow::Stand,
+            (Some(exit), None) => {
                 self.release_from_tunnel(c, Some(ch.unit), ev);
-                Flow::Next(Entry::new(*exit, Motion::Tunnel))
+                Flow::Next(Entry::new(exit, Motion::Tunnel))
             }
             _ => Flow::Choice(ChoiceKind::Cave),
         }

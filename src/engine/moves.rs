@@ -59,7 +59,8 @@ impl Occupied {
     };
 
     /// The positions as `team` sees them: `enemy_teams` holds its enemies' bits
-    /// (`team.index()`).
+    /// (`team.index()`). Inlined into the listing: as a call it cost a spill of every word.
+    #[inline(always)]
     pub fn of(game: &Game, enemy_teams: u8) -> Occupied {
         let cells = game.units.cells();
         let mut out = Occupied {
@@ -69,6 +70,20 @@ impl Occupied {
         };
         for v in game.vessels.iter().filter(|v| !v.sunk) {
             out.vessels.insert(v.cell);
+        }
+        out
+    }
+
+    /// Exact on `cell` as `team` sees it, anyone anywhere else ([`Occupied::ALL`]): for the one
+    /// target `play` checks, a look at that cell alone rather than the whole map.
+    pub fn at(game: &Game, cell: Cell, team: Team) -> Occupied {
+        let cells = game.units.cells();
+        let mut out = Occupied::ALL;
+        if !cells.any_of(0b1111, cell) {
+            out.any.remove(cell);
+        }
+        if !cells.any_of(game.enemy_teams(team), cell) {
+            out.enemy.remove(cell);
         }
         out
     }
@@ -189,7 +204,7 @@ impl Game {
         if !self.is_step_target(u, to) {
             return Err(ErrorKind::Unreachable);
         }
-        self.check_step(u, to, cargo, &Occupied::of(self, self.enemy_teams(team)))?;
+        self.check_step(u, to, cargo, &Occupied::at(self, to, team))?;
         Ok(u)
     }
 
