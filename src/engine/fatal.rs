@@ -76,6 +76,28 @@ impl Game {
         self.simulate_fatal(action, false)
     }
 
+    /// The flag where it needs no look beyond the target's tile, as [`Game::is_fatal_among`]
+    /// gives it: anything but a unit's move or a choice is never fatal; an ordinary unit's
+    /// direct step (not Friday's or the missionary's, who die of meetings) is fatal only
+    /// through a chain tile or the cannibal. `None` leaves it to `is_fatal_among`. Inlined
+    /// into the listing, which asks it of every action.
+    #[inline(always)]
+    pub(crate) fn fatal_plainly(&self, action: &Action) -> Option<bool> {
+        match *action {
+            Action::Move { unit, to, .. }
+                if self.pending.is_none()
+                    && !matches!(unit, UnitKind::Friday | UnitKind::Missionary) =>
+            {
+                match self.open_kind(to) {
+                    Some(k) if !k.is_stop() || k == TileKind::Cannibal => None,
+                    _ => Some(false),
+                }
+            }
+            Action::Move { .. } | Action::Choose { .. } => None,
+            _ => Some(false),
+        }
+    }
+
     /// The reference answer, by simulation only (choice options included): for the tests
     /// that hold the cheaper paths to it.
     #[doc(hidden)]

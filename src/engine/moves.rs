@@ -680,10 +680,13 @@ impl Game {
         // Who stands where, once for every action's flag.
         let occupied = Occupied::of(self, 0);
         self.visit_legal(&mut |action| {
-            out.push(LegalAction {
-                action,
-                fatal: self.is_fatal_among(&action, &occupied),
-            })
+            // Most actions are plain (no unit move, or an ordinary unit's step onto a stop
+            // tile, fog or the sea): judged here, without the call.
+            let fatal = match self.fatal_plainly(&action) {
+                Some(fatal) => fatal,
+                None => self.is_fatal_among(&action, &occupied),
+            };
+            out.push(LegalAction { action, fatal })
         });
         out
     }
