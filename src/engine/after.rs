@@ -9,6 +9,7 @@ use super::board::Cell;
 use super::event::{Event, OpenedBy};
 use super::game::{Game, Pending};
 use super::item::Items;
+use super::team_cells::CellSet;
 use super::tile::TileKind;
 use super::unit::{Place, UnitId};
 
@@ -143,16 +144,20 @@ impl Game {
     /// item, a cave whose tunnel holds the unit that entered by it counting as held (D-41);
     /// without `first`, the cell chosen first.
     fn quake_cells(&self, first: Option<Cell>) -> Vec<Cell> {
+        // Who stands on each land cell from the sets of cells the units keep, and the tunnel's
+        // entry caves from one pass: not a pass over every unit for each of a hundred cells.
+        let held = self.units.cells().of_teams(0b1111);
+        let mut entered = CellSet::default();
+        for u in self.units.iter() {
+            if let Place::Tunnel(cave) = u.place {
+                entered.insert(cave);
+            }
+        }
         self.board
             .land_cells()
             .filter(|&c| Some(c) != first)
             .filter(|&c| !self.is_fog(c) && self.items_at(c).is_empty())
-            .filter(|&c| {
-                !self.units.iter().any(|u| match u.place {
-                    Place::Land { cell, .. } | Place::Tunnel(cell) => cell == c,
-                    _ => false,
-                })
-            })
+            .filter(|&c| !held.contains(c) && !entered.contains(c))
             .collect()
     }
 

@@ -25,10 +25,9 @@ impl Game {
     /// Where a unit entering (or standing on) the cave `c` may come out of the tunnel: with
     /// the default rules another open cave with nobody standing on it (R-CAVE-1); with the
     /// board game's, another open cave without an enemy of `u` (R-CAVE-7).
-    pub(crate) fn tunnel_exits(&self, u: UnitId, c: Cell) -> Vec<Cell> {
+    pub(crate) fn tunnel_exits(&self, u: UnitId, c: Cell) -> impl Iterator<Item = Cell> + '_ {
         self.open_caves()
-            .filter(|&e| self.tunnel_exit_free(u, c, e))
-            .collect()
+            .filter(move |&e| self.tunnel_exit_free(u, c, e))
     }
 
     /// Whether the tunnel has an exit for `u` entering (or standing on) the cave `c`.
@@ -41,13 +40,13 @@ impl Game {
         if e == c {
             return false;
         }
-        let team = self.units[u].team;
-        let mut standing = self.units_on_cell(e);
-        if self.settings.boardgame_caves {
-            !standing.any(|i| self.enemies(self.units[i].team, team))
+        // Who stands on the exit, from the sets of cells the units keep (no look at each).
+        let blocking = if self.settings.boardgame_caves {
+            self.enemy_teams(self.units[u].team)
         } else {
-            standing.next().is_none()
-        }
+            0b1111
+        };
+        !self.units.cells().any_of(blocking, e)
     }
 
     /// The unit stuck in the tunnel, if any (R-CAVE-4: at most one).
@@ -87,7 +86,7 @@ impl Game {
             });
         }
         let released = self.stuck_unit();
-        self.units[u].place = Place::Tunnel(c);
+        self.units.set_place(u, Place::Tunnel(c));
         ev.push(Event::Stuck {
             unit: self.units[u].reference(),
             cave: c,
@@ -102,11 +101,16 @@ impl Game {
     /// exit at once, or the player picks one (`cave` choice). Leaving `c` releases the unit
     /// stuck before onto it.
     pub(super) fn enter_tunnel(&mut self, ch: &Chain, c: Cell, ev: &mut Vec<Event>) -> Flow {
-        match self.tunnel_exits(ch.unit, c).as_slice() {
-            [] => Flow::Stand,
-            [exit] => {
+        // None, one or several exits: the first two tell, without their list.
+        let first_two = {
+            let mut exits = self.tunnel_exits(ch.unit, c);
+            (exits.next(), exits.next())
+        };
+        match first_two {
+            (None, _) => Flow::Stand,
+            (Some(exit), None) => {
                 self.release_from_tunnel(c, Some(ch.unit), ev);
-                Flow::Next(Entry::new(*exit, Motion::Tunnel))
+                Flow::Next(Entry::new(exit, Motion::Tunnel))
             }
             _ => Flow::Choice(ChoiceKind::Cave),
         }
@@ -124,7 +128,7 @@ impl Game {
         if let Some(u) = leaving {
             // In the tunnel on its way to the exit: no longer on `c`, where the stuck unit
             // comes out (and where, were they Friday and a missionary, they would meet).
-            self.units[u].place = Place::Tunnel(c);
+            self.units.set_place(u, Place::Tunnel(c));
         }
         let Some(held) = held else {
             return;
@@ -139,7 +143,7 @@ impl Game {
     /// cannonball releases it too.
     pub(super) fn release(&mut self, held: UnitId, c: Cell, ev: &mut Vec<Event>) {
         let place = Place::Land { cell: c, step: 0 };
-        self.units[held].place = place;
+        self.units.set_place(held, place);
         ev.push(Event::Released {
             unit: self.units[held].reference(),
             at: c,

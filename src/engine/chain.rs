@@ -339,7 +339,7 @@ impl Game {
         step: u8,
         ev: &mut Vec<Event>,
     ) -> TileKind {
-        self.units[ch.unit].place = Place::Land { cell: x, step };
+        self.units.set_place(ch.unit, Place::Land { cell: x, step });
         let kind = self.open_kind(x).unwrap_or(TileKind::Empty);
         if let TileKind::Maze(k) = kind
             && step < k
@@ -434,7 +434,7 @@ impl Game {
         if let Some(v) = self.vessel_at(x) {
             let cargo = std::mem::take(&mut ch.cargo);
             if self.allied(self.vessels[v].owner, team) {
-                self.units[u].place = Place::Aboard(v);
+                self.units.set_place(u, Place::Aboard(v));
                 self.deliver(v, cargo, ev);
                 self.friday_meets_missionary(Place::Aboard(v), x, ev);
             } else {
@@ -462,7 +462,7 @@ impl Game {
         }
         let cargo = std::mem::take(&mut ch.cargo);
         self.lose(x, cargo, ev);
-        self.units[u].place = place;
+        self.units.set_place(u, place);
         // The enemies swimming there were counted above (`enemies`): most swims meet none.
         if enemies.any && self.units[u].fights() {
             let swimmers: Vec<UnitId> = self

@@ -159,7 +159,7 @@ impl Game {
             }
             ChoiceKind::Flight => cargo == ch.cargo && self.board.is_land(cell) && cell != here,
             ChoiceKind::Cave => {
-                cargo == ch.cargo && self.tunnel_exits(ch.unit, here).contains(&cell)
+                cargo == ch.cargo && self.tunnel_exits(ch.unit, here).any(|e| e == cell)
             }
             ChoiceKind::Reveal | ChoiceKind::Quake => false,
         }

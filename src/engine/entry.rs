@@ -4,6 +4,7 @@
 
 use super::error::ErrorKind;
 use super::game::Game;
+use super::team_cells::held_cell;
 use super::tile::TileKind;
 use super::unit::{Place, Team, Unit, UnitId};
 
@@ -42,9 +43,16 @@ pub(crate) fn entry_step(game: &Game, cell: super::board::Cell, friday: bool) ->
 }
 
 impl Game {
-    /// What the enemies of `team` at a position are (one pass, no allocation: this runs for
-    /// every candidate move). A stuck unit is at no position (R-GEN-3).
+    /// What the enemies of `team` at a position are (no allocation: this runs at every entry of
+    /// a chain and for targets with enemies). A stuck unit is at no position (R-GEN-3).
     pub(crate) fn enemies_at(&self, team: Team, place: Place) -> EnemiesAt {
+        // Most positions hold no enemy at all: the sets of cells say so without a pass over
+        // the units.
+        if let Some(cell) = held_cell(place)
+            && !self.units.cells().any_of(self.enemy_teams(team), cell)
+        {
+            return EnemiesAt::NONE;
+        }
         let mut out = EnemiesAt::NONE;
         for o in &self.units {
             if o.place == place && self.enemies(o.team, team) {
@@ -102,9 +110,9 @@ impl Game {
 
     /// Any enemy of `mover`, of any kind, inside the fortress on `cell` (R-FORT-1).
     fn enemy_in_fortress(&self, mover: UnitId, cell: super::board::Cell) -> bool {
+        // The mover is never its own enemy: who holds the cell answers.
         let team = self.units[mover].team;
-        self.units_on_cell(cell)
-            .any(|i| i != mover && self.enemies(self.units[i].team, team))
+        self.units.cells().any_of(self.enemy_teams(team), cell)
     }
 
     /// Is `mover` together with an own or allied unconverted missionary (D-40)?
@@ -126,9 +134,9 @@ impl Game {
         self.cargo_barred_where(team, place, true)
     }
 
-    /// [`Game::cargo_barred`], told whether anyone may stand on the cell: the move generator
-    /// knows, and spares most targets the look at every unit.
-    pub(crate) fn cargo_barred_where(&self, team: Team, place: Place, occupied: bool) -> bool {
+    /// [`Game::cargo_barred`], told whether an enemy of `team` may stand on the cell: the move
+    /// generator knows, and spares most targets the look at every unit.
+    pub(crate) fn cargo_barred_where(&self, team: Team, place: Place, enemy_maybe: bool) -> bool {
         let Place::Land { cell, step } = place else {
             return false;
         };
@@ -139,7 +147,7 @@ impl Game {
         if kind.is_fortress() || kind == TileKind::Jungle {
             return true;
         }
-        occupied
+        enemy_maybe
             && self
                 .units_at(cell, step)
                 .any(|i| self.enemies(self.units[i].team, team))

@@ -67,13 +67,35 @@ impl Game {
     /// [`Game::is_fatal`], told where anyone stands (a listing builds that once for all its
     /// actions; [`Occupied::ALL`] says "maybe" everywhere).
     pub(crate) fn is_fatal_among(&self, action: &Action, occupied: &Occupied) -> bool {
-        if let Some(answer) = self.fatal_at_a_glance(action, occupied) {
+        if let Some(answer) = self.fatal_at_a_glance(action) {
             return answer;
         }
         if let Some(answer) = self.fatal_by_walking(action, occupied) {
             return answer;
         }
         self.simulate_fatal(action, false)
+    }
+
+    /// The flag where it needs no look beyond the target's tile, as [`Game::is_fatal_among`]
+    /// gives it: anything but a unit's move or a choice is never fatal; an ordinary unit's
+    /// direct step (not Friday's or the missionary's, who die of meetings) is fatal only
+    /// through a chain tile or the cannibal. `None` leaves it to `is_fatal_among`. Inlined
+    /// into the listing, which asks it of every action.
+    #[inline(always)]
+    pub(crate) fn fatal_plainly(&self, action: &Action) -> Option<bool> {
+        match *action {
+            Action::Move { unit, to, .. }
+                if self.pending.is_none()
+                    && !matches!(unit, UnitKind::Friday | UnitKind::Missionary) =>
+            {
+                match self.open_kind(to) {
+                    Some(k) if !k.is_stop() || k == TileKind::Cannibal => None,
+                    _ => Some(false),
+                }
+            }
+            Action::Move { .. } | Action::Choose { .. } => None,
+            _ => Some(false),
+        }
     }
 
     /// The reference answer, by simulation only (choice options included): for the tests
@@ -93,7 +115,7 @@ impl Game {
 
     /// The fatal flag where it is plain without playing the action on a copy (most actions):
     /// `None` when only a simulation can tell.
-    fn fatal_at_a_glance(&self, action: &Action, occupied: &Occupied) -> Option<bool> {
+    fn fatal_at_a_glance(&self, action: &Action) -> Option<bool> {
         let (to, cargo) = match *action {
             Action::Move { to, cargo, .. } | Action::Choose { cell: to, cargo } => (to, cargo),
             _ => return Some(false),
@@ -147,7 +169,7 @@ impl Game {
                 kind,
                 TileKind::Cannibal | TileKind::Fortress | TileKind::ResFort | TileKind::Jungle
             )
-            && (!occupied.contains(to) || self.units_on_cell(to).next().is_none())
+            && !self.units.cells().any_of(0b1111, to)
             && !chain.visited.iter().any(|(c, _, _)| *c == to);
         if quiet { Some(false) } else { None }
     }

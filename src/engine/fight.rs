@@ -26,7 +26,7 @@ impl Game {
 
     /// Friday changes sides and stays where he is (R-FRIDAY-3).
     pub(super) fn join(&mut self, friday: UnitId, team: Team, ev: &mut Vec<Event>) {
-        self.units[friday].team = team;
+        self.units.set_team(friday, team);
         ev.push(Event::Joined {
             unit: self.units[friday].reference(),
             team,
@@ -53,8 +53,8 @@ impl Game {
     /// A unit arrives aboard `v` by being moved there (a knock-out, the caramba, a sinking):
     /// every state of its old position is lost.
     pub(super) fn send_aboard(&mut self, u: UnitId, v: VesselId) {
+        self.units.set_place(u, Place::Aboard(v));
         let unit = &mut self.units[u];
-        unit.place = Place::Aboard(v);
         unit.drunk = false;
         unit.sobers_this_turn = false;
         unit.trapped = false;
@@ -133,8 +133,8 @@ impl Game {
     /// A unit dies (R-DEATH): ordinary pirates stay recorded dead; others leave for good. It
     /// leaves its seat, trap and tunnel place (R-DEATH-2).
     pub(crate) fn kill(&mut self, u: UnitId, at: Cell, cause: DeathCause, ev: &mut Vec<Event>) {
+        self.units.set_place(u, Place::Dead);
         let unit = &mut self.units[u];
-        unit.place = Place::Dead;
         unit.drunk = false;
         unit.sobers_this_turn = false;
         unit.trapped = false;
@@ -149,15 +149,8 @@ impl Game {
     /// R-FRIDAY-5: whenever Friday and an unconverted missionary are together (any teams; the
     /// same maze step; aboard the same vessel; in the jungle too), both die at once.
     pub(super) fn friday_meets_missionary(&mut self, place: Place, at: Cell, ev: &mut Vec<Event>) {
-        // Checked after every arrival; most games have no Friday at all.
-        if !self.units.any_friday() {
-            return;
-        }
-        let friday = self
-            .units
-            .enumerate()
-            .find(|(_, o)| o.is_friday() && o.place == place)
-            .map(|(i, _)| i);
+        // Checked after every arrival; most games have no Friday at all, the others one.
+        let friday = self.units.fridays().find(|&f| self.units[f].place == place);
         let Some(friday) = friday else {
             return;
         };

@@ -29,6 +29,7 @@ pub mod settings;
 pub mod setup;
 mod stack_vec;
 mod standing;
+mod team_cells;
 pub mod tile;
 mod turn;
 pub mod unit;

@@ -12,8 +12,9 @@ use super::entry::{Coming, entry_step};
 use super::error::ErrorKind;
 use super::game::{Game, team_side};
 use super::item::{Item, Items};
-use super::settings::PlaneSeats;
+use super::settings::{PlaneSeats, Players};
 use super::stack_vec::StackVec;
+use super::team_cells::CellSet;
 use super::tile::{Tile, TileKind};
 use super::unit::{Place, Seat, Team, UnitId, UnitKind, UnitRef, VesselId};
 
@@ -34,86 +35,69 @@ struct Mover<'a> {
     selections: &'a [Items],
 }
 
-/// Who stands or swims where, and where vessels float, as one bit per cell: row `r` is a mask
-/// of its columns. Built once per listing, it decides most candidate targets without a scan of
-/// every unit or vessel; a row mask (no cell index, no bounds check) keeps the build to a few
-/// instructions a unit, since it runs on every ply.
+/// Who stands or swims where, and where vessels float, as one bit per cell. Built for a listing
+/// (or a check) from the sets the units keep ([`TeamCells`](super::team_cells::TeamCells)) and
+/// the few vessels, it decides most candidate targets without a scan of every unit or vessel.
 pub(crate) struct Occupied {
     /// Cells where a living unit stands or swims.
-    any: [u16; 16],
-    /// Cells where an enemy of the listing's team stands or swims.
-    enemy: [u16; 16],
+    any: CellSet,
+    /// Cells where an enemy of the listing's team stands or swims. `check_step` trusts a clear
+    /// bit here to skip every check about enemies: a map built for no team (`Occupied::of(game,
+    /// 0)`, as the fatal flags build it) must not reach it.
+    enemy: CellSet,
     /// Cells holding a vessel afloat.
-    vessels: [u16; 16],
-}
-
-/// Is `cell` in `rows`? Boards are at most 13 wide, so row and column fit the masks.
-fn has(rows: &[u16; 16], cell: Cell) -> bool {
-    rows[cell.row as usize & 15] >> (cell.col & 15) & 1 != 0
-}
-
-fn set(rows: &mut [u16; 16], cell: Cell) {
-    rows[cell.row as usize & 15] |= 1 << (cell.col & 15);
+    vessels: CellSet,
 }
 
 impl Occupied {
     /// Anyone anywhere, for a single check, where building the set would cost more than it
     /// saves.
     pub const ALL: Occupied = Occupied {
-        any: [u16::MAX; 16],
-        enemy: [u16::MAX; 16],
-        vessels: [u16::MAX; 16],
+        any: CellSet::ALL,
+        enemy: CellSet::ALL,
+        vessels: CellSet::ALL,
     };
 
     /// The positions as `team` sees them: `enemy_teams` holds its enemies' bits
-    /// (`team.index()`).
+    /// (`team.index()`). Inlined into the listing: as a call it cost a spill of every word.
+    #[inline(always)]
     pub fn of(game: &Game, enemy_teams: u8) -> Occupied {
+        let cells = game.units.cells();
         let mut out = Occupied {
-            any: [0; 16],
-            enemy: [0; 16],
-            vessels: [0; 16],
+            any: cells.of_teams(0b1111),
+            enemy: cells.of_teams(enemy_teams),
+            vessels: CellSet::default(),
         };
-        for u in &game.units {
-            if let Place::Land { cell, .. } | Place::Swim(cell) = u.place {
-                set(&mut out.any, cell);
-                if enemy_teams & 1 << u.team.index() != 0 {
-                    set(&mut out.enemy, cell);
-                }
-            }
-        }
         for v in game.vessels.iter().filter(|v| !v.sunk) {
-            set(&mut out.vessels, v.cell);
+            out.vessels.insert(v.cell);
         }
         out
     }
 
-    /// Exact on `cell`, anyone anywhere else ([`Occupied::ALL`]): for the one target `play`
-    /// checks, which is most often empty.
-    pub fn at(game: &Game, cell: Cell) -> Occupied {
+    /// Exact on `cell` as `team` sees it, anyone anywhere else ([`Occupied::ALL`]): for the one
+    /// target `play` checks, a look at that cell alone rather than the whole map.
+    pub fn at(game: &Game, cell: Cell, team: Team) -> Occupied {
+        let cells = game.units.cells();
         let mut out = Occupied::ALL;
-        let taken = game
-            .units
-            .iter()
-            .any(|u| matches!(u.place, Place::Land { cell: c, .. } | Place::Swim(c) if c == cell));
-        if !taken {
-            let row = cell.row as usize & 15;
-            let bit = !(1 << (cell.col & 15));
-            out.any[row] &= bit;
-            out.enemy[row] &= bit;
+        if !cells.any_of(0b1111, cell) {
+            out.any.remove(cell);
+        }
+        if !cells.any_of(game.enemy_teams(team), cell) {
+            out.enemy.remove(cell);
         }
         out
     }
 
     pub fn contains(&self, cell: Cell) -> bool {
-        has(&self.any, cell)
+        self.any.contains(cell)
     }
 
     pub fn enemy_at(&self, cell: Cell) -> bool {
-        has(&self.enemy, cell)
+        self.enemy.contains(cell)
     }
 
     pub fn vessel_at(&self, cell: Cell) -> bool {
-        has(&self.vessels, cell)
+        self.vessels.contains(cell)
     }
 }
 
@@ -220,7 +204,7 @@ impl Game {
         if !self.is_step_target(u, to) {
             return Err(ErrorKind::Unreachable);
         }
-        self.check_step(u, to, cargo, &Occupied::at(self, to))?;
+        self.check_step(u, to, cargo, &Occupied::at(self, to, team))?;
         Ok(u)
     }
 
@@ -316,14 +300,17 @@ impl Game {
             };
             Place::Land { cell: to, step }
         };
-        // Most targets are empty: nobody there to refuse the entry, no enemy to bar cargo.
-        if occupied.contains(to) {
+        // Most targets hold no enemy (empty, or the mover's own side): nobody there to refuse
+        // the entry (an enemy fortress needs an enemy in it, and without enemies R-STEP-2
+        // checks 7 and 8 have nothing to say), no enemy to bar cargo.
+        let enemy_there = occupied.enemy_at(to);
+        if enemy_there {
             let enemies = self.enemies_at(team, place);
             if let Some(refusal) = self.entry_refusal(u, place, enemies, Coming::Direct) {
                 return Err(refusal);
             }
         }
-        if !cargo.is_empty() && !sea && self.cargo_barred(team, place) {
+        if !cargo.is_empty() && !sea && self.cargo_barred_where(team, place, enemy_there) {
             return Err(ErrorKind::CargoForbidden);
         }
         Ok(())
@@ -415,8 +402,10 @@ impl Game {
         // plies have no dead pirate or nobody in the fortress.
         let mut dead_pirate = false;
         let mut in_resfort = false;
-        for u in self.units.ids() {
-            let unit = &self.units[u];
+        // The vessels (bits of their ids) with an own able sailor aboard (R-VESSEL-3), noted on
+        // the same way: spares each own vessel a pass over every unit.
+        let mut crewed: u64 = 0;
+        for (u, unit) in self.units.enumerate() {
             if unit.team != team {
                 continue;
             }
@@ -432,6 +421,11 @@ impl Game {
                 && self.open_kind(cell) == Some(TileKind::ResFort)
             {
                 in_resfort = true;
+            }
+            if let Place::Aboard(v) = unit.place
+                && unit.sails()
+            {
+                crewed |= 1u64.checked_shl(v.0.into()).unwrap_or(0);
             }
             let pool = self
                 .home_of(unit.place)
@@ -490,7 +484,16 @@ impl Game {
             }
         }
         for v in self.vessels.ids() {
-            if self.vessels[v].owner != team || self.vessels[v].sunk || !self.crewed(team, v) {
+            if self.vessels[v].owner != team || self.vessels[v].sunk {
+                continue;
+            }
+            // Past the 64th vessel (no real game launches that many boats) the plain check.
+            let crewed = match 1u64.checked_shl(v.0.into()) {
+                Some(bit) => crewed & bit != 0,
+                None => self.crewed(team, v),
+            };
+            debug_assert_eq!(crewed, self.crewed(team, v));
+            if !crewed {
                 continue;
             }
             let from = self.vessels[v].cell;
@@ -615,11 +618,25 @@ impl Game {
         }
     }
 
-    /// The teams that are enemies of `team`, as bits of `team.index()`.
+    /// The teams that are enemies of `team`, as bits of `team.index()`: every team of the game
+    /// but its side's (R-GEN-1). Asked at every entry of a chain: a few instructions, no loop.
+    #[inline]
     pub(super) fn enemy_teams(&self, team: Team) -> u8 {
-        self.teams()
-            .filter(|t| self.enemies(*t, team))
-            .fold(0, |m, t| m | 1 << t.index())
+        let all = (1u8 << self.settings.players.team_count()) - 1;
+        // In 2 vs 2 the teams of one parity (1 and 3, 2 and 4) are one side.
+        let side = if self.settings.players == Players::TwoVsTwo {
+            0b0101 << (team.index() & 1)
+        } else {
+            1 << team.index()
+        };
+        let out = all & !side;
+        debug_assert_eq!(
+            out,
+            self.teams()
+                .filter(|t| self.enemies(*t, team))
+                .fold(0, |m, t| m | 1 << t.index())
+        );
+        out
     }
 
     /// Whether cargo may come onto the land cell of `tile` where nobody stands (R-CARGO-5):
@@ -654,7 +671,7 @@ impl Game {
             _ => entry_step(self, to, unit.is_friday()),
         };
         let place = Place::Land { cell: to, step };
-        !self.cargo_barred_where(unit.team, place, occupied.contains(to))
+        !self.cargo_barred_where(unit.team, place, occupied.enemy_at(to))
     }
 
     /// Every legal action now with its fatal flag (R-TURN-3, R-TURN-4, R-CHAIN-9).
@@ -663,10 +680,13 @@ impl Game {
         // Who stands where, once for every action's flag.
         let occupied = Occupied::of(self, 0);
         self.visit_legal(&mut |action| {
-            out.push(LegalAction {
-                action,
-                fatal: self.is_fatal_among(&action, &occupied),
-            })
+            // Most actions are plain (no unit move, or an ordinary unit's step onto a stop
+            // tile, fog or the sea): judged here, without the call.
+            let fatal = match self.fatal_plainly(&action) {
+                Some(fatal) => fatal,
+                None => self.is_fatal_among(&action, &occupied),
+            };
+            out.push(LegalAction { action, fatal })
         });
         out
     }

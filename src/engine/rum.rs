@@ -160,12 +160,33 @@ impl Game {
     }
 
     /// The cells `team` may serve rum on now (R-RUM-5), in canonical order: every server's
-    /// cell and its neighbours, checked.
-    pub(crate) fn rum_targets(&self, team: Team) -> Vec<Cell> {
-        if self.rum[team.index()] == 0 || self.weed > 0 {
-            return Vec::new();
-        }
-        // Candidate cells as bits of their board index, which runs in canonical order.
+    /// cell and its neighbours, checked. One at a time, without a list: asked on every ply.
+    pub(crate) fn rum_targets(&self, team: Team) -> impl Iterator<Item = Cell> + '_ {
+        let (near, effects) = if self.rum[team.index()] == 0 || self.weed > 0 {
+            ([0; 3], [0; 3])
+        } else {
+            (self.rum_candidates(team), self.rum_effect_cells(team))
+        };
+        set_bits(near)
+            .filter(move |&i| {
+                // Every candidate has a server (it was marked from one): the rest of R-RUM-5.
+                // A cell where the serving would do nothing is settled without the look at
+                // every unit: refused as waste under `no_wasted_rum`, else open off the jungle.
+                let c = self.board.cell_at(i);
+                if effects[i / 64] & 1 << (i % 64) == 0 {
+                    let open =
+                        !self.settings.no_wasted_rum && self.open_kind(c) != Some(TileKind::Jungle);
+                    debug_assert_eq!(open, self.rum_refusal_near_server(team, c).is_none());
+                    return open;
+                }
+                self.rum_refusal_near_server(team, c).is_none()
+            })
+            .map(|i| self.board.cell_at(i))
+    }
+
+    /// Every server's cell and its neighbours (R-RUM-3), as bits of their board index, which
+    /// runs in canonical order.
+    fn rum_candidates(&self, team: Team) -> [u64; 3] {
         let mut near = [0u64; 3];
         let mut mark = |c: Cell| {
             let i = self.board.index(c);
@@ -180,23 +201,7 @@ impl Game {
                 self.board.neighbours(c).for_each(&mut mark);
             }
         }
-        let effects = self.rum_effect_cells(team);
-        set_bits(near)
-            .filter(|&i| {
-                // Every candidate has a server (it was marked from one): the rest of R-RUM-5.
-                // A cell where the serving would do nothing is settled without the look at
-                // every unit: refused as waste under `no_wasted_rum`, else open off the jungle.
-                let c = self.board.cell_at(i);
-                if effects[i / 64] & 1 << (i % 64) == 0 {
-                    let open =
-                        !self.settings.no_wasted_rum && self.open_kind(c) != Some(TileKind::Jungle);
-                    debug_assert_eq!(open, self.rum_refusal_near_server(team, c).is_none());
-                    return open;
-                }
-                self.rum_refusal_near_server(team, c).is_none()
-            })
-            .map(|i| self.board.cell_at(i))
-            .collect()
+        near
     }
 
     /// The cells (bits of their board index) where serving rum would act on someone: own and
@@ -226,7 +231,6 @@ impl Game {
     /// R-RUM-6: a legal serving with at least one effect, for "can the team still act?".
     pub(crate) fn has_effective_rum(&self, team: Team) -> bool {
         self.rum_targets(team)
-            .into_iter()
             .any(|c| self.rum_effect_summary(team, c).0)
     }
 
@@ -250,7 +254,7 @@ impl Game {
             });
         }
         for (u, k) in effects.climbers {
-            self.units[u].place = Place::Land { cell: at, step: k };
+            self.units.set_place(u, Place::Land { cell: at, step: k });
             ev.push(Event::Moved {
                 unit: self.units[u].reference(),
                 from: at,

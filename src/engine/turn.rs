@@ -138,7 +138,7 @@ impl Game {
             .min_by_key(|(_, u)| u.kind)
             .map(|(i, _)| i)
             .expect("checked");
-        self.units[dead].place = Place::land(at);
+        self.units.set_place(dead, Place::land(at));
         ev.push(Event::Resurrected {
             unit: self.units[dead].reference(),
             at,

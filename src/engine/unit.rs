@@ -6,6 +6,7 @@ use std::fmt;
 use super::board::Cell;
 use super::codec::{is_false, is_zero};
 use super::item::Items;
+use super::team_cells::{TeamCells, held_cell};
 
 /// A team (R-GEN-1): one seat, numbered 1–4. Written as its number (`2`), in JSON too.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord, Serialize, Deserialize)]
@@ -267,21 +268,39 @@ pub struct Vessel {
 
 /// A game's units, read by [`UnitId`]. The list only grows (recruits join it; the dead stay),
 /// so an id stays valid for the game's whole life.
+///
+/// A unit's place and team change only through [`Units::set_place`] and [`Units::set_team`]:
+/// the list keeps which cells each team holds ([`TeamCells`]) in step with them. (Its other
+/// fields, flags, are written through `units[id]` directly.)
 #[derive(Clone, Default)]
-pub(super) struct Units(Vec<Unit>, Kinds);
+pub(super) struct Units(Vec<Unit>, Kinds, TeamCells);
 
-/// Which special kinds the list holds, alive or dead: a unit's kind never changes, so this
-/// follows the list. Most games never have a Friday, and every arrival asks whether he meets
-/// a missionary there: the answer "no Friday at all" spares that look at every unit.
+/// Which units are Fridays, alive or dead: a unit's kind never changes, so this follows the
+/// list. Every arrival asks whether Friday meets a missionary there: most games have no Friday
+/// at all, and the others one, so the look is at him alone rather than at every unit.
 #[derive(Clone, Copy, Default)]
 struct Kinds {
-    friday: bool,
+    /// The Fridays among the first 64 ids, as bits of their ids.
+    fridays: u64,
+    /// A Friday past the first 64 ids (no real game has as many units): look at them all.
+    friday_beyond: bool,
 }
 
 impl Kinds {
     fn of(units: &[Unit]) -> Kinds {
-        Kinds {
-            friday: units.iter().any(Unit::is_friday),
+        let mut out = Kinds::default();
+        for (i, u) in units.iter().enumerate() {
+            out.add(i, u);
+        }
+        out
+    }
+
+    fn add(&mut self, id: usize, unit: &Unit) {
+        if unit.is_friday() {
+            match 1u64.checked_shl(id as u32) {
+                Some(bit) => self.fridays |= bit,
+                None => self.friday_beyond = true,
+            }
         }
     }
 }
@@ -311,25 +330,59 @@ impl<'de> Deserialize<'de> for Units {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Units, D::Error> {
         let list = Vec::<Unit>::deserialize(d)?;
         let kinds = Kinds::of(&list);
-        Ok(Units(list, kinds))
+        let cells = TeamCells::of(&list);
+        Ok(Units(list, kinds, cells))
     }
 }
 
 impl Units {
     pub fn push(&mut self, unit: Unit) -> UnitId {
-        self.1.friday |= unit.is_friday();
+        self.1.add(self.0.len(), &unit);
+        self.2.add(unit.team, unit.place);
         self.0.push(unit);
         UnitId((self.0.len() - 1) as u8)
     }
 
-    /// Whether a Friday is listed, alive or dead.
-    pub fn any_friday(&self) -> bool {
-        self.1.friday
+    /// Moves unit `id` to `place` (see the type's doc).
+    pub fn set_place(&mut self, id: UnitId, place: Place) {
+        let unit = &mut self.0[id.index()];
+        let (team, old) = (unit.team, std::mem::replace(&mut unit.place, place));
+        if held_cell(old) != held_cell(place) {
+            self.2.add(team, place);
+            self.2.remove(team, old);
+        }
     }
 
-    /// Every id, in list order.
-    pub fn ids(&self) -> impl Iterator<Item = UnitId> + use<> {
-        (0..self.0.len() as u8).map(UnitId)
+    /// Unit `id` changes sides where it stands (Friday, R-FRIDAY-3).
+    pub fn set_team(&mut self, id: UnitId, team: Team) {
+        let unit = &mut self.0[id.index()];
+        let (old, place) = (std::mem::replace(&mut unit.team, team), unit.place);
+        self.2.add(team, place);
+        self.2.remove(old, place);
+    }
+
+    /// Which cells each team's units hold.
+    pub fn cells(&self) -> &TeamCells {
+        debug_assert_eq!(self.2, TeamCells::of(&self.0), "the cells follow the units");
+        &self.2
+    }
+
+    /// The Fridays, alive or dead, in list order.
+    pub fn fridays(&self) -> impl Iterator<Item = UnitId> + '_ {
+        let mut bits = self.1.fridays;
+        let first = std::iter::from_fn(move || {
+            (bits != 0).then(|| {
+                let i = bits.trailing_zeros();
+                bits &= bits - 1;
+                UnitId(i as u8)
+            })
+        });
+        let beyond = self.1.friday_beyond.then(|| {
+            (64..self.0.len())
+                .filter(|&i| self.0[i].is_friday())
+                .map(|i| UnitId(i as u8))
+        });
+        first.chain(beyond.into_iter().flatten())
     }
 
     /// Each unit with its id.
@@ -344,6 +397,7 @@ impl Units {
     pub fn retain(&mut self, keep: impl FnMut(&Unit) -> bool) {
         self.0.retain(keep);
         self.1 = Kinds::of(&self.0);
+        self.2 = TeamCells::of(&self.0);
     }
 }
 

@@ -32,7 +32,7 @@ impl Game {
             sunk: false,
         });
         ev.push(Event::Launched { team, cell: x });
-        self.units[u].place = Place::Aboard(v);
+        self.units.set_place(u, Place::Aboard(v));
         self.deliver(v, cargo, ev);
         self.run_over(v, x, ev);
     }
@@ -41,14 +41,19 @@ impl Game {
     /// are run over, except Friday, who joins the vessel's team and comes aboard (R-FRIDAY-3).
     fn run_over(&mut self, v: VesselId, at: Cell, ev: &mut Vec<Event>) {
         let team = self.vessels[v].owner;
+        // Most cells a vessel enters hold no swimmer: no list to build.
+        if !self.units.cells().any_of(0b1111, at) {
+            self.friday_meets_missionary(Place::Aboard(v), at, ev);
+            return;
+        }
         let swimmers: Vec<UnitId> = self.swimmers_at(at).collect();
         for s in swimmers {
             let unit = self.units[s];
             if self.allied(unit.team, team) {
-                self.units[s].place = Place::Aboard(v);
+                self.units.set_place(s, Place::Aboard(v));
             } else if unit.is_friday() {
                 self.join(s, team, ev);
-                self.units[s].place = Place::Aboard(v);
+                self.units.set_place(s, Place::Aboard(v));
             } else {
                 self.kill(s, at, DeathCause::Drowned, ev);
             }
