@@ -621,4 +621,5 @@ async fn a_move_is_taken_back_by_consent_with_the_buttons_under_the_request() {
     let history = h.service.history(game).unwrap();
     assert!(history[0].taken_back);
     assert_eq!(history[1].take_back, Some(0));
+    crate::bot::harness::dump(&h.fake, duel.thread, "undo-thread").await;
 }
