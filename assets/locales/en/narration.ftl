@@ -207,7 +207,10 @@ notice-undo-proposed = ↩️ { $team } asks to take back their last move{ $othe
 notice-undo-accepted = ↩️ Everyone agreed: { $moves ->
     [one] 1 move is
    *[other] { $moves } moves are
-} taken back, and { $team } is on turn again. The moves stay in the history, marked as taken back.
+} taken back, and { $team } is on turn again. { $moves ->
+    [one] The move stays
+   *[other] The moves stay
+} in the history, marked as taken back.
 notice-undo-refused = ↩️ { $team } refused to take the move back: the game goes on as it is.
 notice-undo-lapsed = ↩️ The take-back { $team } asked for got no answer from everyone in a day: the game goes on as it is.
 notice-undo-voided = ↩️ A move was played before everyone answered { $team }'s take-back: it no longer applies.
