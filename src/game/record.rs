@@ -30,11 +30,12 @@ pub struct MoveStep {
 
 impl MoveStep {
     fn new(row: ActionRow) -> MoveStep {
+        let logged = Logged::parse(&row.action).ok();
         MoveStep {
             ply: row.ply,
             team: row.team,
-            action: Logged::parse(&row.action).ok().and_then(|l| l.action()),
-            take_back: TakeBack::parse(&row.action),
+            action: logged.and_then(|l| l.action()),
+            take_back: logged.and_then(|l| l.take_back()),
             events: serde_json::from_str(&row.events).unwrap_or_default(),
             notation: row.notation,
         }
