@@ -75,11 +75,12 @@ fn text(lang: Lang, game_view: &GameView, history: &[HistoryEntry], ply: u32) ->
     let mut lines: Vec<String> = Vec::new();
     let mut used = 0;
     for entry in history.iter().rev().filter(|e| e.ply <= ply) {
-        let action = match (entry.take_back, entry.action) {
-            (Some(to), _) => tr!(lang, "history-take-back", ply = to),
-            (None, Some(a)) => narrate::action(lang, &a),
-            (None, None) => entry.notation.clone(),
-        };
+        let action = narrate::step(
+            lang,
+            entry.take_back,
+            entry.action.as_ref(),
+            &entry.notation,
+        );
         let mut line = format!("{} {}. {action}", team_mark(entry.team), entry.ply);
         let events = narrate::events(lang, &teams, &entry.events);
         if !events.is_empty() {

@@ -395,6 +395,21 @@ pub fn moment(ms: i64) -> String {
     format!("<t:{}:f>", ms.div_euclid(1000))
 }
 
+/// A step of the log in words: a take-back (`take_back_to`: the ply it returned to), an
+/// action, or (a row whose action cannot be read) its notation as recorded.
+pub fn step(
+    lang: Lang,
+    take_back_to: Option<u32>,
+    played: Option<&Action>,
+    notation: &str,
+) -> String {
+    match (take_back_to, played) {
+        (Some(to), _) => tr!(lang, "history-take-back", ply = to),
+        (None, Some(a)) => action(lang, a),
+        (None, None) => notation.to_string(),
+    }
+}
+
 /// An action in words, for lists of legal moves: "Pirate 2 → f7 with 1 coin", "Ship → f1".
 pub fn action(lang: Lang, a: &Action) -> String {
     let with = |cargo: &Items| {

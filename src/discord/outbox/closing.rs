@@ -33,10 +33,9 @@ pub(super) async fn turn_over(data: &Data, row: &Queued, game: GameId, ply: u32)
     let words: Vec<String> = played
         .steps
         .iter()
-        .map(|step| match (step.take_back, step.action.as_ref()) {
-            (Some(back), _) => crate::tr!(lang, "history-take-back", ply = back.to),
-            (None, Some(a)) => narrate::action(lang, a),
-            (None, None) => step.notation.clone(),
+        .map(|step| {
+            let back = step.take_back.map(|t| t.to);
+            narrate::step(lang, back, step.action.as_ref(), &step.notation)
         })
         .collect();
     let text = picker_view::turn_over(lang, game, played.number, &words.join(", "));
