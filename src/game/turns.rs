@@ -569,7 +569,7 @@ impl GameService {
     }
 
     /// [`GameService::schedule_turn`] with the deadline already worked out, if it was.
-    fn schedule_turn_at(
+    pub(super) fn schedule_turn_at(
         &self,
         tx: &impl Db,
         loaded: &Loaded,

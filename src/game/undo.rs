@@ -285,7 +285,7 @@ impl GameService {
             };
             outbox::enqueue(tx, target, &message, now)?;
         }
-        self.schedule_turn(tx, loaded, &game, now, true)?;
+        self.schedule_turn_at(tx, loaded, &game, now, true, deadline_ms)?;
         loaded.game = Some(game);
         Ok(loaded.moves)
     }
