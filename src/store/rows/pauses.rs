@@ -1,8 +1,9 @@
 //! Paused games.
 
 use super::super::sql::params;
+use super::sql::{teams_of_text, teams_text};
 
-use super::super::{Db, Result, StoreError};
+use super::super::{Db, Result};
 use super::*;
 use crate::engine::Team;
 
@@ -46,19 +47,15 @@ pub fn get_pause(conn: &impl Db, game: GameId) -> Result<Option<PauseRow>> {
     let Some((mut pause, accepted, refused)) = row else {
         return Ok(None);
     };
-    let teams = |json: &str| {
-        serde_json::from_str::<Vec<Team>>(json)
-            .map_err(|_| StoreError::Corrupt(format!("pause votes `{json}`")))
-    };
-    pause.accepted = teams(&accepted)?;
-    pause.refused = teams(&refused)?;
+    pause.accepted = teams_of_text(&accepted, "pause votes")?;
+    pause.refused = teams_of_text(&refused, "pause votes")?;
     Ok(Some(pause))
 }
 
 pub fn put_pause(conn: &impl Db, p: &PauseRow) -> Result<()> {
     let conn = conn.link();
-    let accepted = serde_json::to_string(&p.accepted).expect("a list of numbers");
-    let refused = serde_json::to_string(&p.refused).expect("a list of numbers");
+    let accepted = teams_text(&p.accepted);
+    let refused = teams_text(&p.refused);
     conn.execute(
         "INSERT INTO pauses (game_id, proposer, length_ms, proposed_at, accepted, ends_at, \
          refused) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT (game_id) DO UPDATE SET \

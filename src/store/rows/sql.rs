@@ -1,6 +1,7 @@
 //! Conversions between the store's values and columns: the one place that knows how each is
 //! written in a column, whatever the backend.
 
+use super::super::StoreError;
 use super::super::sql::{ColumnError, FromValue, ToValue, Value, text_column};
 
 // Discord snowflakes and seeds are u64; SQL integers (SQLite's, PostgreSQL's BIGINT) are i64.
@@ -11,6 +12,20 @@ pub(super) fn to_sql(v: u64) -> i64 {
 
 pub(super) fn from_sql(v: i64) -> u64 {
     v as u64
+}
+
+/// Votes (the teams that agreed, or refused) are kept in a text column as a JSON list of team
+/// numbers.
+pub(super) fn teams_text(teams: &[crate::engine::Team]) -> String {
+    serde_json::to_string(teams).expect("a list of numbers")
+}
+
+/// The teams [`teams_text`] wrote; `what` names the column in the complaint of a damaged one.
+pub(super) fn teams_of_text(
+    text: &str,
+    what: &str,
+) -> super::super::Result<Vec<crate::engine::Team>> {
+    serde_json::from_str(text).map_err(|_| StoreError::Corrupt(format!("{what} `{text}`")))
 }
 
 /// A team is stored as its number (1–4; the seats table checks it); any other number read

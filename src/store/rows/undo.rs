@@ -1,8 +1,9 @@
 //! Requests to take moves back by consent (issue 42).
 
 use super::super::sql::params;
+use super::sql::{teams_of_text, teams_text};
 
-use super::super::{Db, Result, StoreError};
+use super::super::{Db, Result};
 use super::*;
 use crate::engine::Team;
 
@@ -46,14 +47,13 @@ pub fn get_undo_request(conn: &impl Db, game: GameId) -> Result<Option<UndoReque
     let Some((mut request, accepted)) = row else {
         return Ok(None);
     };
-    request.accepted = serde_json::from_str::<Vec<Team>>(&accepted)
-        .map_err(|_| StoreError::Corrupt(format!("undo votes `{accepted}`")))?;
+    request.accepted = teams_of_text(&accepted, "undo votes")?;
     Ok(Some(request))
 }
 
 pub fn put_undo_request(conn: &impl Db, u: &UndoRequestRow) -> Result<()> {
     let conn = conn.link();
-    let accepted = serde_json::to_string(&u.accepted).expect("a list of numbers");
+    let accepted = teams_text(&u.accepted);
     conn.execute(
         "INSERT INTO undo_requests (game_id, team, user_id, at_ply, back_to, requested_at, \
          accepted) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT (game_id) DO UPDATE SET \
