@@ -155,6 +155,24 @@ fn duel_with(f: &Fixture, config: GameConfig, seed: u64) -> GameId {
     id
 }
 
+/// A started game of Alice (team 1) against a bot of `level` (team 2), on map `seed`.
+fn against_bot(f: &Fixture, level: BotLevel, seed: u64) -> GameId {
+    let s = &f.service;
+    let owner = Actor::user(ALICE);
+    let id = s
+        .create_lobby(
+            owner,
+            here(),
+            jackal::words::Lang::En,
+            small_config(),
+            Some(1),
+        )
+        .unwrap();
+    s.add_bot(owner, id, 2, level).unwrap();
+    s.start_with_seed(owner, id, seed).unwrap();
+    id
+}
+
 /// A started game of two random bots, set up by Alice (who gives her seat to a bot).
 fn bots_duel(f: &Fixture, location: Location, config: GameConfig, seed: u64) -> GameId {
     let s = &f.service;

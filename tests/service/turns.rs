@@ -187,18 +187,7 @@ fn resigning_a_duel_ends_it() {
 fn a_bots_move_is_posted_like_a_persons() {
     let f = fixture();
     let s = &f.service;
-    let owner = Actor::user(ALICE);
-    let id = s
-        .create_lobby(
-            owner,
-            here(),
-            jackal::words::Lang::En,
-            small_config(),
-            Some(1),
-        )
-        .unwrap();
-    s.add_bot(owner, id, 2, BotLevel::Easy).unwrap();
-    s.start_with_seed(owner, id, 12).unwrap();
+    let id = against_bot(&f, BotLevel::Easy, 12);
     let mv = first_move(&f, id, ALICE);
     s.act(ALICE, id, 0, &mv).unwrap();
     let before = s.messages_of(id).unwrap().len();

@@ -329,18 +329,7 @@ fn a_move_voids_the_request_and_an_unanswered_one_lapses() {
 fn a_bot_move_since_bars_the_take_back() {
     let f = fixture();
     let s = &f.service;
-    let owner = Actor::user(ALICE);
-    let id = s
-        .create_lobby(
-            owner,
-            here(),
-            jackal::words::Lang::En,
-            small_config(),
-            Some(1),
-        )
-        .unwrap();
-    s.add_bot(owner, id, 2, BotLevel::Random).unwrap();
-    s.start_with_seed(owner, id, 42).unwrap();
+    let id = against_bot(&f, BotLevel::Random, 42);
     let alices = ship_move(&f, id, ALICE);
     s.act(ALICE, id, 0, &alices).unwrap();
     // The bot's whole move (a landing may stop for a choice).
