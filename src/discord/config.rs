@@ -2,7 +2,10 @@
 //! documented in `.env.example`; a bad value is refused at start with one clear line.
 
 use std::path::PathBuf;
+use std::time::Duration;
 
+use super::shards::ShardRange;
+use crate::game::worker::DEFAULT_LEASE;
 use crate::game::{Database, Durability};
 
 /// What the bot runs with.
@@ -18,6 +21,12 @@ pub struct Config {
     /// The base URL of a Discord-compatible server (a self-hosted Spacebar, a test fake):
     /// REST and the gateway go there only.
     pub api_url: Option<String>,
+    /// The gateway shards this process runs (`SHARDS`); every shard, as many as Discord
+    /// recommends, when unset.
+    pub shards: Option<ShardRange>,
+    /// How long a claim on shared work lasts (`WORK_LEASE_SECS`): what a process that dies
+    /// holds up (see `game::Worker`).
+    pub lease: Duration,
 }
 
 /// Why the configuration cannot be used; each says what to do.
@@ -43,6 +52,19 @@ pub enum ConfigError {
          not `{0}`"
     )]
     BadApiUrl(String),
+    #[error(
+        "SHARDS must be a range of shards and how many there are in all, such as 0-3/8 \
+         (shards 0 to 3 of 8) or 2/8 (shard 2 of 8), not `{0}`"
+    )]
+    BadShards(String),
+    #[error(
+        "SHARDS={0} runs only some of the bot's shards: the others need processes of their \
+         own, which share a PostgreSQL database (DATABASE_URL=postgres://…); on an SQLite file \
+         one process runs every shard (leave SHARDS unset)"
+    )]
+    PartOfShardsOnAFile(String),
+    #[error("WORK_LEASE_SECS must be a number of seconds from 1 to 3600, not `{0}`")]
+    BadLease(String),
 }
 
 impl Config {
@@ -91,12 +113,32 @@ impl Config {
             }
             Some(v) => return Err(ConfigError::BadApiUrl(v)),
         };
+        let shards = match get("SHARDS") {
+            None => None,
+            Some(v) => Some(ShardRange::parse(&v).ok_or(ConfigError::BadShards(v))?),
+        };
+        if let (Some(range), Database::File(_)) = (shards, &database)
+            && !range.is_whole()
+        {
+            return Err(ConfigError::PartOfShardsOnAFile(range.to_string()));
+        }
+        let lease = match get("WORK_LEASE_SECS") {
+            None => DEFAULT_LEASE,
+            Some(v) => v
+                .parse::<u64>()
+                .ok()
+                .filter(|s| (1..=3600).contains(s))
+                .map(Duration::from_secs)
+                .ok_or(ConfigError::BadLease(v))?,
+        };
         Ok(Config {
             token,
             database,
             durability,
             dev_guild,
             api_url,
+            shards,
+            lease,
         })
     }
 }
@@ -121,6 +163,7 @@ mod tests {
         assert_eq!(c.database, Database::File(PathBuf::from("jackal.db")));
         assert_eq!(c.durability, Durability::Full);
         assert_eq!((c.dev_guild, c.api_url), (None, None));
+        assert_eq!((c.shards, c.lease), (None, DEFAULT_LEASE));
     }
 
     #[test]
@@ -131,6 +174,8 @@ mod tests {
             ("DB_DURABILITY", "Normal"),
             ("DEV_GUILD_ID", "123456789012345678"),
             ("DISCORD_API_URL", "http://127.0.0.1:3001/"),
+            ("SHARDS", "0-1/2"),
+            ("WORK_LEASE_SECS", "20"),
         ])
         .unwrap();
         assert_eq!(c.token, "abc");
@@ -141,6 +186,12 @@ mod tests {
         assert_eq!(c.durability, Durability::Normal);
         assert_eq!(c.dev_guild, Some(123456789012345678));
         assert_eq!(c.api_url.as_deref(), Some("http://127.0.0.1:3001"));
+        assert_eq!(
+            c.shards,
+            ShardRange::parse("0-1/2"),
+            "every shard, on a file"
+        );
+        assert_eq!(c.lease, Duration::from_secs(20));
     }
 
     #[test]
@@ -169,6 +220,22 @@ mod tests {
             bad("DATABASE_URL", "mysql://localhost/jackal"),
             ConfigError::BadDatabaseUrl
         ));
+        assert!(matches!(bad("SHARDS", "8"), ConfigError::BadShards(_)));
+        assert!(
+            bad("SHARDS", "0-8/8").to_string().contains("such as 0-3/8"),
+            "a range past the total"
+        );
+        let part = bad("SHARDS", "0-1/4");
+        assert_eq!(part, ConfigError::PartOfShardsOnAFile("0-1/4".into()));
+        assert!(part.to_string().contains("DATABASE_URL"), "{part}");
+        assert!(matches!(
+            bad("WORK_LEASE_SECS", "0"),
+            ConfigError::BadLease(_)
+        ));
+        assert!(matches!(
+            bad("WORK_LEASE_SECS", "1m"),
+            ConfigError::BadLease(_)
+        ));
         // Empty lines of .env.example are "not set".
         assert!(from(&[("DISCORD_TOKEN", "t"), ("DEV_GUILD_ID", "")]).is_ok());
     }
@@ -183,6 +250,14 @@ mod tests {
         ])
         .unwrap();
         assert_eq!(c.database, Database::Server(url.to_string()));
+        // A part of the shards, beside other processes on the same server.
+        let c = from(&[
+            ("DISCORD_TOKEN", "t"),
+            ("DATABASE_URL", url),
+            ("SHARDS", "2-3/4"),
+        ])
+        .unwrap();
+        assert_eq!(c.shards, ShardRange::parse("2-3/4"));
         // Named in messages without its password.
         assert_eq!(
             c.database.shown(),

@@ -23,6 +23,7 @@ pub mod picker;
 pub mod replay;
 pub mod rest;
 pub mod scheduler;
+pub mod shards;
 mod snowflakes;
 mod turn;
 pub mod types;
@@ -43,7 +44,8 @@ use types::Data;
 
 use crate::game::{Clock, Database, GameService};
 use crate::store::lock::{DatabaseLock, LockError};
-use crate::store::postgres::BotLock;
+use crate::store::postgres::{ShardLock, ShardRefusal, Shards};
+use shards::ShardRange;
 
 /// Everything the bot needs to start.
 pub struct Launch {
@@ -66,11 +68,12 @@ pub enum StartError {
     Database { path: String, why: String },
     #[error("cannot use the PostgreSQL database of DATABASE_URL: {0}")]
     Server(String),
-    #[error(
-        "another jackal bot process is using the PostgreSQL database {0}: stop it first, or \
-         give this one a database of its own"
-    )]
-    ServerLocked(String),
+    #[error("cannot run SHARDS={shards} on the PostgreSQL database {database}: {why}")]
+    ShardsTaken {
+        shards: String,
+        database: String,
+        why: ShardRefusal,
+    },
     #[error(
         "Discord rejected the token (401 Unauthorized): check DISCORD_TOKEN in .env; the \
          developer portal → your application → Bot → Reset Token gives a new one"
@@ -167,13 +170,15 @@ pub async fn start(launch: Launch) -> Result<RunningBot, StartError> {
     // On the blocking pool, as every service call: PostgreSQL's synchronous client may not
     // block an async thread.
     let (database, durability, clock) = (config.database.clone(), config.durability, launch.clock);
-    let opened =
-        tokio::task::spawn_blocking(move || GameService::open(&database, durability, clock))
-            .await
-            .map_err(|e| StartError::Database {
-                path: config.database.shown(),
-                why: format!("opening it panicked: {e}"),
-            })?;
+    let lease = config.lease;
+    let opened = tokio::task::spawn_blocking(move || {
+        GameService::open(&database, durability, clock).map(|s| s.with_lease(lease))
+    })
+    .await
+    .map_err(|e| StartError::Database {
+        path: config.database.shown(),
+        why: format!("opening it panicked: {e}"),
+    })?;
     let service = opened.map_err(|e| match &config.database {
         Database::File(path) => StartError::Database {
             path: path.display().to_string(),
@@ -253,13 +258,26 @@ pub async fn start(launch: Launch) -> Result<RunningBot, StartError> {
         .framework(framework)
         .await
         .map_err(|e| StartError::Discord(e.to_string()))?;
-    let shards = Arc::clone(&client.shard_manager);
+    let shard_manager = Arc::clone(&client.shard_manager);
     let (stop, stopped) = watch::channel(false);
     let mut tasks = tokio::task::JoinSet::new();
     tasks.spawn(outbox::run(data.clone(), stopped.clone()));
     tasks.spawn(scheduler::run(data.clone(), stopped));
+    let shards = match config.shards {
+        Some(range) => range,
+        // Every shard, as many as Discord recommends for the bot's servers.
+        None => match client.http.get_bot_gateway().await {
+            Ok(gateway) => ShardRange::all(gateway.shards),
+            Err(e) => return Err(classify_start_error(e, &api)),
+        },
+    };
+    tracing::info!(%shards, "starting the gateway shards");
     tokio::spawn(async move {
-        if let Err(e) = client.start().await {
+        // serenity's "range" ends at its last shard, included.
+        let started = client
+            .start_shard_range(shards.first..shards.last, shards.total)
+            .await;
+        if let Err(e) = started {
             tracing::error!(error = %e, "the gateway connection ended");
         }
     });
@@ -267,7 +285,7 @@ pub async fn start(launch: Launch) -> Result<RunningBot, StartError> {
         invite_url: invite_url(app.id.get()),
         data,
         stop,
-        shards,
+        shards: shard_manager,
         tasks,
     })
 }
@@ -314,8 +332,10 @@ const BLOCKING_THREADS: usize = 16;
 
 /// Runs the bot until Ctrl-C or SIGTERM, then stops it cleanly.
 pub async fn run(launch: Launch) -> Result<(), StartError> {
-    // One bot per database, for this process's whole life: a second would fire the same
-    // timers and send the same posts. Taken before anything is opened or asked of Discord.
+    // Each shard is run by one process, for this process's whole life: on a file, one process
+    // runs them all; on a server, processes with ranges that do not overlap share the
+    // database (and its timers and posts, by leases). Taken before anything is opened or
+    // asked of Discord.
     let (_file_lock, _server_lock) = match &launch.config.database {
         Database::File(database) => {
             let lock = DatabaseLock::acquire(database).map_err(|e| match e {
@@ -328,13 +348,27 @@ pub async fn run(launch: Launch) -> Result<(), StartError> {
             (Some(lock), None)
         }
         Database::Server(url) => {
-            let url = url.clone();
-            let taken = tokio::task::spawn_blocking(move || BotLock::acquire(&url))
+            let (url, range) = (url.clone(), launch.config.shards);
+            let shards = match range {
+                Some(r) if !r.is_whole() => Shards::Part {
+                    first: r.first,
+                    last: r.last,
+                    total: r.total,
+                },
+                _ => Shards::Whole,
+            };
+            let taken = tokio::task::spawn_blocking(move || ShardLock::acquire(&url, shards))
                 .await
                 .map_err(|e| StartError::Server(format!("taking its lock panicked: {e}")))?;
             match taken {
-                Ok(Some(lock)) => (None, Some(lock)),
-                Ok(None) => return Err(StartError::ServerLocked(launch.config.database.shown())),
+                Ok(Ok(lock)) => (None, Some(lock)),
+                Ok(Err(why)) => {
+                    return Err(StartError::ShardsTaken {
+                        shards: range.map_or("(every shard)".into(), |r| r.to_string()),
+                        database: launch.config.database.shown(),
+                        why,
+                    });
+                }
                 Err(e) => return Err(StartError::Server(e.to_string())),
             }
         }

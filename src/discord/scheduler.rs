@@ -29,13 +29,12 @@ pub async fn run(data: Data, mut stop: watch::Receiver<bool>) {
             Err(e) => tracing::error!(error = %e, "timers could not be fired"),
         }
         let sleep = match data.call(|s| Ok((s.next_timer_due()?, s.now_ms()))).await {
-            Ok((Some(due), now)) => {
-                Duration::from_millis(due.saturating_sub(now).max(0) as u64).min(IDLE)
-            }
-            Ok((None, _)) => IDLE,
+            Ok((Some(due), now)) => Duration::from_millis(due.saturating_sub(now).max(0) as u64)
+                .min(data.longest_sleep(IDLE)),
+            Ok((None, _)) => data.longest_sleep(IDLE),
             Err(e) => {
                 tracing::error!(error = %e, "the next timer could not be read");
-                IDLE
+                data.longest_sleep(IDLE)
             }
         };
         tokio::select! {

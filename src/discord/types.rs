@@ -56,6 +56,9 @@ enum Chooser {
     Guild(GuildId),
 }
 
+/// How often a process on a shared database looks for work others left it.
+const SHARED_LOOK: Duration = Duration::from_secs(1);
+
 impl Data {
     pub fn new(service: Arc<GameService>, rest: Arc<Rest>, closing: Arc<AtomicBool>) -> Data {
         let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
@@ -179,6 +182,18 @@ impl Data {
     pub fn wake(&self) {
         self.wake_outbox.notify_one();
         self.wake_timers.notify_one();
+    }
+
+    /// The longest a background task (the outbox sender, the scheduler) sleeps before it looks
+    /// for work again: `alone` when this process is the only one on its database, and every
+    /// change wakes it; a second on a shared one, where other processes' changes (a move they
+    /// applied, work a dead process left) wake nobody here.
+    pub fn longest_sleep(&self, alone: Duration) -> Duration {
+        if self.service.store().is_server() {
+            alone.min(SHARED_LOOK)
+        } else {
+            alone
+        }
     }
 
     /// The language to answer `user` in, privately: their own choice, else their server's,

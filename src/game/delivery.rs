@@ -109,7 +109,11 @@ impl GameService {
             for row in page {
                 after = row.id;
                 match Queued::from_row(&row) {
-                    Ok(queued) => {
+                    Ok(mut queued) => {
+                        queued.held_until = row
+                            .claimed_until
+                            .filter(|until| *until > now)
+                            .filter(|_| row.claimed_by.as_deref() != Some(self.worker.name()));
                         if !take(queued) {
                             return Ok(());
                         }
@@ -129,7 +133,33 @@ impl GameService {
     /// When the next unsent row may be sent (`None`: nothing is waiting).
     pub fn next_message_due(&self) -> Result<Option<i64>> {
         let conn = self.store.conn()?;
-        Ok(store::next_outbox_due(&conn)?)
+        Ok(store::next_outbox_due(&conn, self.worker.name())?)
+    }
+
+    /// Claims the rows `ids` (one game's, in the order they go) for this process to send: the
+    /// ones claimed, a prefix of `ids`. Where a row is another process's (it claimed the row
+    /// since it was read), the rest are not claimed either: they must not overtake it.
+    pub fn claim_messages(&self, ids: &[i64]) -> Result<Vec<i64>> {
+        let conn = self.store.conn()?;
+        let lease = self.worker.lease(self.now());
+        let mut claimed = Vec::with_capacity(ids.len());
+        for &id in ids {
+            if !store::claim_outbox(&conn, id, lease)? {
+                break;
+            }
+            claimed.push(id);
+        }
+        Ok(claimed)
+    }
+
+    /// Lets go of claimed rows this process will not send now (an earlier row of their game
+    /// failed and waits), so that no process waits for their lease to lapse.
+    pub fn release_messages(&self, ids: &[i64]) -> Result<()> {
+        let conn = self.store.conn()?;
+        for &id in ids {
+            store::release_outbox(&conn, id, self.worker.name())?;
+        }
+        Ok(())
     }
 
     /// The service's clock, for the sender's and the scheduler's sleeps.

@@ -34,6 +34,7 @@ mod undo;
 mod vacation;
 mod view;
 mod which;
+pub mod worker;
 pub mod zones;
 
 use crate::id::{ChannelId, GameId, GuildId, UserId};
@@ -66,6 +67,7 @@ pub use vacation::{
     CameBack, DEFAULT_MAX_PAUSE_DAYS, DEFAULT_VACATION_DAYS, NewVacation, VacationStatus,
 };
 pub use view::{GameView, ListedGame, SeatView};
+pub use worker::Worker;
 
 // The store's values that callers of the service name (the Discord layer reaches the store
 // only through the service, so it takes them from here).
@@ -267,6 +269,8 @@ pub struct GameService {
     states: Mutex<HashMap<GameId, Remembered>>,
     /// Games loaded so far: a click should cost one.
     loads: std::sync::atomic::AtomicU64,
+    /// This process, as it claims outbox rows and timers it shares with others.
+    worker: Worker,
 }
 
 /// A game's latest state and its parsed configuration (which cannot change once the game has
@@ -283,11 +287,29 @@ const CACHED_STATES: usize = 4096;
 impl GameService {
     pub fn new(store: Arc<Store>, clock: Arc<dyn Clock>) -> GameService {
         GameService {
+            worker: Worker::new(store.is_server()),
             store,
             clock,
             states: Mutex::new(HashMap::new()),
             loads: std::sync::atomic::AtomicU64::new(0),
         }
+    }
+
+    /// The service with leases of `lease` on the work it shares (see [`Worker`]).
+    pub fn with_lease(mut self, lease: std::time::Duration) -> GameService {
+        self.worker = self.worker.with_lease(lease);
+        self
+    }
+
+    /// The service claiming shared work as `worker` (another process, in tests).
+    pub fn with_worker(mut self, worker: Worker) -> GameService {
+        self.worker = worker;
+        self
+    }
+
+    /// This process, as it claims shared work.
+    pub fn worker(&self) -> &Worker {
+        &self.worker
     }
 
     /// The service on `database` (a file is created, and either migrated, if need be).

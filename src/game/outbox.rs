@@ -199,6 +199,9 @@ pub struct Queued {
     pub created_at: i64,
     /// Not to be sent before this time (a backoff after a failure).
     pub not_before: i64,
+    /// Another process is sending it, under a lease that lapses then: neither it nor a later
+    /// row of its game is this process's to send before (see [`super::Worker`]).
+    pub held_until: Option<i64>,
 }
 
 impl Queued {
@@ -215,6 +218,7 @@ impl Queued {
             attempts: row.attempts,
             created_at: row.created_at,
             not_before: row.next_at,
+            held_until: None,
         })
     }
 }

@@ -64,52 +64,111 @@ pub enum Fired {
     },
 }
 
+/// Timers a process claims at a time: it fires these before it claims more, so that processes
+/// sharing a burst of due timers share it, and a process that dies holds up only these.
+const CLAIMED_AT_ONCE: usize = 8;
+
 impl GameService {
-    /// When the next timer is due (for the scheduler's sleep).
+    /// When the next timer may be fired here (for the scheduler's sleep): the earliest due,
+    /// or, for one another process holds, when its lease lapses.
     pub fn next_timer_due(&self) -> Result<Option<i64>> {
         let conn = self.store.conn()?;
-        Ok(store::next_timer_due(&conn)?)
+        Ok(store::next_timer_due(&conn, self.worker.name())?)
     }
 
-    /// Fires every timer due now.
+    /// Fires every timer due now that no other process holds. Timers are claimed a few at a
+    /// time (see [`Worker`](super::Worker)), so processes sharing a burst of due timers share
+    /// its work, and a timer another process claimed is left to it until its lease lapses.
     pub fn fire_due_timers(&self) -> Result<Vec<Fired>> {
-        let due = {
-            let conn = self.store.conn()?;
-            store::due_timers(&conn, self.now())?
-        };
         let mut out = Vec::new();
-        for timer in due {
-            match self.fire(&timer) {
-                Ok(fired) => out.push(fired),
-                Err(e) => {
-                    let error = e.to_string();
-                    tracing::error!(game = %timer.game_id, %error, "a timer could not fire");
-                    let conn = self.store.conn()?;
-                    store::mark_timer_fired(&conn, &timer, self.now())?;
-                    out.push(Fired::Failed {
-                        game_id: timer.game_id,
-                        error,
-                    });
-                }
+        // A game's timer fires once a call: the next one its firing set (a bot's turn after a
+        // bot's), or one its firing left due (a game that changed while its bot thought),
+        // waits for the next look, as a timer that came due meanwhile does.
+        let mut tried = std::collections::HashSet::new();
+        loop {
+            let claimed = self.claim_due_timers()?;
+            let fresh: Vec<_> = claimed
+                .into_iter()
+                .filter(|t| tried.insert((t.game_id, t.kind, t.slot)))
+                .collect();
+            if fresh.is_empty() {
+                break;
+            }
+            for timer in fresh {
+                out.push(self.fire_or_set_aside(&timer)?);
             }
         }
-        let due = {
-            let conn = self.store.conn()?;
-            store::due_user_timers(&conn, self.now())?
-        };
-        for timer in due {
-            match self.fire_digest(&timer) {
-                Ok(fired) => out.push(fired),
-                // As for a game's timer: set aside, so that it does not come due again and
-                // again ahead of everyone else's.
-                Err(e) => {
-                    tracing::error!(user = %timer.user_id, error = %e, "a digest could not be sent");
-                    let conn = self.store.conn()?;
-                    store::mark_user_timer_fired(&conn, &timer, self.now())?;
+        let mut tried = std::collections::HashSet::new();
+        loop {
+            let claimed = self.claim_due_user_timers()?;
+            let fresh: Vec<_> = claimed
+                .into_iter()
+                .filter(|t| tried.insert((t.user_id, t.kind)))
+                .collect();
+            if fresh.is_empty() {
+                break;
+            }
+            for timer in fresh {
+                match self.fire_digest(&timer) {
+                    Ok(fired) => out.push(fired),
+                    // As for a game's timer: set aside, so that it does not come due again and
+                    // again ahead of everyone else's.
+                    Err(e) => {
+                        tracing::error!(user = %timer.user_id, error = %e, "a digest could not be sent");
+                        let conn = self.store.conn()?;
+                        store::mark_user_timer_fired(&conn, &timer, self.now())?;
+                    }
                 }
             }
         }
         Ok(out)
+    }
+
+    /// The next few due timers, claimed by this process: as many as it fires before it looks
+    /// again, so that another process looking meanwhile takes the next few.
+    fn claim_due_timers(&self) -> Result<Vec<TimerRow>> {
+        let conn = self.store.conn()?;
+        let lease = self.worker.lease(self.now());
+        let due = store::claimable_timers(&conn, lease, CLAIMED_AT_ONCE)?;
+        let mut claimed = Vec::with_capacity(due.len());
+        for timer in due {
+            if store::claim_timer(&conn, &timer, lease)? {
+                claimed.push(timer);
+            }
+        }
+        Ok(claimed)
+    }
+
+    /// [`GameService::claim_due_timers`] for players' timers.
+    fn claim_due_user_timers(&self) -> Result<Vec<UserTimerRow>> {
+        let conn = self.store.conn()?;
+        let lease = self.worker.lease(self.now());
+        let due = store::claimable_user_timers(&conn, lease, CLAIMED_AT_ONCE)?;
+        let mut claimed = Vec::with_capacity(due.len());
+        for timer in due {
+            if store::claim_user_timer(&conn, &timer, lease)? {
+                claimed.push(timer);
+            }
+        }
+        Ok(claimed)
+    }
+
+    /// Fires a claimed timer; one that cannot fire is marked fired and reported, so that one
+    /// broken game does not hold up every other game's timers.
+    fn fire_or_set_aside(&self, timer: &TimerRow) -> Result<Fired> {
+        match self.fire(timer) {
+            Ok(fired) => Ok(fired),
+            Err(e) => {
+                let error = e.to_string();
+                tracing::error!(game = %timer.game_id, %error, "a timer could not fire");
+                let conn = self.store.conn()?;
+                store::mark_timer_fired(&conn, timer, self.now())?;
+                Ok(Fired::Failed {
+                    game_id: timer.game_id,
+                    error,
+                })
+            }
+        }
     }
 
     /// A player's digest: one private message listing the games where it is their turn, then
@@ -183,16 +242,19 @@ impl GameService {
             .and_then(|s| s.user_id);
         let now = self.now();
         if timer.kind == TimerKind::UndoVote {
-            store::mark_timer_fired(tx, timer, now)?;
-            return Ok(if self.undo_timer(tx, loaded, now)? {
+            // Marked in the game's write: a timer fired meanwhile (by another process whose
+            // lease lapsed while it worked) is not acted on twice.
+            let first = store::mark_timer_fired(tx, timer, now)?;
+            return Ok(if first && self.undo_timer(tx, loaded, now)? {
                 Fired::UndoLapsed { game_id }
             } else {
                 Fired::Stale { game_id }
             });
         }
         if matches!(timer.kind, TimerKind::PauseVote | TimerKind::PauseEnd) {
-            store::mark_timer_fired(tx, timer, now)?;
-            let acted = loaded.row.status == GameStatus::Active
+            let first = store::mark_timer_fired(tx, timer, now)?;
+            let acted = first
+                && loaded.row.status == GameStatus::Active
                 && self.pause_timer(tx, loaded, timer.kind, now)?;
             return Ok(if acted {
                 Fired::Paused { game_id }

@@ -43,6 +43,7 @@ pub const MIGRATION_SQL: &[&str] = &[
     include_str!("../../migrations/0012_ratings.sql"),
     include_str!("../../migrations/0013_results_and_standings.sql"),
     include_str!("../../migrations/0014_undo_by_consent.sql"),
+    include_str!("../../migrations/0015_shared_work.sql"),
 ];
 
 static MIGRATIONS: LazyLock<Migrations<'static>> =

@@ -28,6 +28,7 @@ pub const MIGRATION_SQL: &[&str] = &[
     include_str!("../../migrations/postgres/0012_ratings.sql"),
     include_str!("../../migrations/postgres/0013_results_and_standings.sql"),
     include_str!("../../migrations/postgres/0014_undo_by_consent.sql"),
+    include_str!("../../migrations/postgres/0015_shared_work.sql"),
 ];
 
 /// The table that holds the schema's version (SQLite keeps it in its `user_version`).
@@ -37,11 +38,9 @@ const VERSION_TABLE: &str = "jackal_schema";
 /// "jackal" in ASCII, then which.
 const LOCK_MIGRATE: i64 = 0x6a61_636b_616c_0001;
 /// Every write transaction holds this until it ends: writes are serialised as SQLite's are
-/// (whatever a write reads cannot change under it before it commits). Finer locks (a game's
-/// row) are the next step, for several processes (issue 41, step 3).
+/// (whatever a write reads cannot change under it before it commits), across every process
+/// on the database: no two processes apply two moves to one game at the same ply.
 pub(super) const LOCK_WRITE: i64 = 0x6a61_636b_616c_0002;
-/// Held by a running bot for its whole life ([`BotLock`]).
-const LOCK_BOT: i64 = 0x6a61_636b_616c_0003;
 
 /// How long connecting may take before the server counts as unreachable.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
@@ -114,28 +113,128 @@ fn config_of(url: &str) -> Result<(postgres::Config, String)> {
     Ok((config, shown))
 }
 
-/// One bot per PostgreSQL database, as one per SQLite file (store/lock.rs): two bots on one
-/// database would both fire its timers and send its outbox rows. The bot holds an advisory
-/// lock, on a connection of its own, for its whole life; the server releases it when that
-/// connection ends, however the process ends. (Several processes sharing one database, each
-/// with its shards, is issue 41's next step; this lock gives way to it then.)
-pub struct BotLock {
+/// Advisory lock classes (the first key of `pg_advisory_lock(int, int)`) of the shard claims.
+/// "jk" in ASCII, then which. The second key is a shard, a shard count, or 0.
+const CLASS_WHOLE: i32 = 0x6a6b_0001;
+const CLASS_TOTAL: i32 = 0x6a6b_0002;
+const CLASS_SHARD: i32 = 0x6a6b_0003;
+
+/// The gateway shards a bot process runs on a database it may share with others.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shards {
+    /// Every shard: no other process may run beside it.
+    Whole,
+    /// Shards `first..=last` of `total`: others may run the rest, with the same total.
+    Part { first: u32, last: u32, total: u32 },
+}
+
+/// Why a process may not run the shards it asked for.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ShardRefusal {
+    #[error("another jackal bot process runs every shard on this database")]
+    WholeTaken,
+    #[error(
+        "other jackal bot processes run shards of this database, so this one cannot run every \
+         shard: give it a range of its own with SHARDS (such as 2-3/4)"
+    )]
+    PartsTaken,
+    #[error("shard {0} is already run by another jackal bot process on this database")]
+    ShardTaken(u32),
+    #[error(
+        "another jackal bot process on this database runs with {0} shards in all: every \
+         process must say the same total in SHARDS"
+    )]
+    OtherTotal(u32),
+}
+
+/// What a bot process runs, held for its whole life: advisory locks on a connection of its
+/// own, which the server releases when that connection ends, however the process ends.
+///
+/// - `Whole` takes the whole-bot lock exclusively: no other process at all.
+/// - `Part` takes it shared (no process running every shard), its total shared (no process
+///   with another total), and each of its shards exclusively (no overlap).
+///
+/// Two processes started at the same moment with different totals may both refuse; neither
+/// runs beside the other.
+pub struct ShardLock {
     _client: Client,
 }
 
-impl BotLock {
-    /// Takes the lock of the database at `url` without waiting; `Ok(None)` when another
-    /// process holds it.
-    pub fn acquire(url: &str) -> Result<Option<BotLock>> {
+impl ShardLock {
+    /// Takes the locks of `shards` on the database at `url` without waiting.
+    pub fn acquire(
+        url: &str,
+        shards: Shards,
+    ) -> Result<std::result::Result<ShardLock, ShardRefusal>> {
         let (config, shown) = config_of(url)?;
         let mut client = connect(&config, &shown)?;
-        let taken: bool = client
-            .query_one("SELECT pg_try_advisory_lock($1)", &[&LOCK_BOT])?
-            .get(0);
-        Ok(taken.then(|| BotLock {
-            _client: Client::new(client),
-        }))
+        let refusal = claim(&mut client, shards)?;
+        Ok(match refusal {
+            None => Ok(ShardLock {
+                _client: Client::new(client),
+            }),
+            // The connection closes with the locks it took.
+            Some(refusal) => Err(refusal),
+        })
     }
+}
+
+/// Runs `pg_try_advisory_lock(_shared)` on a key: whether it was taken.
+fn try_lock(client: &mut postgres::Client, sql: &str, class: i32, key: i32) -> Result<bool> {
+    Ok(client.query_one(sql, &[&class, &key])?.get(0))
+}
+
+fn claim(client: &mut postgres::Client, shards: Shards) -> Result<Option<ShardRefusal>> {
+    const EXCLUSIVE: &str = "SELECT pg_try_advisory_lock($1, $2)";
+    const SHARED: &str = "SELECT pg_try_advisory_lock_shared($1, $2)";
+    let (first, last, total) = match shards {
+        Shards::Whole => {
+            let taken = try_lock(client, EXCLUSIVE, CLASS_WHOLE, 0)?;
+            return Ok(match taken {
+                true => None,
+                false if whole_is_held_exclusively(client)? => Some(ShardRefusal::WholeTaken),
+                false => Some(ShardRefusal::PartsTaken),
+            });
+        }
+        Shards::Part { first, last, total } => (first, last, total),
+    };
+    if !try_lock(client, SHARED, CLASS_WHOLE, 0)? {
+        return Ok(Some(ShardRefusal::WholeTaken));
+    }
+    let total_key = i32::try_from(total).unwrap_or(i32::MAX);
+    if !try_lock(client, SHARED, CLASS_TOTAL, total_key)? {
+        return Ok(Some(ShardRefusal::OtherTotal(total)));
+    }
+    if let Some(other) = other_total(client, total_key)? {
+        return Ok(Some(ShardRefusal::OtherTotal(other)));
+    }
+    for shard in first..=last {
+        let key = i32::try_from(shard).unwrap_or(i32::MAX);
+        if !try_lock(client, EXCLUSIVE, CLASS_SHARD, key)? {
+            return Ok(Some(ShardRefusal::ShardTaken(shard)));
+        }
+    }
+    Ok(None)
+}
+
+/// Advisory locks of this database in class `class`, as `pg_locks` lists them (the two-key
+/// form has `objsubid` 2).
+const CLASS_LOCKS: &str = "FROM pg_locks WHERE locktype = 'advisory' AND objsubid = 2 \
+     AND classid::int8 = $1 AND database = (SELECT oid FROM pg_database \
+     WHERE datname = current_database())";
+
+/// Whether another process holds the whole-bot lock exclusively (it runs every shard), rather
+/// than shared (it runs a part).
+fn whole_is_held_exclusively(client: &mut postgres::Client) -> Result<bool> {
+    let sql = format!("SELECT EXISTS (SELECT 1 {CLASS_LOCKS} AND mode = 'ExclusiveLock')");
+    Ok(client.query_one(&sql, &[&i64::from(CLASS_WHOLE)])?.get(0))
+}
+
+/// A shard total other than `total` that another process runs with, if any.
+fn other_total(client: &mut postgres::Client, total: i32) -> Result<Option<u32>> {
+    let sql = format!("SELECT objid::int8 {CLASS_LOCKS} AND objid::int8 <> $2 LIMIT 1");
+    let row = client.query_opt(&sql, &[&i64::from(CLASS_TOTAL), &i64::from(total)])?;
+    Ok(row.map(|r| u32::try_from(r.get::<_, i64>(0)).unwrap_or(0)))
 }
 
 fn connect(config: &postgres::Config, shown: &str) -> Result<postgres::Client> {

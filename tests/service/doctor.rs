@@ -96,8 +96,10 @@ fn healthy(dir: &Path) -> (PathBuf, Games) {
     (path, games)
 }
 
-/// What migrations 0008 to 0014 added, taken away again (to make a file of an older version).
+/// What migrations 0008 to 0015 added, taken away again (to make a file of an older version).
 const UNDO_SINCE_7: &str = "\
+    ALTER TABLE outbox DROP COLUMN claimed_by; ALTER TABLE outbox DROP COLUMN claimed_until; \
+    ALTER TABLE timers DROP COLUMN claimed_by; ALTER TABLE timers DROP COLUMN claimed_until; \
     DROP TABLE undo_requests; \
     DROP TABLE standing_counts; DROP TABLE standings; DROP TABLE game_results; \
     ALTER TABLE seats DROP COLUMN missed_total; \

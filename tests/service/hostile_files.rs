@@ -447,21 +447,16 @@ fn an_empty_or_foreign_file_is_not_made_a_database_by_reading_it() {
 fn render_reads_an_older_database_without_upgrading_it() {
     let dir = tempfile::tempdir().unwrap();
     let db = played_database(dir.path());
-    // Back to the schema before the last migration (0014 added the undo requests and a
-    // timer kind), as an older jackal left it.
+    // Back to the schema before the last migration (0015 added the leases of shared work),
+    // as an older jackal left it.
     let conn = rusqlite::Connection::open(&db).unwrap();
     let known = jackal::store::MIGRATION_SQL.len();
-    assert_eq!(known, 14, "undo the newest migration here");
+    assert_eq!(known, 15, "undo the newest migration here");
     conn.execute_batch(
-        "DROP TABLE undo_requests; \
-         CREATE TABLE timers_before (game_id INTEGER NOT NULL REFERENCES games (id) \
-         ON DELETE CASCADE, kind TEXT NOT NULL CHECK (kind IN ('deadline', 'reminder', \
-         'bot', 'pause_vote', 'pause_end')), slot INTEGER NOT NULL DEFAULT 0, \
-         ply INTEGER NOT NULL, due_at INTEGER NOT NULL, fired_at INTEGER, \
-         PRIMARY KEY (game_id, kind, slot)) WITHOUT ROWID; \
-         INSERT INTO timers_before SELECT game_id, kind, slot, ply, due_at, fired_at FROM timers; \
-         DROP TABLE timers; ALTER TABLE timers_before RENAME TO timers; \
-         CREATE INDEX timers_due ON timers (due_at) WHERE fired_at IS NULL;",
+        "ALTER TABLE outbox DROP COLUMN claimed_by; ALTER TABLE outbox DROP COLUMN claimed_until; \
+         ALTER TABLE timers DROP COLUMN claimed_by; ALTER TABLE timers DROP COLUMN claimed_until; \
+         ALTER TABLE user_timers DROP COLUMN claimed_by; \
+         ALTER TABLE user_timers DROP COLUMN claimed_until;",
     )
     .unwrap();
     conn.pragma_update(None, "user_version", (known - 1) as i64)

@@ -41,6 +41,7 @@ mod hostile_files;
 mod play;
 mod real_life;
 mod render_stored;
+mod shared_work;
 
 const ALICE: UserId = UserId::new(1001);
 

@@ -376,7 +376,11 @@ fn results_and_standings_of_games_rated_before_them_are_filled_in_by_the_migrati
     drop(f.service);
     let conn = rusqlite::Connection::open(&f.path).unwrap();
     conn.execute_batch(
-        "DROP TABLE undo_requests; DROP TABLE standing_counts; DROP TABLE standings; \
+        "ALTER TABLE outbox DROP COLUMN claimed_by; ALTER TABLE outbox DROP COLUMN claimed_until; \
+         ALTER TABLE timers DROP COLUMN claimed_by; ALTER TABLE timers DROP COLUMN claimed_until; \
+         ALTER TABLE user_timers DROP COLUMN claimed_by; \
+         ALTER TABLE user_timers DROP COLUMN claimed_until; \
+         DROP TABLE undo_requests; DROP TABLE standing_counts; DROP TABLE standings; \
          DROP TABLE game_results; ALTER TABLE seats DROP COLUMN missed_total; \
          PRAGMA user_version = 12;",
     )

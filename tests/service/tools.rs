@@ -50,37 +50,91 @@ fn the_doctor_finds_a_played_database_healthy_and_a_backup_copies_it() {
     assert!(!ok && stderr.contains("already exists"), "{stderr}");
 }
 
-/// One bot per database, on either backend: while a bot holds the database (its lock file, or
-/// its advisory lock on the server), `jackal run` on it is one line and a non-zero exit,
-/// before it asks anything of Discord (the API URL below reaches nothing).
-#[test]
-fn a_second_bot_on_the_same_database_is_refused() {
-    use jackal::store::lock::DatabaseLock;
-    use jackal::store::postgres::BotLock;
-    let f = fixture();
+/// `jackal run` with the database and the environment of `vars`, expected to refuse at once:
+/// its one line of stderr.
+fn refused_run(f: &Fixture, vars: &[(&str, &str)]) -> String {
     let (variable, value) = match &f.database {
         Database::File(path) => ("DATABASE_PATH", path.display().to_string()),
         Database::Server(url) => ("DATABASE_URL", url.clone()),
     };
-    let _held = match &f.database {
-        Database::File(path) => (Some(DatabaseLock::acquire(path).unwrap()), None),
-        Database::Server(url) => (None, Some(BotLock::acquire(url).unwrap().unwrap())),
-    };
-    let out = Command::new(env!("CARGO_BIN_EXE_jackal"))
+    let mut command = Command::new(env!("CARGO_BIN_EXE_jackal"));
+    command
         .arg("run")
         .env_clear()
         .current_dir(f._dir.path())
         .env("PATH", std::env::var("PATH").unwrap_or_default())
         .env("DISCORD_TOKEN", "not-a-token")
         .env("DISCORD_API_URL", "http://127.0.0.1:9")
-        .env(variable, &value)
-        .output()
-        .expect("run jackal");
-    let stderr = String::from_utf8_lossy(&out.stderr);
+        .env(variable, &value);
+    for (key, value) in vars {
+        command.env(key, value);
+    }
+    let out = command.output().expect("run jackal");
+    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
     assert!(!out.status.success(), "{stderr}");
     let lines: Vec<&str> = stderr.lines().filter(|l| !l.trim().is_empty()).collect();
     assert_eq!(lines.len(), 1, "{stderr}");
-    assert!(lines[0].contains("another jackal bot process"), "{stderr}");
+    lines[0].to_string()
+}
+
+/// One bot per database unless they split its shards, on either backend: while a bot holds
+/// the database (its lock file, or its advisory lock on the server), `jackal run` on it is one
+/// line and a non-zero exit, before it asks anything of Discord (the API URL below reaches
+/// nothing).
+#[test]
+fn a_second_bot_on_the_same_database_is_refused() {
+    use jackal::store::lock::DatabaseLock;
+    use jackal::store::postgres::{ShardLock, Shards};
+    let f = fixture();
+    let _held = match &f.database {
+        Database::File(path) => (Some(DatabaseLock::acquire(path).unwrap()), None),
+        Database::Server(url) => (
+            None,
+            Some(ShardLock::acquire(url, Shards::Whole).unwrap().unwrap()),
+        ),
+    };
+    let line = refused_run(&f, &[]);
+    assert!(line.contains("another jackal bot process"), "{line}");
+}
+
+/// Processes that split the shards share a server's database; one whose shards overlap
+/// another's, or whose total differs, or that would run every shard beside them, is refused
+/// with one line saying which. On a file, a part of the shards is refused: no other process
+/// could run the rest.
+#[test]
+fn shard_ranges_that_overlap_are_refused() {
+    use jackal::store::postgres::{ShardLock, ShardRefusal, Shards};
+    let f = fixture();
+    let url = match &f.database {
+        Database::File(_) => {
+            let line = refused_run(&f, &[("SHARDS", "0-1/4")]);
+            assert!(line.contains("SHARDS=0-1/4 runs only some"), "{line}");
+            assert!(line.contains("DATABASE_URL"), "{line}");
+            return;
+        }
+        Database::Server(url) => url.clone(),
+    };
+    let part = |first, last, total| Shards::Part { first, last, total };
+    let refusal = |shards| ShardLock::acquire(&url, shards).unwrap().err();
+    let first = ShardLock::acquire(&url, part(0, 1, 4)).unwrap().unwrap();
+    assert_eq!(refusal(part(1, 2, 4)), Some(ShardRefusal::ShardTaken(1)));
+    assert_eq!(refusal(part(2, 3, 8)), Some(ShardRefusal::OtherTotal(4)));
+    assert_eq!(refusal(Shards::Whole), Some(ShardRefusal::PartsTaken));
+    let second = ShardLock::acquire(&url, part(2, 3, 4)).unwrap().unwrap();
+    // Each refusal let go of what it took: the rest of the shards are still free.
+    let line = refused_run(&f, &[("SHARDS", "3/4")]);
+    assert!(
+        line.contains("SHARDS=3/4") && line.contains("shard 3 is already run"),
+        "{line}"
+    );
+    drop((first, second));
+    let whole = ShardLock::acquire(&url, Shards::Whole).unwrap().unwrap();
+    assert_eq!(refusal(part(0, 0, 2)), Some(ShardRefusal::WholeTaken));
+    drop(whole);
+    assert!(
+        refusal(part(0, 0, 2)).is_none(),
+        "free again once the process is gone"
+    );
 }
 
 /// A database the bot cannot use is one line and a non-zero exit: on a server, a login it

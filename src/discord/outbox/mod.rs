@@ -66,6 +66,7 @@ pub async fn run(data: Data, mut stop: watch::Receiver<bool>) {
             let look = data.call(move |s| {
                 let mut pass = Pass::new(s.now_ms(), busy_now, free);
                 s.walk_pending_messages(|row| pass.take(row))?;
+                pass.claim(s)?;
                 Ok(pass)
             });
             match look.await {
@@ -92,9 +93,10 @@ pub async fn run(data: Data, mut stop: watch::Receiver<bool>) {
         let sleep = match next_due {
             Some(due) => {
                 let now = data.service.now_ms();
-                Duration::from_millis(due.saturating_sub(now).max(0) as u64).min(IDLE)
+                Duration::from_millis(due.saturating_sub(now).max(0) as u64)
+                    .min(data.longest_sleep(IDLE))
             }
-            None => IDLE,
+            None => data.longest_sleep(IDLE),
         };
         tokio::select! {
             _ = data.wake_outbox.notified() => {}
@@ -140,6 +142,12 @@ impl Pass {
     /// Takes the next row; `false` once the look is over.
     fn take(&mut self, row: Queued) -> bool {
         let game = row.message.game_id();
+        if let Some(until) = row.held_until {
+            // Another process is sending it: the game's rows from here on are not ours now.
+            self.next_due = Some(self.next_due.map_or(until, |d| d.min(until)));
+            self.seen.insert(game, None);
+            return true;
+        }
         match self.seen.get(&game) {
             Some(Some(at)) => self.ready[*at].1.push(row),
             Some(None) => {}
@@ -163,11 +171,38 @@ impl Pass {
     }
 }
 
-/// Sends a game's rows in order, stopping at the first that must wait.
+impl Pass {
+    /// Claims the rows of the games that go now, for this process (other processes may share
+    /// the database): a game keeps the rows claimed, a prefix of its own; a game whose first
+    /// row another process claimed since the look goes no further now.
+    fn claim(&mut self, service: &crate::game::GameService) -> crate::game::Result<()> {
+        for (_, rows) in &mut self.ready {
+            let ids: Vec<i64> = rows.iter().map(|r| r.id).collect();
+            let claimed = service.claim_messages(&ids)?.len();
+            rows.truncate(claimed);
+        }
+        self.ready.retain(|(_, rows)| !rows.is_empty());
+        Ok(())
+    }
+}
+
+/// Sends a game's rows in order, stopping at the first that must wait; the rows after it are
+/// let go for any process to send once it may.
 async fn send_in_order(data: &Data, rows: Vec<Queued>) {
     let now = data.service.now_ms();
-    for row in rows {
+    let ids: Vec<i64> = rows.iter().map(|r| r.id).collect();
+    for (at, row) in rows.into_iter().enumerate() {
+        let unsent = ids[at + 1..].to_vec();
+        let release = |data: &Data| {
+            let data = data.clone();
+            async move {
+                if let Err(e) = data.call(move |s| s.release_messages(&unsent)).await {
+                    tracing::warn!(error = %e, "claimed messages could not be let go");
+                }
+            }
+        };
         if row.not_before > now {
+            release(data).await;
             break;
         }
         let id = row.id;
@@ -175,6 +210,7 @@ async fn send_in_order(data: &Data, rows: Vec<Queued>) {
             Ok(_) => {
                 if let Err(e) = data.call(move |s| s.message_sent(id)).await {
                     tracing::error!(row = id, error = %e, "a sent message could not be marked");
+                    release(data).await;
                     break;
                 }
             }
@@ -182,6 +218,7 @@ async fn send_in_order(data: &Data, rows: Vec<Queued>) {
                 tracing::warn!(row = id, %why, ?after, "a message will be retried");
                 let ms = after.as_millis() as i64;
                 let _ = data.call(move |s| s.message_failed(id, &why, ms)).await;
+                release(data).await;
                 break;
             }
             Err(Failure::GiveUp(why)) => {
@@ -212,6 +249,7 @@ mod tests {
             attempts: 0,
             created_at: 0,
             not_before,
+            held_until: None,
         }
     }
 
@@ -251,5 +289,28 @@ mod tests {
         assert_eq!(ready, vec![(Some(game(40)), vec![6])]);
         // The sender sleeps until the first backoff ends.
         assert_eq!(pass.next_due, Some(300));
+    }
+
+    #[test]
+    fn a_row_another_process_holds_stops_its_game_there() {
+        let held = |id, game_number, until| Queued {
+            held_until: Some(until),
+            ..row(id, game_number, 0)
+        };
+        let mut pass = Pass::new(100, HashSet::new(), 4);
+        assert!(pass.take(row(1, 10, 0)));
+        assert!(pass.take(held(2, 10, 700)));
+        assert!(pass.take(held(3, 20, 400)));
+        // Behind a held row, a game's later rows wait for it.
+        assert!(pass.take(row(4, 10, 0)));
+        assert!(pass.take(row(5, 20, 0)));
+        assert!(pass.take(row(6, 30, 0)));
+        let ready: Vec<_> = pass.ready.iter().map(|(g, r)| (*g, ids(r))).collect();
+        assert_eq!(
+            ready,
+            vec![(Some(game(10)), vec![1]), (Some(game(30)), vec![6])]
+        );
+        // The sender looks again when the first lease lapses.
+        assert_eq!(pass.next_due, Some(400));
     }
 }

@@ -5,6 +5,7 @@
 mod actions;
 mod games;
 mod guilds;
+mod lease;
 mod outbox;
 mod pauses;
 mod ratings;
@@ -17,6 +18,7 @@ mod users;
 pub use actions::*;
 pub use games::*;
 pub use guilds::*;
+pub use lease::Lease;
 pub use outbox::*;
 pub use pauses::*;
 pub use ratings::*;

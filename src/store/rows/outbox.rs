@@ -3,6 +3,7 @@
 use super::super::sql::{Params, params};
 
 use super::super::{Db, Result};
+use super::lease::claimable;
 use super::*;
 
 #[derive(Clone, Debug, PartialEq)]
@@ -19,6 +20,9 @@ pub struct OutboxRow {
     pub last_error: Option<String>,
     /// The sender gave up on it (it also has a `sent_at`: it is no longer pending).
     pub given_up: bool,
+    /// The process sending it, and until when (see [`claim_outbox`]).
+    pub claimed_by: Option<String>,
+    pub claimed_until: Option<i64>,
 }
 
 pub fn insert_outbox(
@@ -54,7 +58,8 @@ fn outbox_query_limited(
     let conn = conn.link();
     let sql = format!(
         "SELECT id, game_id, kind, target, payload, attempts, created_at, next_at, sent_at, \
-         last_error, given_up FROM outbox {filter} ORDER BY id {limit}"
+         last_error, given_up, claimed_by, claimed_until FROM outbox {filter} ORDER BY id \
+         {limit}"
     );
     let rows = conn.query_many(&sql, p, |r| {
         Ok(OutboxRow {
@@ -69,6 +74,8 @@ fn outbox_query_limited(
             sent_at: r.get(8)?,
             last_error: r.get(9)?,
             given_up: r.get::<i64>(10)? != 0,
+            claimed_by: r.get(11)?,
+            claimed_until: r.get(12)?,
         })
     })?;
     Ok(rows)
@@ -119,21 +126,50 @@ pub fn mark_outbox_given_up(conn: &impl Db, id: i64, error: &str, at: i64) -> Re
     )? == 1)
 }
 
-/// When the earliest unsent row may be sent (after its backoff), for the sender's sleep.
-pub fn next_outbox_due(conn: &impl Db) -> Result<Option<i64>> {
+/// When the earliest unsent row may be sent by `holder`: after its backoff, and after another
+/// process's lease on it.
+pub fn next_outbox_due(conn: &impl Db, holder: &str) -> Result<Option<i64>> {
     let conn = conn.link();
     conn.query_one(
-        "SELECT MIN(next_at) FROM outbox WHERE sent_at IS NULL",
-        params![],
+        "SELECT MIN(CASE WHEN claimed_by <> ?1 AND claimed_until > next_at THEN claimed_until \
+         ELSE next_at END) FROM outbox WHERE sent_at IS NULL",
+        params![holder],
         |r| r.get(0),
     )
 }
 
-/// Records a failed send and when to try again.
+/// Claims an unsent row for `lease.holder` until `lease.until`; false if it was sent, or is
+/// held by another process's lease that has not lapsed. Claims are taken row by row, in the
+/// order the rows are sent: a process that could not claim a game's row sends none after it.
+pub fn claim_outbox(conn: &impl Db, id: i64, lease: Lease<'_>) -> Result<bool> {
+    let changed = conn.link().execute(
+        concat!(
+            "UPDATE outbox SET claimed_by = ?2, claimed_until = ?4 WHERE id = ?1 \
+             AND sent_at IS NULL AND ",
+            claimable!("2", "3")
+        ),
+        params![id, lease.holder, lease.now, lease.until],
+    )?;
+    Ok(changed == 1)
+}
+
+/// Lets go of `holder`'s claim on an unsent row it will not send now (an earlier row of its
+/// game must wait), so that no process waits for the lease to lapse.
+pub fn release_outbox(conn: &impl Db, id: i64, holder: &str) -> Result<()> {
+    conn.link().execute(
+        "UPDATE outbox SET claimed_by = NULL, claimed_until = NULL WHERE id = ?1 \
+         AND claimed_by = ?2 AND sent_at IS NULL",
+        params![id, holder],
+    )?;
+    Ok(())
+}
+
+/// Records a failed send and when to try again (by any process: the claim is let go).
 pub fn mark_outbox_failed(conn: &impl Db, id: i64, error: &str, retry_at: i64) -> Result<()> {
     let conn = conn.link();
     conn.execute(
-        "UPDATE outbox SET attempts = attempts + 1, last_error = ?2, next_at = ?3 WHERE id = ?1",
+        "UPDATE outbox SET attempts = attempts + 1, last_error = ?2, next_at = ?3, \
+         claimed_by = NULL, claimed_until = NULL WHERE id = ?1",
         params![id, error, retry_at],
     )?;
     Ok(())

@@ -3,6 +3,7 @@
 use super::super::sql::{ColumnError, FromValue, Params, Value, params, text_column};
 
 use super::super::{Db, Result, StoreError};
+use super::lease::claimable;
 use super::*;
 
 impl FromValue for TimerKind {
@@ -11,7 +12,7 @@ impl FromValue for TimerKind {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum TimerKind {
     /// A human's time to move runs out.
     Deadline,
@@ -85,7 +86,8 @@ pub fn set_turn_timers(
                 "INSERT INTO timers (game_id, kind, slot, ply, due_at) VALUES ",
                 $values,
                 " ON CONFLICT (game_id, kind, slot) DO UPDATE SET ply = excluded.ply, \
-                 due_at = excluded.due_at, fired_at = NULL"
+                 due_at = excluded.due_at, fired_at = NULL, claimed_by = NULL, \
+                 claimed_until = NULL"
             )
         };
     }
@@ -131,7 +133,7 @@ pub fn set_bot_timer(conn: &impl Db, game: GameId, ply: u32, due: i64) -> Result
     conn.execute(
         "INSERT INTO timers (game_id, kind, slot, ply, due_at) VALUES (?1, 'bot', 0, ?2, ?3) \
          ON CONFLICT (game_id, kind, slot) DO UPDATE SET ply = excluded.ply, \
-         due_at = excluded.due_at, fired_at = NULL",
+         due_at = excluded.due_at, fired_at = NULL, claimed_by = NULL, claimed_until = NULL",
         params![game, ply, due],
     )?;
     Ok(())
@@ -142,7 +144,8 @@ pub fn set_game_timer(conn: &impl Db, game: GameId, kind: TimerKind, due: i64) -
     let conn = conn.link();
     conn.execute(
         "INSERT INTO timers (game_id, kind, slot, ply, due_at) VALUES (?1, ?2, 0, 0, ?3) \
-         ON CONFLICT (game_id, kind, slot) DO UPDATE SET due_at = excluded.due_at, fired_at = NULL",
+         ON CONFLICT (game_id, kind, slot) DO UPDATE SET due_at = excluded.due_at, \
+         fired_at = NULL, claimed_by = NULL, claimed_until = NULL",
         params![game, kind.as_str(), due],
     )?;
     Ok(())
@@ -182,14 +185,39 @@ fn timers_query(conn: &impl Db, sql: &str, p: Params) -> Result<Vec<TimerRow>> {
     Ok(rows)
 }
 
-/// Timers due at `now` that have not fired, earliest first.
-pub fn due_timers(conn: &impl Db, now: i64) -> Result<Vec<TimerRow>> {
+/// Up to `limit` timers due at `lease.now` that have not fired and that `lease.holder` may
+/// claim (see [`claim_timer`]), earliest first.
+pub fn claimable_timers(conn: &impl Db, lease: Lease<'_>, limit: usize) -> Result<Vec<TimerRow>> {
     let conn = conn.link();
     let sql = format!(
-        "SELECT {TIMER_COLUMNS} FROM timers WHERE fired_at IS NULL AND due_at <= ?1 \
-         ORDER BY due_at, game_id, kind, slot"
+        "SELECT {TIMER_COLUMNS} FROM timers WHERE fired_at IS NULL AND due_at <= ?1 AND {} \
+         ORDER BY due_at, game_id, kind, slot LIMIT ?3",
+        claimable!("2", "1")
     );
-    timers_query(&conn, &sql, params![now])
+    timers_query(&conn, &sql, params![lease.now, lease.holder, limit as i64])
+}
+
+/// Claims a due timer for `lease.holder` until `lease.until`; false if it fired, was replaced
+/// by a later turn's, or is held by another process's lease that has not lapsed.
+pub fn claim_timer(conn: &impl Db, timer: &TimerRow, lease: Lease<'_>) -> Result<bool> {
+    let key = (timer.game_id, timer.kind.as_str(), timer.slot, timer.ply);
+    let changed = conn.link().execute(
+        concat!(
+            "UPDATE timers SET claimed_by = ?5, claimed_until = ?7 WHERE game_id = ?1 \
+             AND kind = ?2 AND slot = ?3 AND ply = ?4 AND fired_at IS NULL AND ",
+            claimable!("5", "6")
+        ),
+        params![
+            key.0,
+            key.1,
+            key.2,
+            key.3,
+            lease.holder,
+            lease.now,
+            lease.until
+        ],
+    )?;
+    Ok(changed == 1)
 }
 
 pub fn game_timers(conn: &impl Db, game: GameId) -> Result<Vec<TimerRow>> {
@@ -200,14 +228,17 @@ pub fn game_timers(conn: &impl Db, game: GameId) -> Result<Vec<TimerRow>> {
     timers_query(&conn, &sql, params![game])
 }
 
-/// The earliest time a pending timer is due (a game's or a player's), for the scheduler's
-/// sleep.
-pub fn next_timer_due(conn: &impl Db) -> Result<Option<i64>> {
+/// The earliest time a pending timer may be fired by `holder` (a game's or a player's), for
+/// the scheduler's sleep: its due time, or when another process's lease on it lapses.
+pub fn next_timer_due(conn: &impl Db, holder: &str) -> Result<Option<i64>> {
     let conn = conn.link();
     conn.query_one(
-        "SELECT MIN(due) FROM (SELECT MIN(due_at) AS due FROM timers WHERE fired_at IS NULL \
-         UNION ALL SELECT MIN(due_at) FROM user_timers WHERE fired_at IS NULL) AS pending",
-        params![],
+        "SELECT MIN(due) FROM (\
+         SELECT MIN(CASE WHEN claimed_by <> ?1 AND claimed_until > due_at THEN claimed_until \
+         ELSE due_at END) AS due FROM timers WHERE fired_at IS NULL \
+         UNION ALL SELECT MIN(CASE WHEN claimed_by <> ?1 AND claimed_until > due_at \
+         THEN claimed_until ELSE due_at END) FROM user_timers WHERE fired_at IS NULL) AS pending",
+        params![holder],
         |r| r.get(0),
     )
 }
@@ -220,8 +251,8 @@ pub fn postpone_timer(conn: &impl Db, timer: &TimerRow, due: i64) -> Result<bool
         conn,
         timer,
         due,
-        "UPDATE timers SET due_at = ?5 WHERE game_id = ?1 AND kind = ?2 AND slot = ?3 \
-         AND ply = ?4 AND fired_at IS NULL",
+        "UPDATE timers SET due_at = ?5, claimed_by = NULL, claimed_until = NULL \
+         WHERE game_id = ?1 AND kind = ?2 AND slot = ?3 AND ply = ?4 AND fired_at IS NULL",
     )
 }
 
@@ -269,7 +300,7 @@ pub fn running_deadline(conn: &impl Db, game: GameId) -> Result<Option<i64>> {
 }
 
 /// A player's timer (not a game's): the daily digest.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum UserTimerKind {
     Digest,
 }
@@ -303,7 +334,8 @@ pub fn set_user_timer(conn: &impl Db, user: UserId, kind: UserTimerKind, due: i6
     let conn = conn.link();
     conn.execute(
         "INSERT INTO user_timers (user_id, kind, due_at) VALUES (?1, ?2, ?3) \
-         ON CONFLICT (user_id, kind) DO UPDATE SET due_at = excluded.due_at, fired_at = NULL",
+         ON CONFLICT (user_id, kind) DO UPDATE SET due_at = excluded.due_at, fired_at = NULL, \
+         claimed_by = NULL, claimed_until = NULL",
         params![user, kind.as_str(), due],
     )?;
     Ok(())
@@ -318,13 +350,22 @@ pub fn drop_user_timer(conn: &impl Db, user: UserId, kind: UserTimerKind) -> Res
     Ok(())
 }
 
-/// Players' timers due at `now` that have not fired, earliest first.
-pub fn due_user_timers(conn: &impl Db, now: i64) -> Result<Vec<UserTimerRow>> {
+/// Up to `limit` players' timers due at `lease.now` that have not fired and that
+/// `lease.holder` may claim, earliest first.
+pub fn claimable_user_timers(
+    conn: &impl Db,
+    lease: Lease<'_>,
+    limit: usize,
+) -> Result<Vec<UserTimerRow>> {
     let conn = conn.link();
     let rows = conn.query_many(
-        "SELECT user_id, kind, due_at FROM user_timers WHERE fired_at IS NULL AND due_at <= ?1 \
-         ORDER BY due_at, user_id, kind",
-        params![now],
+        concat!(
+            "SELECT user_id, kind, due_at FROM user_timers WHERE fired_at IS NULL \
+             AND due_at <= ?1 AND ",
+            claimable!("2", "1"),
+            " ORDER BY due_at, user_id, kind LIMIT ?3"
+        ),
+        params![lease.now, lease.holder, limit as i64],
         |r| {
             Ok(UserTimerRow {
                 user_id: r.get(0)?,
@@ -334,6 +375,26 @@ pub fn due_user_timers(conn: &impl Db, now: i64) -> Result<Vec<UserTimerRow>> {
         },
     )?;
     Ok(rows)
+}
+
+/// [`claim_timer`] for a player's timer.
+pub fn claim_user_timer(conn: &impl Db, timer: &UserTimerRow, lease: Lease<'_>) -> Result<bool> {
+    let changed = conn.link().execute(
+        concat!(
+            "UPDATE user_timers SET claimed_by = ?4, claimed_until = ?6 WHERE user_id = ?1 \
+             AND kind = ?2 AND due_at = ?3 AND fired_at IS NULL AND ",
+            claimable!("4", "5")
+        ),
+        params![
+            timer.user_id,
+            timer.kind.as_str(),
+            timer.due_at,
+            lease.holder,
+            lease.now,
+            lease.until
+        ],
+    )?;
+    Ok(changed == 1)
 }
 
 pub fn user_timer(conn: &impl Db, user: UserId, kind: UserTimerKind) -> Result<Option<i64>> {

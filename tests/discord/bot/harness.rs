@@ -117,6 +117,8 @@ impl Harness {
             durability: Durability::Normal,
             dev_guild: None,
             api_url: Some(self.fake.base_url()),
+            shards: None,
+            lease: jackal::game::worker::DEFAULT_LEASE,
         };
         let clock = self.clock.clone() as Arc<dyn Clock>;
         let (commands, mut inbox) = tokio::sync::mpsc::unbounded_channel::<Command>();
