@@ -46,7 +46,7 @@ pub use world::{
 
 use gateway::GatewayState;
 use rest::TroubleRule;
-use world::{Guild, InteractionKind, Member, Role, World, next_snowflake, timestamp_now};
+use world::{InteractionKind, Member, Role, World, next_snowflake, timestamp_now};
 
 /// The bot token the fake accepts; anything else gets 401 / close code 4004.
 pub const BOT_TOKEN: &str = "fake-discord-bot-token";
@@ -141,8 +141,6 @@ impl FakeDiscord {
         let bot = UserId::new(app_id);
         let owner = UserId::new(next_snowflake());
         let guild = GuildId::new(next_snowflake());
-        let general = ChannelId::new(next_snowflake());
-        let bot_role = RoleId::new(next_snowflake());
 
         let mut world = World {
             app_id,
@@ -170,45 +168,7 @@ impl FakeDiscord {
                 locale: "en-US".into(),
             },
         );
-        let mut members = std::collections::BTreeMap::new();
-        for (user, roles) in [(owner, vec![]), (bot, vec![bot_role])] {
-            members.insert(
-                user,
-                Member {
-                    user,
-                    roles,
-                    joined_at: timestamp_now(),
-                },
-            );
-        }
-        world.guilds.insert(
-            guild,
-            Guild {
-                id: guild,
-                name: "Test Guild".into(),
-                owner,
-                roles: vec![
-                    Role {
-                        id: RoleId::new(guild.get()),
-                        name: "@everyone".into(),
-                        permissions: perms::EVERYONE_DEFAULT,
-                        position: 0,
-                    },
-                    Role {
-                        id: bot_role,
-                        name: "Jackal".into(),
-                        permissions: perms::EVERYONE_DEFAULT
-                            | perms::MANAGE_MESSAGES
-                            | perms::MANAGE_THREADS,
-                        position: 1,
-                    },
-                ],
-                members,
-            },
-        );
-        world
-            .channels
-            .insert(general, Channel::text(general, guild, "general", 0));
+        let general = world.add_guild(guild, "Test Guild", owner);
 
         let shared = Arc::new(Shared {
             world: Mutex::new(world),

@@ -608,6 +608,50 @@ pub struct World {
 }
 
 impl World {
+    /// Makes a guild as a server owner makes one and invites the bot: @everyone with
+    /// Discord's default permissions, #general, the owner, and the bot as a member with a
+    /// role of its own (what its invite granted). Returns #general.
+    pub fn add_guild(&mut self, id: GuildId, name: &str, owner: UserId) -> ChannelId {
+        let general = ChannelId::new(next_snowflake());
+        let bot_role = RoleId::new(next_snowflake());
+        let members = [(owner, vec![]), (self.bot, vec![bot_role])]
+            .into_iter()
+            .map(|(user, roles)| {
+                let member = Member {
+                    user,
+                    roles,
+                    joined_at: timestamp_now(),
+                };
+                (user, member)
+            })
+            .collect();
+        let everyone = Role {
+            id: RoleId::new(id.get()),
+            name: "@everyone".into(),
+            permissions: perms::EVERYONE_DEFAULT,
+            position: 0,
+        };
+        let bot = Role {
+            id: bot_role,
+            name: self.users[&self.bot].name.clone(),
+            permissions: perms::EVERYONE_DEFAULT | perms::MANAGE_MESSAGES | perms::MANAGE_THREADS,
+            position: 1,
+        };
+        self.guilds.insert(
+            id,
+            Guild {
+                id,
+                name: name.into(),
+                owner,
+                roles: vec![everyone, bot],
+                members,
+            },
+        );
+        self.channels
+            .insert(general, Channel::text(general, id, "general", 0));
+        general
+    }
+
     pub fn user(&self, id: UserId) -> Option<&User> {
         self.users.get(&id)
     }
