@@ -65,6 +65,10 @@ pub struct Config {
     /// How long Discord remembers a message's nonce for `enforce_nonce` (documented only as
     /// "the past few minutes").
     pub nonce_window: Duration,
+    /// How many shards the bot must run (Discord: one per 2 500 guilds at most; `GET
+    /// /gateway/bot` says how many). Every IDENTIFY must name exactly this count; each guild's
+    /// events go to shard `(guild_id >> 22) % shards`, DMs to shard 0.
+    pub shards: u16,
 }
 
 impl Default for Config {
@@ -74,6 +78,7 @@ impl Default for Config {
             heartbeat_interval: Duration::from_millis(41_250),
             wait_timeout: Duration::from_secs(15),
             nonce_window: Duration::from_secs(5 * 60),
+            shards: 1,
         }
     }
 }
@@ -131,6 +136,10 @@ impl FakeDiscord {
     }
 
     pub async fn start_with(config: Config) -> FakeDiscord {
+        assert!(
+            config.shards >= 1,
+            "fake Discord: a bot runs at least one shard"
+        );
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
             .await
             .expect("bind 127.0.0.1:0");
@@ -444,15 +453,53 @@ impl FakeDiscord {
         self.shared.read(|w| w.rest_log.clone())
     }
 
-    /// How many times a bot identified (started a gateway session) so far: once per bot
-    /// start, not for a resume.
+    /// How many times a bot identified (started a gateway session) so far, on every shard:
+    /// once per shard per bot start, not for a resume.
     pub fn identify_count(&self) -> u32 {
-        self.shared.gateway_snapshot(|g| g.identifies)
+        self.shared.gateway_snapshot(|g| g.identifies())
     }
 
-    /// Whether a bot is connected to the gateway now; false once a killed bot's socket closed.
+    /// Whether a bot is connected to the gateway now on any connection (identified or not);
+    /// false once a killed bot's sockets closed.
     pub fn gateway_connected(&self) -> bool {
         self.shared.gateway_snapshot(|g| g.connected())
+    }
+
+    /// How many times shard `shard` identified so far.
+    pub fn shard_identifies(&self, shard: u16) -> u32 {
+        self.check_shard(shard);
+        self.shared
+            .gateway_snapshot(|g| g.shard(shard).map_or(0, |s| s.identifies))
+    }
+
+    /// How many times shard `shard` resumed its session so far.
+    pub fn shard_resumes(&self, shard: u16) -> u32 {
+        self.check_shard(shard);
+        self.shared
+            .gateway_snapshot(|g| g.shard(shard).map_or(0, |s| s.resumes))
+    }
+
+    /// Whether an open connection serves shard `shard` now (it identified or resumed as it).
+    pub fn shard_connected(&self, shard: u16) -> bool {
+        self.check_shard(shard);
+        self.shared
+            .gateway_snapshot(|g| g.shard(shard).is_some_and(|s| s.is_live()))
+    }
+
+    /// Closes the connection serving shard `shard` with a close code (4000 invites a resume);
+    /// the other shards stay connected. Returns false if no connection served it.
+    pub fn close_shard(&self, shard: u16, code: u16) -> bool {
+        self.check_shard(shard);
+        self.shared.close_shard(shard, code)
+    }
+
+    /// Fails the test for a shard the fake does not run: a typo would otherwise wait in vain.
+    fn check_shard(&self, shard: u16) {
+        let shards = self.shared.config.shards;
+        assert!(
+            shard < shards,
+            "fake Discord: no shard {shard}, the fake runs {shards}"
+        );
     }
 
     /// Every gateway frame so far, both directions.
