@@ -234,6 +234,11 @@ impl Shared {
         f(&self.lock_gateway())
     }
 
+    /// The shard that serves `guild` (shard 0 for `None`: DMs).
+    pub(crate) fn shard_of_guild(&self, guild: Option<GuildId>) -> u16 {
+        shard_for(guild, self.config.shards)
+    }
+
     /// Sends a dispatch event on the shard of the guild it concerns, after checking serenity
     /// can read it. While that shard is disconnected the event waits in its session history
     /// for a RESUME.
@@ -261,6 +266,27 @@ impl Shared {
         if wanted && let Err(error) = self.dispatch(name, data) {
             self.fault(Fault::BadPayload {
                 what: name.into(),
+                error,
+            });
+        }
+    }
+
+    /// Tells the bot about a guild it joined after its shard identified: GUILD_CREATE on the
+    /// guild's shard, as Discord sends when a bot is added to a server. Before that shard
+    /// identifies there is nobody to tell; its READY will list the guild.
+    pub(crate) fn announce_guild(&self, guild: GuildId) {
+        let shard = self.shard_of_guild(Some(guild));
+        let Some((intents, large_threshold)) = self.gateway_snapshot(|g| g.session_settings(shard))
+        else {
+            return;
+        };
+        if intents & intents::GUILDS == 0 {
+            return;
+        }
+        let payload = self.read(|w| w.guild_json(&w.guilds[&guild], large_threshold));
+        if let Err(error) = self.dispatch("GUILD_CREATE", payload) {
+            self.fault(Fault::BadPayload {
+                what: "GUILD_CREATE".into(),
                 error,
             });
         }

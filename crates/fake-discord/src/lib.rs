@@ -18,6 +18,7 @@
 mod admin;
 mod body;
 mod gateway;
+mod guilds;
 mod interact;
 mod log;
 mod net;
@@ -32,7 +33,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use axum::serve::ListenerExt;
-use serenity::all::{ChannelId, GuildId, MessageId, RoleId, UserId};
+use serenity::all::{ChannelId, GuildId, MessageId, UserId};
 use tokio::sync::watch;
 
 // The API for test files.
@@ -46,7 +47,7 @@ pub use world::{
 
 use gateway::GatewayState;
 use rest::TroubleRule;
-use world::{InteractionKind, Member, Role, World, next_snowflake, timestamp_now};
+use world::{InteractionKind, World, next_snowflake};
 
 /// The bot token the fake accepts; anything else gets 401 / close code 4004.
 pub const BOT_TOKEN: &str = "fake-discord-bot-token";
@@ -267,67 +268,6 @@ impl FakeDiscord {
             .with(|w| w.users.get_mut(&user).expect("unknown user").locale = locale.into());
     }
 
-    /// A new guild member with the default (@everyone) permissions.
-    pub fn add_member(&self, name: &str) -> UserId {
-        let id = self.add_user(name);
-        self.join_guild(id);
-        id
-    }
-
-    /// A member holding a role with exactly `permissions` on top of @everyone.
-    pub fn add_member_with_permissions(&self, name: &str, permissions: u64) -> UserId {
-        let id = self.add_user(name);
-        let role = RoleId::new(next_snowflake());
-        self.shared.with(|w| {
-            let guild = w.guilds.get_mut(&self.guild).expect("default guild");
-            let position = guild.roles.len() as u16;
-            guild.roles.push(Role {
-                id: role,
-                name: format!("{name}-role"),
-                permissions,
-                position,
-            });
-        });
-        self.insert_member(id, &[role]);
-        id
-    }
-
-    /// Makes an existing user a member of the guild with @everyone's permissions.
-    pub fn join_guild(&self, user: UserId) {
-        self.insert_member(user, &[]);
-    }
-
-    fn insert_member(&self, user: UserId, roles: &[RoleId]) {
-        self.shared.with(|w| {
-            let guild = w.guilds.get_mut(&self.guild).expect("default guild");
-            guild.members.insert(
-                user,
-                Member {
-                    user,
-                    roles: roles.to_vec(),
-                    joined_at: timestamp_now(),
-                },
-            );
-        });
-    }
-
-    /// A new text channel in the guild; `overwrites` as in Discord's channel settings.
-    pub fn add_text_channel(&self, name: &str, overwrites: Vec<Overwrite>) -> ChannelId {
-        let id = ChannelId::new(next_snowflake());
-        self.shared.with(|w| {
-            let position = w.channels.len() as u16;
-            let mut channel = Channel::text(id, self.guild, name, position);
-            channel.overwrites = overwrites;
-            w.channels.insert(id, channel);
-        });
-        id
-    }
-
-    /// The @everyone role, for overwrites.
-    pub fn everyone_role(&self) -> RoleId {
-        RoleId::new(self.guild.get())
-    }
-
     /// A snapshot of a user, channel or message.
     pub fn user(&self, id: UserId) -> Option<User> {
         self.shared.read(|w| w.users.get(&id).cloned())
@@ -410,7 +350,7 @@ impl FakeDiscord {
             .read(|w| w.channel_messages(channel).cloned().collect())
     }
 
-    /// Threads in the guild, oldest first.
+    /// Threads in every guild, oldest first.
     pub fn threads(&self) -> Vec<ChannelId> {
         self.shared.read(|w| {
             w.channels
