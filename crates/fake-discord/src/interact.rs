@@ -624,13 +624,14 @@ impl FakeDiscord {
         })
     }
 
-    /// Dispatches any gateway event; the payload must be something serenity can read.
+    /// Dispatches any gateway event on the shard of the guild it names (`guild_id`; a guild
+    /// event's `id`), shard 0 without one; the payload must be something serenity can read.
     pub fn dispatch(&self, event: &str, data: Value) -> Result<(), String> {
         self.shared.dispatch(event, data)
     }
 
-    /// Closes the bot's gateway connection with a close code (4000: "unknown error", which a
-    /// client answers by resuming). Returns false if the bot was not connected.
+    /// Closes every gateway connection of the bot with a close code (4000: "unknown error",
+    /// which a client answers by resuming). Returns false if the bot was not connected.
     pub fn close_gateway(&self, code: u16) -> bool {
         self.shared.close_gateway(code)
     }

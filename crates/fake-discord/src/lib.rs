@@ -18,6 +18,7 @@
 mod admin;
 mod body;
 mod gateway;
+mod guilds;
 mod interact;
 mod log;
 mod net;
@@ -32,7 +33,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use axum::serve::ListenerExt;
-use serenity::all::{ChannelId, GuildId, MessageId, RoleId, UserId};
+use serenity::all::{ChannelId, GuildId, MessageId, UserId};
 use tokio::sync::watch;
 
 // The API for test files.
@@ -46,7 +47,7 @@ pub use world::{
 
 use gateway::GatewayState;
 use rest::TroubleRule;
-use world::{Guild, InteractionKind, Member, Role, World, next_snowflake, timestamp_now};
+use world::{InteractionKind, World, next_snowflake};
 
 /// The bot token the fake accepts; anything else gets 401 / close code 4004.
 pub const BOT_TOKEN: &str = "fake-discord-bot-token";
@@ -65,6 +66,10 @@ pub struct Config {
     /// How long Discord remembers a message's nonce for `enforce_nonce` (documented only as
     /// "the past few minutes").
     pub nonce_window: Duration,
+    /// How many shards the bot must run (Discord: one per 2 500 guilds at most; `GET
+    /// /gateway/bot` says how many). Every IDENTIFY must name exactly this count; each guild's
+    /// events go to shard `(guild_id >> 22) % shards`, DMs to shard 0.
+    pub shards: u16,
 }
 
 impl Default for Config {
@@ -74,6 +79,7 @@ impl Default for Config {
             heartbeat_interval: Duration::from_millis(41_250),
             wait_timeout: Duration::from_secs(15),
             nonce_window: Duration::from_secs(5 * 60),
+            shards: 1,
         }
     }
 }
@@ -131,6 +137,10 @@ impl FakeDiscord {
     }
 
     pub async fn start_with(config: Config) -> FakeDiscord {
+        assert!(
+            config.shards >= 1,
+            "fake Discord: a bot runs at least one shard"
+        );
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
             .await
             .expect("bind 127.0.0.1:0");
@@ -141,8 +151,6 @@ impl FakeDiscord {
         let bot = UserId::new(app_id);
         let owner = UserId::new(next_snowflake());
         let guild = GuildId::new(next_snowflake());
-        let general = ChannelId::new(next_snowflake());
-        let bot_role = RoleId::new(next_snowflake());
 
         let mut world = World {
             app_id,
@@ -170,45 +178,7 @@ impl FakeDiscord {
                 locale: "en-US".into(),
             },
         );
-        let mut members = std::collections::BTreeMap::new();
-        for (user, roles) in [(owner, vec![]), (bot, vec![bot_role])] {
-            members.insert(
-                user,
-                Member {
-                    user,
-                    roles,
-                    joined_at: timestamp_now(),
-                },
-            );
-        }
-        world.guilds.insert(
-            guild,
-            Guild {
-                id: guild,
-                name: "Test Guild".into(),
-                owner,
-                roles: vec![
-                    Role {
-                        id: RoleId::new(guild.get()),
-                        name: "@everyone".into(),
-                        permissions: perms::EVERYONE_DEFAULT,
-                        position: 0,
-                    },
-                    Role {
-                        id: bot_role,
-                        name: "Jackal".into(),
-                        permissions: perms::EVERYONE_DEFAULT
-                            | perms::MANAGE_MESSAGES
-                            | perms::MANAGE_THREADS,
-                        position: 1,
-                    },
-                ],
-                members,
-            },
-        );
-        world
-            .channels
-            .insert(general, Channel::text(general, guild, "general", 0));
+        let general = world.add_guild(guild, "Test Guild", owner);
 
         let shared = Arc::new(Shared {
             world: Mutex::new(world),
@@ -298,67 +268,6 @@ impl FakeDiscord {
             .with(|w| w.users.get_mut(&user).expect("unknown user").locale = locale.into());
     }
 
-    /// A new guild member with the default (@everyone) permissions.
-    pub fn add_member(&self, name: &str) -> UserId {
-        let id = self.add_user(name);
-        self.join_guild(id);
-        id
-    }
-
-    /// A member holding a role with exactly `permissions` on top of @everyone.
-    pub fn add_member_with_permissions(&self, name: &str, permissions: u64) -> UserId {
-        let id = self.add_user(name);
-        let role = RoleId::new(next_snowflake());
-        self.shared.with(|w| {
-            let guild = w.guilds.get_mut(&self.guild).expect("default guild");
-            let position = guild.roles.len() as u16;
-            guild.roles.push(Role {
-                id: role,
-                name: format!("{name}-role"),
-                permissions,
-                position,
-            });
-        });
-        self.insert_member(id, &[role]);
-        id
-    }
-
-    /// Makes an existing user a member of the guild with @everyone's permissions.
-    pub fn join_guild(&self, user: UserId) {
-        self.insert_member(user, &[]);
-    }
-
-    fn insert_member(&self, user: UserId, roles: &[RoleId]) {
-        self.shared.with(|w| {
-            let guild = w.guilds.get_mut(&self.guild).expect("default guild");
-            guild.members.insert(
-                user,
-                Member {
-                    user,
-                    roles: roles.to_vec(),
-                    joined_at: timestamp_now(),
-                },
-            );
-        });
-    }
-
-    /// A new text channel in the guild; `overwrites` as in Discord's channel settings.
-    pub fn add_text_channel(&self, name: &str, overwrites: Vec<Overwrite>) -> ChannelId {
-        let id = ChannelId::new(next_snowflake());
-        self.shared.with(|w| {
-            let position = w.channels.len() as u16;
-            let mut channel = Channel::text(id, self.guild, name, position);
-            channel.overwrites = overwrites;
-            w.channels.insert(id, channel);
-        });
-        id
-    }
-
-    /// The @everyone role, for overwrites.
-    pub fn everyone_role(&self) -> RoleId {
-        RoleId::new(self.guild.get())
-    }
-
     /// A snapshot of a user, channel or message.
     pub fn user(&self, id: UserId) -> Option<User> {
         self.shared.read(|w| w.users.get(&id).cloned())
@@ -441,7 +350,7 @@ impl FakeDiscord {
             .read(|w| w.channel_messages(channel).cloned().collect())
     }
 
-    /// Threads in the guild, oldest first.
+    /// Threads in every guild, oldest first.
     pub fn threads(&self) -> Vec<ChannelId> {
         self.shared.read(|w| {
             w.channels
@@ -484,15 +393,53 @@ impl FakeDiscord {
         self.shared.read(|w| w.rest_log.clone())
     }
 
-    /// How many times a bot identified (started a gateway session) so far: once per bot
-    /// start, not for a resume.
+    /// How many times a bot identified (started a gateway session) so far, on every shard:
+    /// once per shard per bot start, not for a resume.
     pub fn identify_count(&self) -> u32 {
-        self.shared.gateway_snapshot(|g| g.identifies)
+        self.shared.gateway_snapshot(|g| g.identifies())
     }
 
-    /// Whether a bot is connected to the gateway now; false once a killed bot's socket closed.
+    /// Whether a bot is connected to the gateway now on any connection (identified or not);
+    /// false once a killed bot's sockets closed.
     pub fn gateway_connected(&self) -> bool {
         self.shared.gateway_snapshot(|g| g.connected())
+    }
+
+    /// How many times shard `shard` identified so far.
+    pub fn shard_identifies(&self, shard: u16) -> u32 {
+        self.check_shard(shard);
+        self.shared
+            .gateway_snapshot(|g| g.shard(shard).map_or(0, |s| s.identifies))
+    }
+
+    /// How many times shard `shard` resumed its session so far.
+    pub fn shard_resumes(&self, shard: u16) -> u32 {
+        self.check_shard(shard);
+        self.shared
+            .gateway_snapshot(|g| g.shard(shard).map_or(0, |s| s.resumes))
+    }
+
+    /// Whether an open connection serves shard `shard` now (it identified or resumed as it).
+    pub fn shard_connected(&self, shard: u16) -> bool {
+        self.check_shard(shard);
+        self.shared
+            .gateway_snapshot(|g| g.shard(shard).is_some_and(|s| s.is_live()))
+    }
+
+    /// Closes the connection serving shard `shard` with a close code (4000 invites a resume);
+    /// the other shards stay connected. Returns false if no connection served it.
+    pub fn close_shard(&self, shard: u16, code: u16) -> bool {
+        self.check_shard(shard);
+        self.shared.close_shard(shard, code)
+    }
+
+    /// Fails the test for a shard the fake does not run: a typo would otherwise wait in vain.
+    fn check_shard(&self, shard: u16) {
+        let shards = self.shared.config.shards;
+        assert!(
+            shard < shards,
+            "fake Discord: no shard {shard}, the fake runs {shards}"
+        );
     }
 
     /// Every gateway frame so far, both directions.

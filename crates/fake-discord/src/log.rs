@@ -39,6 +39,10 @@ pub enum Direction {
 #[derive(Debug, Clone)]
 pub struct GatewayLogEntry {
     pub connection: u32,
+    /// The shard the connection served when the frame passed: `None` before it identified
+    /// or resumed (HELLO, a refused IDENTIFY and its close). An accepted IDENTIFY or RESUME
+    /// is logged as its shard's.
+    pub shard: Option<u16>,
     pub direction: Direction,
     pub frame: Value,
 }

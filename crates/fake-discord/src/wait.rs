@@ -68,7 +68,8 @@ impl FakeDiscord {
                     .event_name()
                     .map(str::to_string)
                     .unwrap_or_else(|| format!("op {:?}", e.op()));
-                format!("  #{} {:?} {what}", e.connection, e.direction)
+                let shard = e.shard.map(|s| format!(" shard {s}")).unwrap_or_default();
+                format!("  #{}{shard} {:?} {what}", e.connection, e.direction)
             })
             .collect();
         let faults: Vec<String> = self.faults().iter().map(|f| format!("  {f}")).collect();
@@ -80,11 +81,10 @@ impl FakeDiscord {
         )
     }
 
-    /// Until the bot has identified on the gateway and received READY.
+    /// Until the bot has identified on the gateway (on any shard) and received READY.
     pub async fn wait_ready(&self) {
         self.wait_for("the bot to connect to the gateway", |f| {
-            f.shared
-                .gateway_snapshot(|g| (g.identifies > 0).then_some(()))
+            (f.identify_count() > 0).then_some(())
         })
         .await
     }
@@ -97,11 +97,30 @@ impl FakeDiscord {
         .await
     }
 
-    /// Until the bot has resumed its session `count` times in all.
+    /// Until the bot has resumed its sessions `count` times in all (on every shard).
     pub async fn wait_resumed(&self, count: u32) {
         self.wait_for("the bot to resume its gateway session", |f| {
             f.shared
-                .gateway_snapshot(|g| (g.resumes >= count).then_some(()))
+                .gateway_snapshot(|g| (g.resumes() >= count).then_some(()))
+        })
+        .await
+    }
+
+    /// Until shard `shard` has identified `count` times in all and a connection serves it.
+    pub async fn wait_shard_identified(&self, shard: u16, count: u32) {
+        let what = format!("identify number {count} of shard {shard}");
+        self.wait_for(&what, |f| {
+            (f.shard_identifies(shard) >= count && f.shard_connected(shard)).then_some(())
+        })
+        .await
+    }
+
+    /// Until shard `shard` has resumed its session `count` times in all and a connection
+    /// serves it.
+    pub async fn wait_shard_resumed(&self, shard: u16, count: u32) {
+        let what = format!("resume number {count} of shard {shard}");
+        self.wait_for(&what, |f| {
+            (f.shard_resumes(shard) >= count && f.shard_connected(shard)).then_some(())
         })
         .await
     }

@@ -18,6 +18,26 @@ const DISCORD_EPOCH_MS: u64 = 1_420_070_400_000;
 /// Snowflakes that carry the real creation time (serenity derives `created_at` from them),
 /// strictly increasing even within one millisecond.
 pub fn next_snowflake() -> u64 {
+    reserve_snowflake(|id| id)
+}
+
+/// A new snowflake (as [`next_snowflake`]) whose guild would be served by `shard` of
+/// `shards`: Discord picks a guild's shard from its id's timestamp, `(id >> 22) % shards`, so
+/// the timestamp is moved on by the few milliseconds that takes (fewer than `shards`).
+pub fn next_snowflake_on_shard(shard: u16, shards: u16) -> u64 {
+    assert!(shard < shards, "shard {shard} of {shards} does not exist");
+    reserve_snowflake(|id| {
+        let ms = id >> 22;
+        let ahead =
+            (u64::from(shard) + u64::from(shards) - ms % u64::from(shards)) % u64::from(shards);
+        if ahead == 0 { id } else { (ms + ahead) << 22 }
+    })
+}
+
+/// Hands out `pick(lowest)`, where `lowest` is the smallest id now both current and above
+/// every id handed out so far; `pick` may only move it up. Every snowflake comes from here,
+/// so ids stay unique and increasing whatever each caller picks.
+fn reserve_snowflake(pick: impl Fn(u64) -> u64) -> u64 {
     static LAST: AtomicU64 = AtomicU64::new(0);
     let now_ms = SystemTime::now()
         .duration_since(UNIX_EPOCH)
@@ -25,7 +45,9 @@ pub fn next_snowflake() -> u64 {
     let candidate = (now_ms.as_millis() as u64 - DISCORD_EPOCH_MS) << 22;
     let mut last = LAST.load(Ordering::Relaxed);
     loop {
-        let next = candidate.max(last + 1);
+        let lowest = candidate.max(last + 1);
+        let next = pick(lowest);
+        debug_assert!(next >= lowest, "a picked snowflake must not go back");
         match LAST.compare_exchange(last, next, Ordering::Relaxed, Ordering::Relaxed) {
             Ok(_) => return next,
             Err(seen) => last = seen,
@@ -172,6 +194,8 @@ pub struct Guild {
     /// The first role is @everyone, whose id is the guild's id.
     pub roles: Vec<Role>,
     pub members: BTreeMap<UserId, Member>,
+    /// The #general text channel the guild was made with.
+    pub general: ChannelId,
 }
 
 impl Guild {
@@ -608,6 +632,51 @@ pub struct World {
 }
 
 impl World {
+    /// Makes a guild as a server owner makes one and invites the bot: @everyone with
+    /// Discord's default permissions, #general, the owner, and the bot as a member with a
+    /// role of its own (what its invite granted). Returns #general.
+    pub fn add_guild(&mut self, id: GuildId, name: &str, owner: UserId) -> ChannelId {
+        let general = ChannelId::new(next_snowflake());
+        let bot_role = RoleId::new(next_snowflake());
+        let members = [(owner, vec![]), (self.bot, vec![bot_role])]
+            .into_iter()
+            .map(|(user, roles)| {
+                let member = Member {
+                    user,
+                    roles,
+                    joined_at: timestamp_now(),
+                };
+                (user, member)
+            })
+            .collect();
+        let everyone = Role {
+            id: RoleId::new(id.get()),
+            name: "@everyone".into(),
+            permissions: perms::EVERYONE_DEFAULT,
+            position: 0,
+        };
+        let bot = Role {
+            id: bot_role,
+            name: self.users[&self.bot].name.clone(),
+            permissions: perms::EVERYONE_DEFAULT | perms::MANAGE_MESSAGES | perms::MANAGE_THREADS,
+            position: 1,
+        };
+        self.guilds.insert(
+            id,
+            Guild {
+                id,
+                name: name.into(),
+                owner,
+                roles: vec![everyone, bot],
+                members,
+                general,
+            },
+        );
+        self.channels
+            .insert(general, Channel::text(general, id, "general", 0));
+        general
+    }
+
     pub fn user(&self, id: UserId) -> Option<&User> {
         self.users.get(&id)
     }
@@ -801,6 +870,18 @@ mod tests {
     fn dates_convert_like_the_calendar() {
         assert_eq!(civil_from_days(0), (1970, 1, 1));
         assert_eq!(civil_from_days(19_782), (2024, 2, 29));
+    }
+
+    #[test]
+    fn a_snowflake_on_a_shard_lands_there_and_keeps_increasing() {
+        for (shard, shards) in [(0, 1), (0, 2), (1, 2), (2, 3), (4, 5)] {
+            let before = next_snowflake();
+            let id = next_snowflake_on_shard(shard, shards);
+            let after = next_snowflake();
+            assert_eq!((id >> 22) % u64::from(shards), u64::from(shard));
+            assert!(before < id && id < after, "{before} < {id} < {after}");
+            assert!(snowflake_age(id) < Duration::from_secs(1));
+        }
     }
 
     #[test]

@@ -29,10 +29,12 @@ pub async fn gateway(State(shared): State<Arc<Shared>>) -> Response {
     Json(json!({"url": ws_url(&shared)})).into_response()
 }
 
+/// The shard count is the fake's configured one, which IDENTIFY must then use; one shard
+/// may start at a time (`max_concurrency`), as for any bot in fewer than 150 000 guilds.
 pub async fn gateway_bot(State(shared): State<Arc<Shared>>) -> Response {
     Json(json!({
         "url": ws_url(&shared),
-        "shards": 1,
+        "shards": shared.config.shards,
         "session_start_limit": {"total": 1000, "remaining": 999, "reset_after": 14_400_000, "max_concurrency": 1},
     }))
     .into_response()
