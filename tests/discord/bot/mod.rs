@@ -18,6 +18,7 @@ mod real_life;
 mod refusals;
 mod restart;
 mod russian;
+mod shards;
 mod startup;
 mod trouble;
 mod whole_game;
