@@ -141,7 +141,8 @@ fn main() {
         let once = each_fired_once(&url, &games);
         println!(
             "postgres: a burst of {BURST} due deadlines, {processes} process(es): all fired in \
-             {:.2} s ({:.0} a second; fired by process: {counts:?}; each once: {once})",
+             {:.2} s ({:.0} timers a second, each game's reminder and deadline; fired by \
+             process: {counts:?}; each deadline once: {once})",
             took.as_secs_f64(),
             fired as f64 / took.as_secs_f64(),
         );
