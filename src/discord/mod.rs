@@ -44,7 +44,7 @@ use types::Data;
 
 use crate::game::{Clock, Database, GameService};
 use crate::store::lock::{DatabaseLock, LockError};
-use crate::store::postgres::{ShardLock, ShardRefusal, Shards};
+use crate::store::postgres::{Kept, ShardLock, ShardRefusal, Shards};
 use shards::ShardRange;
 
 /// Everything the bot needs to start.
@@ -70,6 +70,15 @@ pub enum StartError {
     Server(String),
     #[error("cannot run SHARDS={shards} on the PostgreSQL database {database}: {why}")]
     ShardsTaken {
+        shards: String,
+        database: String,
+        why: ShardRefusal,
+    },
+    #[error(
+        "stopped: SHARDS={shards} on the PostgreSQL database {database} is no longer this \
+         process's alone ({why}); start it again once the other process is stopped"
+    )]
+    ShardsLost {
         shards: String,
         database: String,
         why: ShardRefusal,
@@ -373,13 +382,63 @@ pub async fn run(launch: Launch) -> Result<(), StartError> {
             }
         }
     };
+    let (shards, database) = (launch.config.shards, launch.config.database.shown());
     let bot = start(launch).await?;
     println!("Invite the bot to a server with: {}", bot.invite_url);
     println!("Jackal is running; stop it with Ctrl-C.");
-    shutdown_signal().await;
+    let lost = tokio::select! {
+        _ = shutdown_signal() => None,
+        why = keep_shards(_server_lock) => Some(why),
+    };
     println!("Stopping: finishing what is in flight…");
     bot.stop().await;
-    Ok(())
+    match lost {
+        None => Ok(()),
+        Some(why) => Err(StartError::ShardsLost {
+            shards: shards.map_or("(every shard)".into(), |r| r.to_string()),
+            database,
+            why,
+        }),
+    }
+}
+
+/// How often a process checks that it still holds its shards on a shared database.
+const KEEP_SHARDS: Duration = Duration::from_secs(5);
+
+/// Keeps this process's shard locks for as long as it runs (never returns without a server
+/// lock): a server restart ends every session and the locks with it, so they are taken again
+/// on a new connection. Returns when another process took some of them meanwhile (it started
+/// while the server had forgotten them): this one must stop, as it would have been refused.
+async fn keep_shards(lock: Option<ShardLock>) -> ShardRefusal {
+    let Some(mut lock) = lock else {
+        return std::future::pending().await;
+    };
+    loop {
+        tokio::time::sleep(KEEP_SHARDS).await;
+        let kept = tokio::task::spawn_blocking(move || {
+            let kept = lock.keep();
+            (lock, kept)
+        })
+        .await;
+        let Ok((returned, kept)) = kept else {
+            tracing::error!("checking the shard locks panicked; stopping");
+            return ShardRefusal::WholeTaken;
+        };
+        lock = returned;
+        match kept {
+            Ok(Ok(Kept::Held)) => {}
+            Ok(Ok(Kept::Retaken)) => {
+                tracing::warn!(
+                    "the database's connection was lost; its shard locks are taken again"
+                )
+            }
+            Ok(Err(why)) => {
+                tracing::error!(%why, "another process took this process's shards; stopping");
+                return why;
+            }
+            Err(e) => tracing::warn!(error = %e, "the shard locks cannot be checked now"),
+        }
+    }
 }
 
 async fn shutdown_signal() {

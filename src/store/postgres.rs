@@ -157,7 +157,20 @@ pub enum ShardRefusal {
 /// Two processes started at the same moment with different totals may both refuse; neither
 /// runs beside the other.
 pub struct ShardLock {
-    _client: Client,
+    client: Client,
+    config: postgres::Config,
+    shown: String,
+    shards: Shards,
+}
+
+/// What [`ShardLock::keep`] found.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Kept {
+    /// The lock's connection is alive: the locks are held.
+    Held,
+    /// The connection was lost (a server restart ends every session, and its locks with it)
+    /// and the locks were taken again on a new one.
+    Retaken,
 }
 
 impl ShardLock {
@@ -171,11 +184,32 @@ impl ShardLock {
         let refusal = claim(&mut client, shards)?;
         Ok(match refusal {
             None => Ok(ShardLock {
-                _client: Client::new(client),
+                client: Client::new(client),
+                config,
+                shown,
+                shards,
             }),
             // The connection closes with the locks it took.
             Some(refusal) => Err(refusal),
         })
+    }
+
+    /// Checks that the locks are still held, and takes them again on a new connection when
+    /// the old one was lost. `Ok(Err(_))`: another process took some of them meanwhile (it
+    /// started while the server had forgotten them); this process must stop, as it would
+    /// have been refused at its start. `Err(_)`: the server cannot be reached now; try later.
+    pub fn keep(&mut self) -> Result<std::result::Result<Kept, ShardRefusal>> {
+        if !self.client.is_closed() && self.client.simple_query("SELECT 1").is_ok() {
+            return Ok(Ok(Kept::Held));
+        }
+        let mut client = connect(&self.config, &self.shown)?;
+        match claim(&mut client, self.shards)? {
+            None => {
+                self.client = Client::new(client);
+                Ok(Ok(Kept::Retaken))
+            }
+            Some(refusal) => Ok(Err(refusal)),
+        }
     }
 }
 
