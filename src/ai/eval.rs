@@ -118,7 +118,7 @@ impl Prior {
     /// The prior of `view`, judged by [`STANDARD`].
     #[cfg(test)]
     pub fn of(view: &PublicView) -> Prior {
-        Prior::weighed(view, &*STANDARD)
+        Prior::weighed(view, &STANDARD)
     }
 
     /// The prior of `view`, judged by `weights`.
