@@ -11,7 +11,7 @@ use std::cell::Cell;
 use crate::engine::mapgen::SplitMix64;
 use crate::engine::{Action, Event, Game, PublicView, Team};
 
-use super::eval::{Prior, is_caught, rewards};
+use super::eval::{Prior, STANDARD, Weights, is_caught, rewards};
 use super::policy::{Glance, best};
 use super::thought::Thought;
 
@@ -38,11 +38,20 @@ const JUDGED: usize = 24;
 const POSITIONS: u32 = 40;
 
 pub(super) fn think(view: &PublicView, rng: &mut SplitMix64) -> Option<Thought> {
+    think_weighed(view, rng, &STANDARD)
+}
+
+/// [`think`], judging positions by `weights`.
+pub(super) fn think_weighed(
+    view: &PublicView,
+    rng: &mut SplitMix64,
+    weights: &'static Weights,
+) -> Option<Thought> {
     let actions = super::candidates(view);
     if actions.len() <= 1 {
         return actions.first().map(|a| Thought::plain(*a));
     }
-    let mut judged = judge(view, actions, rng);
+    let mut judged = judge(view, actions, rng, weights);
     let action = judged[best(judged.len(), rng, |i| judged[i].1)].0;
     judged.sort_by(|a, b| b.1.total_cmp(&a.1));
     Some(Thought {
@@ -53,13 +62,15 @@ pub(super) fn think(view: &PublicView, rng: &mut SplitMix64) -> Option<Thought> 
 }
 
 /// The actions worth judging among `actions` (all of them, or those the quick policy likes
-/// best when they are too many), each with its expected reward for the mover.
+/// best when they are too many), each with its expected reward for the mover, judged by
+/// `weights`.
 pub(super) fn judge(
     view: &PublicView,
     actions: Vec<Action>,
     rng: &mut SplitMix64,
+    weights: &'static Weights,
 ) -> Vec<(Action, f32)> {
-    judge_counting(view, actions, rng).0
+    judge_counting(view, actions, rng, weights).0
 }
 
 /// [`judge`], and how many positions it judged.
@@ -67,9 +78,10 @@ fn judge_counting(
     view: &PublicView,
     mut actions: Vec<Action>,
     rng: &mut SplitMix64,
+    weights: &'static Weights,
 ) -> (Vec<(Action, f32)>, u32) {
     let team = view.controller();
-    let prior = Prior::of(view);
+    let prior = Prior::weighed(view, weights);
     let wide = actions.len() > JUDGED;
     let guesses = if wide { WIDE_SAMPLES } else { SAMPLES };
     let samples: Vec<Game> = (0..guesses).map(|_| view.sample(rng)).collect();
@@ -300,7 +312,8 @@ mod tests {
             let mut rng = SplitMix64::new(seed);
             while !game.is_over() && game.ply() < 400 {
                 let view = game.public_view();
-                let (_, judged) = judge_counting(&view, super::super::candidates(&view), &mut rng);
+                let (_, judged) =
+                    judge_counting(&view, super::super::candidates(&view), &mut rng, &STANDARD);
                 most = most.max(judged);
                 let legal = game.legal_actions_unflagged();
                 game.play(&legal[rng.pick(legal.len())]).unwrap();

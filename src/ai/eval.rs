@@ -9,6 +9,8 @@
 //! than far. Only open tiles are read: a fog tile counts for the gold an unseen tile holds on
 //! average.
 
+use std::sync::LazyLock;
+
 use crate::engine::{Cell, Game, Item, Place, PublicView, Team, TileKind, Unit, UnitKind};
 
 use super::reach::{self, FAR, Map, open_kind};
@@ -40,14 +42,87 @@ const LONG_WEIGHT: f32 = 0.08;
 /// counts the gold left for less: a standoff this long is one nobody is breaking.
 const STALL_HORIZON: f32 = 15.0;
 
-/// What the bot knows about the fog: how much gold an unseen tile holds on average.
+/// The weights a side's value is made of ([`side_value`]): every level judges by
+/// [`STANDARD`] (the constants above). Other weights are for tuning runs (the ignored test
+/// `tune_weights` in `src/ai/tests.rs`, which plays `easy` judging by them against `easy`
+/// judging by these): none tried so far did better (`docs/bots.md`).
+#[derive(Clone, Debug, PartialEq)]
+pub(super) struct Weights {
+    /// A point of gold one move further away is worth this much less ([`DISCOUNT`]).
+    pub discount: f32,
+    /// A living fighting unit ([`UNIT`]).
+    pub unit: f32,
+    /// A caught fighting unit ([`CAUGHT`]).
+    pub caught: f32,
+    /// A side none of whose units can move ([`STRANDED`]).
+    pub stranded: f32,
+    /// Gold in the fog against gold in sight ([`FOG_WEIGHT`]).
+    pub fog_weight: f32,
+    /// Gold no unit is going for yet ([`SPARE`]).
+    pub spare: f32,
+    /// A carrier next to an enemy that moves first ([`THREATENED`]).
+    pub threatened: f32,
+    /// `discount` to the power of each number of moves up to [`FAR`] (nothing at `FAR`).
+    discounts: [f32; FAR as usize + 1],
+}
+
+/// `easy`'s and `normal`'s weights: the constants above.
+pub(super) static STANDARD: LazyLock<Weights> = LazyLock::new(|| {
+    Weights::new(
+        DISCOUNT, UNIT, CAUGHT, STRANDED, FOG_WEIGHT, SPARE, THREATENED,
+    )
+});
+
+impl Weights {
+    pub fn new(
+        discount: f32,
+        unit: f32,
+        caught: f32,
+        stranded: f32,
+        fog_weight: f32,
+        spare: f32,
+        threatened: f32,
+    ) -> Weights {
+        let mut discounts = [0.0; FAR as usize + 1];
+        for (d, slot) in discounts.iter_mut().enumerate().take(FAR as usize) {
+            *slot = discount.powi(d as i32);
+        }
+        Weights {
+            discount,
+            unit,
+            caught,
+            stranded,
+            fog_weight,
+            spare,
+            threatened,
+            discounts,
+        }
+    }
+
+    /// `discount` to the power `moves`, from the table (this runs for every cell of every
+    /// leaf).
+    fn discount(&self, moves: u16) -> f32 {
+        self.discounts[moves.min(FAR) as usize]
+    }
+}
+
+/// What the bot knows about the fog (how much gold an unseen tile holds on average), and
+/// the weights it judges positions by.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Prior {
     gold_per_fog_tile: f32,
+    weights: &'static Weights,
 }
 
 impl Prior {
+    /// The prior of `view`, judged by [`STANDARD`].
+    #[cfg(test)]
     pub fn of(view: &PublicView) -> Prior {
+        Prior::weighed(view, &STANDARD)
+    }
+
+    /// The prior of `view`, judged by `weights`.
+    pub fn weighed(view: &PublicView, weights: &'static Weights) -> Prior {
         let gold: u32 = view
             .unseen_counts()
             .iter()
@@ -56,25 +131,15 @@ impl Prior {
         let tiles = view.unseen_count().max(1);
         Prior {
             gold_per_fog_tile: gold as f32 / tiles as f32,
+            weights,
         }
     }
 }
 
-/// `DISCOUNT` to the power `moves`, from a table (this runs for every cell of every leaf).
+/// `DISCOUNT` to the power `moves` ([`STANDARD`]).
+#[cfg(test)]
 fn discount(moves: u16) -> f32 {
-    static TABLE: std::sync::OnceLock<Vec<f32>> = std::sync::OnceLock::new();
-    let table = TABLE.get_or_init(|| {
-        (0..=FAR as i32)
-            .map(|d| {
-                if d >= FAR as i32 {
-                    0.0
-                } else {
-                    DISCOUNT.powi(d)
-                }
-            })
-            .collect()
-    });
-    table[moves.min(FAR) as usize]
+    STANDARD.discount(moves)
 }
 
 /// Each team's value (index: team − 1); allies share their side's value.
@@ -259,6 +324,7 @@ fn in_hand(game: &Game, cell: Cell, item: Item) -> u32 {
 }
 
 fn side_value(game: &Game, prior: &Prior, walks: &reach::Walks, team: Team) -> f32 {
+    let w = prior.weights;
     let home = reach::home(game, team);
     let mut piles = piles(game);
     let mut value = game.side_score(team) as f32;
@@ -272,16 +338,16 @@ fn side_value(game: &Game, prior: &Prior, walks: &reach::Walks, team: Team) -> f
     // game in any case.
     let fighters = side.iter().filter(|u| u.fights());
     let caught = fighters.clone().filter(|u| is_caught(u)).count();
-    value += UNIT * (fighters.count() - caught) as f32 + CAUGHT * caught as f32;
+    value += w.unit * (fighters.count() - caught) as f32 + w.caught * caught as f32;
     if stranded(game, team) {
-        value -= STRANDED;
+        value -= w.stranded;
     }
     let fog: Vec<Cell> = game
         .board()
         .land_cells()
         .filter(|c| game.tile(*c).is_some_and(|t| !t.open))
         .collect();
-    let fog_gold = FOG_WEIGHT * prior.gold_per_fog_tile;
+    let fog_gold = w.fog_weight * prior.gold_per_fog_tile;
     // Carriers first: a unit standing where it can take gold takes one piece of it.
     let mut free = Vec::new();
     for unit in side.iter().filter(|u| u.carries()) {
@@ -294,11 +360,11 @@ fn side_value(game: &Game, prior: &Prior, walks: &reach::Walks, team: Team) -> f
                 let pile = &mut piles[i];
                 pile.pieces -= 1;
                 let risk = if threatened(game, pile.cell, team) {
-                    THREATENED
+                    w.threatened
                 } else {
                     1.0
                 };
-                value += risk * pile.points as f32 * discount(home.get(pile.cell));
+                value += risk * pile.points as f32 * w.discount(home.get(pile.cell));
             }
             None => free.push(*unit),
         }
@@ -321,7 +387,7 @@ fn side_value(game: &Game, prior: &Prior, walks: &reach::Walks, team: Team) -> f
         .iter()
         .map(|p| {
             if guarded(game, p.cell, team) {
-                THREATENED
+                w.threatened
             } else {
                 1.0
             }
@@ -333,14 +399,14 @@ fn side_value(game: &Game, prior: &Prior, walks: &reach::Walks, team: Team) -> f
         let mut target = None;
         for (i, pile) in piles.iter().enumerate().filter(|(_, p)| p.pieces > 0) {
             let moves = walk.get(pile.cell).saturating_add(home.get(pile.cell));
-            let v = guard[i] * pile.points as f32 * discount(moves);
+            let v = guard[i] * pile.points as f32 * w.discount(moves);
             if v > best {
                 best = v;
                 target = Some(i);
             }
         }
         for &cell in &fog {
-            let v = fog_gold * discount(walk.get(cell).saturating_add(home.get(cell)));
+            let v = fog_gold * w.discount(walk.get(cell).saturating_add(home.get(cell)));
             if v > best {
                 best = v;
                 target = None;
@@ -356,7 +422,7 @@ fn side_value(game: &Game, prior: &Prior, walks: &reach::Walks, team: Team) -> f
     for pile in &piles {
         let i = game.board().index(pile.cell);
         let moves = nearest[i].saturating_add(home.get(pile.cell));
-        value += SPARE * (pile.pieces * pile.points) as f32 * discount(moves);
+        value += w.spare * (pile.pieces * pile.points) as f32 * w.discount(moves);
     }
     value
 }

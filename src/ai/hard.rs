@@ -1,4 +1,19 @@
 //! The `hard` level: normal's search ([`super::normal`]), shaped to make more of its budget.
+//!
+//! Normal spends a longer budget on more rounds of the same few candidates; but its rounds are
+//! often the same playout over again (late in a game the fog hardly changes one, and every
+//! player answers greedily: `jackal think` shows gains of ± 0.00000 after five rounds), so
+//! rounds beyond the first few add little. Hard spends them on breadth instead:
+//!
+//! - more candidates (eight of easy's favourites and the best of three movers those leave
+//!   out), joining a few at a time as the rounds add up ([`Plan::widening`]);
+//! - a reserve of twelve more of easy's actions, which join one by one whenever the
+//!   candidates played so far have settled, instead of the search stopping there
+//!   ([`Plan::reserve`]): a settled search goes on to look at what easy ranked lower;
+//! - each candidate's measured gain shrunk towards easy's judgement by how noisy it still is
+//!   ([`Choice::Shrunk`]), so that many rounds are trusted though no gain stands two standard
+//!   errors clear, as normal waits for;
+//! - twice normal's default time.
 
 use crate::engine::PublicView;
 use crate::engine::mapgen::SplitMix64;
@@ -15,6 +30,7 @@ const HARD: Plan = Plan {
     replies_judged: 12,
     choice: Choice::Shrunk { spread: 0.03 },
     widening: Some((4, 2)),
+    reserve: 12,
 };
 
 pub(super) fn think(view: &PublicView, rng: &mut SplitMix64, budget: Budget) -> Option<Thought> {

@@ -15,7 +15,8 @@ pub enum BotLevel {
     Easy,
     /// A search over what may lie under the fog, within a time budget.
     Normal,
-    /// Normal's search, wider and trusting its rounds more as they add up, with twice the
+    /// Normal's search, wider (easy's lower-ranked actions join once the search has
+    /// settled on the first) and trusting its rounds more as they add up, with twice the
     /// time by default.
     Hard,
 }

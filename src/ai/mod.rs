@@ -12,7 +12,8 @@
 //! - `normal` ([`normal`]): easy's best few actions played out over determinisations, every
 //!   player answering greedily for four of the mover's turns, within a time budget;
 //! - `hard` ([`hard`]): normal's search on more candidates, which join as its rounds add up,
-//!   trusting the rounds more as they do, with twice normal's default time;
+//!   and once those settle, on easy's lower-ranked actions one by one; trusting the rounds
+//!   more as they add up, with twice normal's default time;
 //! - [`policy`]: a quick glance at actions, to choose which are worth judging in full.
 
 mod easy;

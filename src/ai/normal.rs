@@ -36,7 +36,7 @@ use crate::engine::{Action, Cell, Game, PublicView, Team, UnitKind};
 
 use super::Budget;
 use super::easy::{self, Judge};
-use super::eval::{Prior, lost, race_rewards};
+use super::eval::{Prior, STANDARD, lost, race_rewards};
 use super::policy::Glance;
 use super::thought::{CandidateReport, SearchReport, Thought};
 
@@ -98,6 +98,12 @@ pub(super) struct Plan {
     /// Candidates played from the first round on, easy's favourites first, and after how
     /// many whole rounds one more joins (`None`: all of them at once).
     pub widening: Option<(usize, usize)>,
+    /// Actions of easy's judgement held in reserve beyond the candidates, best first: once
+    /// the candidates played so far have settled ([`Rounds::settled_so_far`]) with budget
+    /// left, the next joins, rather than the search stopping. Late rounds of a settled
+    /// search are often the same playout over again (late in a game the fog hardly changes
+    /// it), so a longer budget is better spent on actions easy ranked lower.
+    pub reserve: usize,
 }
 
 /// How the search turns its rounds into a decision.
@@ -122,6 +128,7 @@ pub(super) const NORMAL: Plan = Plan {
     replies_judged: REPLIES_JUDGED,
     choice: Choice::Evidence,
     widening: None,
+    reserve: 0,
 };
 
 pub(super) fn think(view: &PublicView, rng: &mut SplitMix64, budget: Budget) -> Option<Thought> {
@@ -142,10 +149,13 @@ pub(super) fn search(
     if actions.len() <= 1 {
         return actions.first().map(|a| Thought::plain(*a));
     }
-    let mut judged = easy::judge(view, actions, rng);
+    let mut judged = easy::judge(view, actions, rng, &STANDARD);
     // A stable sort keeps the view's order among equals, so a decision is reproducible.
     judged.sort_by(|a, b| b.1.total_cmp(&a.1));
-    let ranked = candidates_of(&judged, plan);
+    let mut ranked = candidates_of(&judged, plan);
+    // The candidates planned; those of the reserve come after them.
+    let planned = ranked.len();
+    ranked.extend(reserve_of(&judged, &ranked, plan));
     if ranked.len() == 1 {
         return Some(Thought {
             action: ranked[0].0,
@@ -155,7 +165,7 @@ pub(super) fn search(
     }
     let search = Search {
         me: view.controller(),
-        prior: Prior::of(view),
+        prior: Prior::weighed(view, &STANDARD),
         deadline,
         turns: plan.turns,
         replies_judged: plan.replies_judged,
@@ -163,8 +173,10 @@ pub(super) fn search(
     let risks = strand_risks(view, &ranked, rng);
     let mut rounds = Rounds::new(ranked.len());
     rounds.choice = plan.choice;
+    // The reserve joins only as the candidates before it settle.
+    rounds.entered = planned;
     if let Some((first, _)) = plan.widening {
-        rounds.entered = first.clamp(2, ranked.len());
+        rounds.entered = first.clamp(2, planned.max(2));
     }
     rounds.prior = ranked
         .iter()
@@ -211,12 +223,17 @@ pub(super) fn search(
         }
         rounds.add(round);
         if let Some((first, every)) = plan.widening {
-            rounds.entered = (first + rounds.len() / every.max(1)).clamp(2, ranked.len());
+            let due = (first + rounds.len() / every.max(1)).clamp(2, planned.max(2));
+            rounds.entered = rounds.entered.max(due);
         }
         if rounds.len() >= MIN_ROUNDS {
             rounds.prune();
             if rounds.settled() {
                 break;
+            }
+            if rounds.entered >= planned && rounds.settled_so_far() {
+                // Settled among those played, with the reserve still to join.
+                rounds.entered += 1;
             }
         }
     }
@@ -245,6 +262,21 @@ fn candidates_of(judged: &[(Action, f32)], plan: &Plan) -> Vec<(Action, f32)> {
         }
     }
     ranked
+}
+
+/// The actions of easy's judgement held in reserve ([`Plan::reserve`]): the best of those
+/// `ranked` left out, never a fatal one easy rated at the floor.
+fn reserve_of(
+    judged: &[(Action, f32)],
+    ranked: &[(Action, f32)],
+    plan: &Plan,
+) -> Vec<(Action, f32)> {
+    judged
+        .iter()
+        .filter(|(action, score)| *score > f32::MIN && !ranked.iter().any(|(a, _)| a == action))
+        .take(plan.reserve)
+        .copied()
+        .collect()
 }
 
 /// What an action moves: which of the mover's pieces acts.
@@ -444,11 +476,13 @@ impl Rounds {
     /// left, or the chosen one leads every other left by [`DECISIVE`] standard errors.
     fn settled(&self) -> bool {
         // Candidates still to join might change the choice.
-        if self.entered < self.alive.len() {
-            return false;
-        }
+        self.entered >= self.alive.len() && self.settled_so_far()
+    }
+
+    /// [`Rounds::settled`] among the candidates that have joined so far.
+    fn settled_so_far(&self) -> bool {
         let c = self.chosen();
-        (0..self.alive.len())
+        (0..self.entered.min(self.alive.len()))
             .filter(|&k| k != c && self.alive[k])
             .all(|k| clearly_ahead(&self.gain(c, k), DECISIVE))
     }
@@ -891,5 +925,63 @@ mod tests {
         assert_eq!(moved, expected);
         // Fewer actions than candidates: all of them, nothing added.
         assert_eq!(candidates_of(&judged[..3], &NORMAL).len(), 3);
+    }
+
+    /// A plan's reserve ([`Plan::reserve`]) is the best of easy's actions its candidates
+    /// left out, best first, never one of the candidates again nor a fatal one (easy's
+    /// floor), and no more than the plan holds; normal holds none.
+    #[test]
+    fn the_reserve_is_the_best_of_what_the_candidates_left_out() {
+        let step = |n, to: &str| Action::Move {
+            unit: UnitKind::Pirate(n),
+            to: Cell::parse(to).unwrap(),
+            cargo: Items::NONE,
+        };
+        let judged: Vec<(Action, f32)> = ["c3", "c4", "c5", "d3", "d5", "e3", "e4", "e5", "f3"]
+            .iter()
+            .enumerate()
+            .map(|(i, to)| (step(1, to), if i == 7 { f32::MIN } else { 9.0 - i as f32 }))
+            .collect();
+        let plan = Plan {
+            candidates: 3,
+            other_movers: 0,
+            reserve: 4,
+            ..NORMAL
+        };
+        let ranked = candidates_of(&judged, &plan);
+        assert_eq!(ranked, judged[..3].to_vec());
+        let reserve = reserve_of(&judged, &ranked, &plan);
+        assert_eq!(reserve, judged[3..7].to_vec());
+        let all = Plan {
+            reserve: 20,
+            ..plan
+        };
+        let reserve = reserve_of(&judged, &ranked, &all);
+        assert_eq!(
+            reserve.len(),
+            5,
+            "all but the three candidates and the fatal one"
+        );
+        assert!(reserve.iter().all(|(_, score)| *score > f32::MIN));
+        assert!(reserve_of(&judged, &ranked, &NORMAL).is_empty());
+    }
+
+    /// With candidates still in reserve, a search settled among those played is not done
+    /// ([`Rounds::settled`]) though it is so far ([`Rounds::settled_so_far`]): the next one
+    /// joins instead.
+    #[test]
+    fn a_settled_search_with_a_reserve_is_not_done() {
+        let mut r = rounds(&[
+            [0.6, 0.5, f32::NAN],
+            [0.7, 0.61, f32::NAN],
+            [0.5, 0.39, f32::NAN],
+            [0.6, 0.5, f32::NAN],
+            [0.7, 0.6, f32::NAN],
+        ]);
+        r.entered = 2;
+        r.prune();
+        assert!(r.settled_so_far() && !r.settled());
+        r.entered = 3;
+        assert!(!r.settled_so_far(), "candidate 2 has no rounds yet");
     }
 }

@@ -488,3 +488,79 @@ fn a_thought_is_the_decision_and_its_reasons() {
         }
     }
 }
+
+/// A tuning run of the evaluation's weights ([`eval::Weights`]): `easy` judging by the weights in
+/// `JACKAL_TUNE` (discount, unit, caught, stranded, fog weight, spare, threatened; comma
+/// separated) against `easy` judging by [`eval::STANDARD`], on `JACKAL_TUNE_GAMES` games
+/// (default 200) of 13×13, full pack, two players, each map from both seats, maps from
+/// `JACKAL_TUNE_SEED` (default 1). Prints wins, draws and losses of the weights tried:
+///
+/// ```sh
+/// JACKAL_TUNE=0.9,1.5,0.75,8,0.6,0.3,0.4 cargo test --release --lib tune_weights -- --ignored --nocapture
+/// ```
+#[test]
+#[ignore = "a tuning run, minutes long: run it by hand"]
+fn tune_weights() {
+    let numbers: Vec<f32> = std::env::var("JACKAL_TUNE")
+        .expect("JACKAL_TUNE: seven weights")
+        .split(',')
+        .map(|x| x.trim().parse().unwrap())
+        .collect();
+    let [discount, unit, caught, stranded, fog, spare, threatened] = numbers[..] else {
+        panic!("seven weights, not {numbers:?}");
+    };
+    let tried: &'static eval::Weights = Box::leak(Box::new(eval::Weights::new(
+        discount, unit, caught, stranded, fog, spare, threatened,
+    )));
+    let var = |name: &str, default: u64| {
+        std::env::var(name)
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(default)
+    };
+    let games = var("JACKAL_TUNE_GAMES", 200);
+    let seed = var("JACKAL_TUNE_SEED", 1);
+    let settings = Settings {
+        board_size: 13,
+        players: Players::Two,
+        ..Settings::default()
+    };
+    let (mut won, mut drawn, mut lost, mut margin) = (0, 0, 0, 0i64);
+    for g in 0..games {
+        let map = SplitMix64::new(seed ^ (g / 2).wrapping_mul(0xA076_1D64_78BD_642F)).next_u64();
+        // The weights tried sit as team 1 on even games, team 2 on odd ones.
+        let tried_team = Team::of(1 + (g % 2) as u8);
+        let mut game = Game::new(settings.clone(), map).unwrap();
+        while !game.is_over() {
+            let view = game.public_view();
+            let team = view.controller();
+            let weights: &'static eval::Weights = if team == tried_team {
+                tried
+            } else {
+                &eval::STANDARD
+            };
+            let mut rng =
+                SplitMix64::new(map ^ (team.index() as u64) << 56 ^ u64::from(view.ply()));
+            let action = easy::think_weighed(&view, &mut rng, weights)
+                .expect("a move")
+                .action;
+            game.play(&action).unwrap();
+        }
+        let outcome = game.outcome().unwrap();
+        let other = Team::of(if tried_team == Team::of(1) { 2 } else { 1 });
+        margin += i64::from(game.score(tried_team)) - i64::from(game.score(other));
+        match (outcome.winners.contains(&tried_team), outcome.draw) {
+            (true, false) => won += 1,
+            (true, true) => drawn += 1,
+            _ => lost += 1,
+        }
+    }
+    let (low, high) = crate::cli::arena::wilson(won, games as u32);
+    println!(
+        "tune {numbers:?}: won {won}, drew {drawn}, lost {lost} of {games} ({:.1} %, CI {:.1}–{:.1} %), margin {:+.2} a game",
+        100.0 * won as f64 / games as f64,
+        100.0 * low,
+        100.0 * high,
+        margin as f64 / games as f64
+    );
+}

@@ -39,7 +39,9 @@ pub struct ArenaOptions {
     pub think: Vec<Duration>,
     /// The searching levels stop after this many playouts a move too, if given: a budget
     /// that does not shrink when the machine is busy, for figures taken on a shared one.
-    pub playouts: Option<u32>,
+    /// Nothing, one for every seat, or one per entry of `bots` (to give `hard` twice
+    /// `normal`'s, as its default time is).
+    pub playouts: Vec<u32>,
     /// Print the board each game ended on after its line, to see how it ended (where the
     /// gold left lies, what fog is left when a game stalls).
     pub boards: bool,
@@ -206,10 +208,12 @@ impl ArenaOptions {
             [all] => Budget::time(*all),
             each => Budget::time(each[entry]),
         };
-        Budget {
-            playouts: self.playouts,
-            ..time
-        }
+        let playouts = match self.playouts.as_slice() {
+            [] => None,
+            [all] => Some(*all),
+            each => Some(each[entry]),
+        };
+        Budget { playouts, ..time }
     }
 
     /// `--think-ms` as given, for the line that says how to play a game again.
@@ -221,6 +225,14 @@ impl ArenaOptions {
                 .map(|t| t.as_millis().to_string())
                 .collect();
             ms.join(",")
+        })
+    }
+
+    /// `--playouts` as given, for the line that says how to play a game again.
+    fn playouts_arg(&self) -> Option<String> {
+        (!self.playouts.is_empty()).then(|| {
+            let counts: Vec<String> = self.playouts.iter().map(ToString::to_string).collect();
+            counts.join(",")
         })
     }
 
@@ -259,6 +271,13 @@ pub fn run(
             "--think-ms takes one time for every seat or one per entry of --bots ({}), not {}",
             options.bots.len(),
             options.think.len()
+        ));
+    }
+    if options.playouts.len() > 1 && options.playouts.len() != options.bots.len() {
+        return Err(format!(
+            "--playouts takes one count for every seat or one per entry of --bots ({}), not {}",
+            options.bots.len(),
+            options.playouts.len()
         ));
     }
     if options.first == 0 {
@@ -450,7 +469,7 @@ fn play_one(options: &ArenaOptions, settings: &Settings, g: u32) -> Result<Playe
                 .think_arg()
                 .map_or(String::new(), |ms| format!(" --think-ms {ms}"))
                 + &options
-                    .playouts
+                    .playouts_arg()
                     .map_or(String::new(), |n| format!(" --playouts {n}")),
             g + 1
         );
@@ -588,7 +607,7 @@ mod tests {
             threads,
             seed,
             think: vec![Duration::from_millis(10)],
-            playouts: None,
+            playouts: Vec::new(),
             boards: false,
             record: None,
         }
@@ -672,9 +691,22 @@ mod tests {
         options.think = Vec::new();
         assert_eq!((ms(&options, 0), ms(&options, 1)), (2000, 1000));
         assert_eq!(options.think_arg(), None);
-        options.playouts = Some(40);
+        options.playouts = vec![40];
         assert_eq!(options.budget(1).playouts, Some(40));
         assert_eq!(ms(&options, 1), 1000);
+        options.playouts = vec![60, 30];
+        assert_eq!(options.budget(0).playouts, Some(60));
+        assert_eq!(options.budget(1).playouts, Some(30));
+        assert_eq!(options.playouts_arg().as_deref(), Some("60,30"));
+        options.playouts = vec![60, 30, 30];
+        let refused = run(&options, &mut Vec::new()).unwrap_err();
+        assert!(
+            refused.contains(
+                "--playouts takes one count for every seat or one per entry of --bots (2), not 3"
+            ),
+            "{refused}"
+        );
+        options.playouts = vec![40];
         options.think = vec![Duration::from_millis(10); 3];
         let refused = run(&options, &mut Vec::new()).unwrap_err();
         assert!(

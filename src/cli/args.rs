@@ -140,9 +140,10 @@ pub struct ArenaArgs {
     #[arg(long, value_delimiter = ',')]
     pub think_ms: Vec<u64>,
     /// The searching levels also stop after this many playouts a move (1 to 100000): their
-    /// strength then does not depend on how busy the machine is.
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=100_000))]
-    pub playouts: Option<u32>,
+    /// strength then does not depend on how busy the machine is. One count for every seat,
+    /// or one per entry of --bots, comma-separated (--playouts 60,30).
+    #[arg(long, value_delimiter = ',', value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub playouts: Vec<u32>,
     /// After each game's line, print the board it ended on (as the terminal game draws
     /// it).
     #[arg(long)]
