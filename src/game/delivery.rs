@@ -187,6 +187,7 @@ impl GameService {
             id,
             error,
             self.now() + retry_in_ms,
+            self.worker.name(),
         )?)
     }
 

@@ -217,13 +217,32 @@ impl GameService {
             | TimerKind::PauseEnd
             | TimerKind::UndoVote => None,
         };
+        let game_id = timer.game_id;
         let thought = match stand {
-            Some(stand) => self.think(timer.game_id, Some(timer.ply), stand)?,
+            // The claim renewed first: a bot may think for seconds of it.
+            Some(stand) if self.still_ours(&self.store.conn()?, timer)? => {
+                self.think(game_id, Some(timer.ply), stand)?
+            }
+            Some(_) => return Ok(Fired::Stale { game_id }),
             None => None,
         };
-        self.write(timer.game_id, Needs::Stored, |tx, loaded| {
+        self.write(game_id, Needs::Stored, |tx, loaded| {
+            // Checked in the game's write: a timer whose firing came late (another process
+            // took it over after this one's lease lapsed, or fired it) is not acted on twice.
+            if !self.still_ours(tx, timer)? {
+                return Ok(Fired::Stale { game_id });
+            }
             self.fire_in(tx, loaded, timer, thought)
         })
+    }
+
+    /// Whether this process still holds its claim on `timer` as it was read; renews it.
+    fn still_ours(&self, conn: &impl store::Db, timer: &TimerRow) -> Result<bool> {
+        Ok(store::still_claimed(
+            conn,
+            timer,
+            self.worker.lease(self.now()),
+        )?)
     }
 
     /// [`GameService::fire`] inside the write `loaded` was read in.

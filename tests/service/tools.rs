@@ -103,7 +103,7 @@ fn a_second_bot_on_the_same_database_is_refused() {
 /// could run the rest.
 #[test]
 fn shard_ranges_that_overlap_are_refused() {
-    use jackal::store::postgres::{ShardLock, ShardRefusal, Shards};
+    use jackal::store::postgres::{Kept, ShardLock, ShardRefusal, Shards};
     let f = fixture();
     let url = match &f.database {
         Database::File(_) => {
@@ -127,7 +127,27 @@ fn shard_ranges_that_overlap_are_refused() {
         line.contains("SHARDS=3/4") && line.contains("shard 3 is already run"),
         "{line}"
     );
-    drop((first, second));
+    // A server restart ends every session, and the locks with it: each process takes its
+    // own again, unless another process took them meanwhile.
+    let mut admin = postgres::Client::connect(&url, postgres::NoTls).unwrap();
+    admin
+        .batch_execute(
+            "SELECT pg_terminate_backend(pid, 5000) FROM pg_locks WHERE locktype = 'advisory' \
+             AND pid <> pg_backend_pid() AND database = \
+             (SELECT oid FROM pg_database WHERE datname = current_database())",
+        )
+        .unwrap();
+    let (mut first, mut second) = (first, second);
+    let thief = ShardLock::acquire(&url, part(1, 1, 4)).unwrap().unwrap();
+    assert_eq!(first.keep().unwrap(), Err(ShardRefusal::ShardTaken(1)));
+    assert_eq!(second.keep().unwrap(), Ok(Kept::Retaken));
+    assert_eq!(second.keep().unwrap(), Ok(Kept::Held));
+    assert_eq!(
+        refusal(part(2, 2, 4)),
+        Some(ShardRefusal::ShardTaken(2)),
+        "held again"
+    );
+    drop((first, second, thief, admin));
     let whole = ShardLock::acquire(&url, Shards::Whole).unwrap().unwrap();
     assert_eq!(refusal(part(0, 0, 2)), Some(ShardRefusal::WholeTaken));
     drop(whole);

@@ -186,46 +186,63 @@ impl Pass {
     }
 }
 
-/// Sends a game's rows in order, stopping at the first that must wait; the rows after it are
-/// let go for any process to send once it may.
+/// Sends a game's rows in order, stopping at the first that must wait; the rows from there on
+/// are let go for any process to send once it may. Each row's claim is renewed just before it
+/// is sent: a row whose claim lapsed meanwhile (a long wait on a 429) and was taken by another
+/// process is that process's now, with the rest of the game's rows.
 async fn send_in_order(data: &Data, rows: Vec<Queued>) {
     let now = data.service.now_ms();
     let ids: Vec<i64> = rows.iter().map(|r| r.id).collect();
     for (at, row) in rows.into_iter().enumerate() {
-        let unsent = ids[at + 1..].to_vec();
-        let release = |data: &Data| {
-            let data = data.clone();
-            async move {
-                if let Err(e) = data.call(move |s| s.release_messages(&unsent)).await {
-                    tracing::warn!(error = %e, "claimed messages could not be let go");
-                }
-            }
-        };
-        if row.not_before > now {
-            release(data).await;
-            break;
-        }
         let id = row.id;
+        if row.not_before > now {
+            release(data, &ids[at..]).await;
+            return;
+        }
+        match data.call(move |s| s.claim_messages(&[id])).await {
+            Ok(claimed) if claimed == [id] => {}
+            Ok(_) => {
+                tracing::info!(row = id, "another process sends this game's messages now");
+                release(data, &ids[at + 1..]).await;
+                return;
+            }
+            Err(e) => {
+                tracing::warn!(row = id, error = %e, "a message's claim could not be renewed");
+                release(data, &ids[at..]).await;
+                return;
+            }
+        }
         match deliver_with_retries(data, &row).await {
             Ok(_) => {
                 if let Err(e) = data.call(move |s| s.message_sent(id)).await {
                     tracing::error!(row = id, error = %e, "a sent message could not be marked");
-                    release(data).await;
-                    break;
+                    release(data, &ids[at + 1..]).await;
+                    return;
                 }
             }
             Err(Failure::Retry { after, why }) => {
                 tracing::warn!(row = id, %why, ?after, "a message will be retried");
                 let ms = after.as_millis() as i64;
                 let _ = data.call(move |s| s.message_failed(id, &why, ms)).await;
-                release(data).await;
-                break;
+                release(data, &ids[at + 1..]).await;
+                return;
             }
             Err(Failure::GiveUp(why)) => {
                 tracing::warn!(row = id, %why, "a message was given up on");
                 let _ = data.call(move |s| s.message_given_up(id, &why)).await;
             }
         }
+    }
+}
+
+/// Lets go of this process's claims on `ids` (those another process holds stay its own).
+async fn release(data: &Data, ids: &[i64]) {
+    if ids.is_empty() {
+        return;
+    }
+    let ids = ids.to_vec();
+    if let Err(e) = data.call(move |s| s.release_messages(&ids)).await {
+        tracing::warn!(error = %e, "claimed messages could not be let go");
     }
 }
 

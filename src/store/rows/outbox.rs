@@ -164,13 +164,22 @@ pub fn release_outbox(conn: &impl Db, id: i64, holder: &str) -> Result<()> {
     Ok(())
 }
 
-/// Records a failed send and when to try again (by any process: the claim is let go).
-pub fn mark_outbox_failed(conn: &impl Db, id: i64, error: &str, retry_at: i64) -> Result<()> {
+/// Records `holder`'s failed send and when to try again (by any process: the claim is let
+/// go). Nothing is recorded when another process holds the row now (it took the row over
+/// after `holder`'s lease lapsed, and is sending it).
+pub fn mark_outbox_failed(
+    conn: &impl Db,
+    id: i64,
+    error: &str,
+    retry_at: i64,
+    holder: &str,
+) -> Result<()> {
     let conn = conn.link();
     conn.execute(
         "UPDATE outbox SET attempts = attempts + 1, last_error = ?2, next_at = ?3, \
-         claimed_by = NULL, claimed_until = NULL WHERE id = ?1",
-        params![id, error, retry_at],
+         claimed_by = NULL, claimed_until = NULL WHERE id = ?1 \
+         AND (claimed_by IS NULL OR claimed_by = ?4)",
+        params![id, error, retry_at, holder],
     )?;
     Ok(())
 }

@@ -204,7 +204,8 @@ pub fn claim_timer(conn: &impl Db, timer: &TimerRow, lease: Lease<'_>) -> Result
     let changed = conn.link().execute(
         concat!(
             "UPDATE timers SET claimed_by = ?5, claimed_until = ?7 WHERE game_id = ?1 \
-             AND kind = ?2 AND slot = ?3 AND ply = ?4 AND fired_at IS NULL AND ",
+             AND kind = ?2 AND slot = ?3 AND ply = ?4 AND due_at = ?8 AND fired_at IS NULL \
+             AND ",
             claimable!("5", "6")
         ),
         params![
@@ -214,7 +215,30 @@ pub fn claim_timer(conn: &impl Db, timer: &TimerRow, lease: Lease<'_>) -> Result
             key.3,
             lease.holder,
             lease.now,
-            lease.until
+            lease.until,
+            timer.due_at
+        ],
+    )?;
+    Ok(changed == 1)
+}
+
+/// Whether `lease.holder` still holds its claim on `timer`, as it was read (not fired, not
+/// replaced, not taken over by another process after its lease lapsed); if so, the claim is
+/// renewed to `lease.until`. A firing asks this inside the game's write before it acts, so a
+/// timer is acted on once however late its firing comes.
+pub fn still_claimed(conn: &impl Db, timer: &TimerRow, lease: Lease<'_>) -> Result<bool> {
+    let key = (timer.game_id, timer.kind.as_str(), timer.slot, timer.ply);
+    let changed = conn.link().execute(
+        "UPDATE timers SET claimed_until = ?6 WHERE game_id = ?1 AND kind = ?2 AND slot = ?3 \
+         AND ply = ?4 AND due_at = ?7 AND fired_at IS NULL AND claimed_by = ?5",
+        params![
+            key.0,
+            key.1,
+            key.2,
+            key.3,
+            lease.holder,
+            lease.until,
+            timer.due_at
         ],
     )?;
     Ok(changed == 1)
@@ -252,7 +276,8 @@ pub fn postpone_timer(conn: &impl Db, timer: &TimerRow, due: i64) -> Result<bool
         timer,
         due,
         "UPDATE timers SET due_at = ?5, claimed_by = NULL, claimed_until = NULL \
-         WHERE game_id = ?1 AND kind = ?2 AND slot = ?3 AND ply = ?4 AND fired_at IS NULL",
+         WHERE game_id = ?1 AND kind = ?2 AND slot = ?3 AND ply = ?4 AND due_at = ?6 \
+         AND fired_at IS NULL",
     )
 }
 
@@ -263,17 +288,18 @@ pub fn mark_timer_fired(conn: &impl Db, timer: &TimerRow, at: i64) -> Result<boo
         timer,
         at,
         "UPDATE timers SET fired_at = ?5 WHERE game_id = ?1 AND kind = ?2 AND slot = ?3 \
-         AND ply = ?4 AND fired_at IS NULL",
+         AND ply = ?4 AND due_at = ?6 AND fired_at IS NULL",
     )
 }
 
-/// Runs `sql`, which sets one column of `timer`'s row to `value` (`?5`) if the timer has not
-/// fired: whether it had not.
+/// Runs `sql`, which sets one column of `timer`'s row to `value` (`?5`) if the timer is as it
+/// was read (`?6`: its due time) and has not fired: whether it was.
 fn update_unfired(conn: &impl Db, timer: &TimerRow, value: i64, sql: &'static str) -> Result<bool> {
     let key = (timer.game_id, timer.kind.as_str(), timer.slot, timer.ply);
-    let changed = conn
-        .link()
-        .execute(sql, params![key.0, key.1, key.2, key.3, value])?;
+    let changed = conn.link().execute(
+        sql,
+        params![key.0, key.1, key.2, key.3, value, timer.due_at],
+    )?;
     Ok(changed == 1)
 }
 

@@ -197,28 +197,35 @@ impl Table {
         self.fake.wait_for(what, |_| settled()).await;
     }
 
-    /// Every message the bot sent with a nonce was created once: no two messages of a channel
-    /// share one (a resend after a crash got the first message back).
-    fn assert_each_post_once(&self) {
-        let mut channels: Vec<ChannelId> = self.fake.threads();
-        for game in self.all_games() {
-            channels.extend(self.fake.dm_channel(game.second));
+    /// How many times the bot asked for a message with a nonce it had already sent: a post
+    /// sent again. Discord (and the fake) answers such a request with the first message, so
+    /// no second message appears; a resend shows only in the requests. Also checks that every
+    /// one of the bot's channel posts carried a nonce, and that each nonce made one message.
+    fn posts_sent_again(&self) -> usize {
+        let mut seen = HashSet::new();
+        let mut again = 0;
+        for entry in self.fake.rest_log() {
+            let is_post = entry.method == "POST"
+                && entry.path.starts_with("/channels/")
+                && entry.path.ends_with("/messages");
+            if !is_post || entry.status >= 300 {
+                continue;
+            }
+            let nonce = entry.body.as_ref().and_then(|b| b.get("nonce")).cloned();
+            let nonce = nonce.unwrap_or_else(|| panic!("a post without a nonce: {entry:?}"));
+            if !seen.insert(nonce.to_string()) {
+                again += 1;
+            }
         }
-        let mut posts = 0;
-        for channel in channels {
-            let mut seen = HashSet::new();
+        for channel in self.fake.threads() {
+            let mut made = HashSet::new();
             for message in self.fake.messages_in(channel) {
                 if let Some(nonce) = &message.nonce {
-                    posts += 1;
-                    assert!(
-                        seen.insert(nonce.to_string()),
-                        "two messages with the nonce {nonce} in channel {channel}: {:?}",
-                        message.content
-                    );
+                    assert!(made.insert(nonce.to_string()), "two messages, one nonce");
                 }
             }
         }
-        assert!(posts > 0, "posts were made");
+        again
     }
 
     /// The outbox rows not sent yet, and how many of them a process (this test's is none)
@@ -343,6 +350,7 @@ async fn a_process_killed_mid_burst_loses_nothing_and_does_nothing_twice() {
         unsent > 0,
         "killed in the middle of the burst, not after it"
     );
+    let claimed_at_the_kill = held;
     // The survivor takes over what the dead one claimed once its claims lapse; shard 0 comes
     // back with a new process.
     tokio::time::sleep(Duration::from_millis(500)).await;
@@ -350,7 +358,10 @@ async fn a_process_killed_mid_burst_loses_nothing_and_does_nothing_twice() {
     table.wait_identified(0, 2).await;
     table.wait_settled("the deadlines' burst to settle").await;
     assert_each_deadline_fired_once(&table);
-    table.assert_each_post_once();
+    // Only a post the dead process had claimed (and perhaps sent) may have been sent again.
+    let again = table.posts_sent_again();
+    eprintln!("{again} post(s) sent again after the kill");
+    assert!(again <= claimed_at_the_kill, "{again} posts sent again");
 
     // Each server's commands reached its own shard's process.
     for (shard, games) in &table.games {
@@ -382,6 +393,7 @@ async fn a_process_killed_mid_burst_loses_nothing_and_does_nothing_twice() {
     b.kill();
     let (unsent, held) = table.backlog();
     eprintln!("killed b with {unsent} posts unsent, {held} of them claimed");
+    let claimed_at_the_kill = claimed_at_the_kill + held;
     tokio::time::sleep(Duration::from_millis(500)).await;
     let b2 = table.start("1/2", "b2");
     table.wait_identified(1, 2).await;
@@ -421,7 +433,8 @@ async fn a_process_killed_mid_burst_loses_nothing_and_does_nothing_twice() {
             game.id
         );
     }
-    table.assert_each_post_once();
+    let again = table.posts_sent_again();
+    assert!(again <= claimed_at_the_kill, "{again} posts sent again");
     a2.stop();
     b2.stop();
     table.fake.take_faults();
@@ -467,7 +480,11 @@ async fn the_database_restarted_mid_burst_loses_nothing() {
     restart_the_server();
     table.wait_settled("the deadlines' burst to settle").await;
     assert_each_deadline_fired_once(&table);
-    table.assert_each_post_once();
+    // A post sent just before the restart but not yet marked is sent again (and Discord
+    // answers with the first message): a few at most, one per process's send in flight.
+    let again = table.posts_sent_again();
+    eprintln!("{again} post(s) sent again after the first restart");
+    assert!(again <= 2 * 16, "{again} posts sent again");
 
     let before: BTreeMap<GameId, u32> = table
         .all_games()
@@ -507,7 +524,33 @@ async fn the_database_restarted_mid_burst_loses_nothing() {
     }
     eprintln!("{retried} move(s) played again after the restart");
     table.wait_settled("the moves' burst to settle").await;
-    table.assert_each_post_once();
+    let again = table.posts_sent_again();
+    eprintln!("{again} post(s) sent again after both restarts");
+    assert!(again <= 2 * 2 * 16, "{again} posts sent again");
+    // The restart ended the processes' sessions and their shard locks with them; each took
+    // its own again, so a third process for shard 0 is still refused.
+    tokio::time::sleep(Duration::from_secs(6)).await;
+    let mut third = table.start("0/2", "third");
+    let exited = off_runtime(|| {
+        for _ in 0..200 {
+            if let Some(status) = third.child.try_wait().expect("wait") {
+                return Some(status);
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        None
+    });
+    let log = std::fs::read_to_string(table.dir.path().join("third.log")).unwrap_or_default();
+    match exited {
+        Some(status) => assert!(
+            !status.success() && log.contains("shard 0 is already run"),
+            "{log}"
+        ),
+        None => {
+            third.child.kill().unwrap();
+            panic!("a third process for shard 0 ran beside the first: {log}");
+        }
+    }
     a.stop();
     b.stop();
     table.fake.take_faults();
