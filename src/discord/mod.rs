@@ -404,6 +404,8 @@ pub async fn run(launch: Launch) -> Result<(), StartError> {
 
 /// How often a process checks that it still holds its shards on a shared database.
 const KEEP_SHARDS: Duration = Duration::from_secs(5);
+/// Checks in a row that cannot reach the server before the process stops (a minute).
+const UNCONFIRMED_CHECKS: u32 = 12;
 
 /// Keeps this process's shard locks for as long as it runs (never returns without a server
 /// lock): a server restart ends every session and the locks with it, so they are taken again
@@ -413,6 +415,10 @@ async fn keep_shards(lock: Option<ShardLock>) -> ShardRefusal {
     let Some(mut lock) = lock else {
         return std::future::pending().await;
     };
+    // Checks in a row that could not reach the server: past a minute of them, the process may
+    // be running shards another process runs now; it stops, for its supervisor to start it
+    // again.
+    let mut unconfirmed = 0;
     loop {
         tokio::time::sleep(KEEP_SHARDS).await;
         let kept = tokio::task::spawn_blocking(move || {
@@ -422,12 +428,13 @@ async fn keep_shards(lock: Option<ShardLock>) -> ShardRefusal {
         .await;
         let Ok((returned, kept)) = kept else {
             tracing::error!("checking the shard locks panicked; stopping");
-            return ShardRefusal::WholeTaken;
+            return ShardRefusal::Unconfirmed;
         };
         lock = returned;
         match kept {
-            Ok(Ok(Kept::Held)) => {}
+            Ok(Ok(Kept::Held)) => unconfirmed = 0,
             Ok(Ok(Kept::Retaken)) => {
+                unconfirmed = 0;
                 tracing::warn!(
                     "the database's connection was lost; its shard locks are taken again"
                 )
@@ -436,7 +443,14 @@ async fn keep_shards(lock: Option<ShardLock>) -> ShardRefusal {
                 tracing::error!(%why, "another process took this process's shards; stopping");
                 return why;
             }
-            Err(e) => tracing::warn!(error = %e, "the shard locks cannot be checked now"),
+            Err(e) if unconfirmed + 1 < UNCONFIRMED_CHECKS => {
+                unconfirmed += 1;
+                tracing::warn!(error = %e, "the shard locks cannot be checked now");
+            }
+            Err(e) => {
+                tracing::error!(error = %e, "the shard locks could not be confirmed; stopping");
+                return ShardRefusal::Unconfirmed;
+            }
         }
     }
 }

@@ -85,16 +85,12 @@ impl GameService {
         // bot's), or one its firing left due (a game that changed while its bot thought),
         // waits for the next look, as a timer that came due meanwhile does.
         let mut tried = std::collections::HashSet::new();
+        let mut after: Option<TimerRow> = None;
         loop {
-            let claimed = self.claim_due_timers()?;
-            let fresh: Vec<_> = claimed
-                .into_iter()
-                .filter(|t| tried.insert((t.game_id, t.kind, t.slot)))
-                .collect();
-            if fresh.is_empty() {
-                break;
-            }
-            for timer in fresh {
+            let (page, claimed) = self.claim_due_timers(after.as_ref(), &mut tried)?;
+            let Some(last) = page else { break };
+            after = Some(last);
+            for timer in claimed {
                 out.push(self.fire_or_set_aside(&timer)?);
             }
         }
@@ -124,19 +120,28 @@ impl GameService {
         Ok(out)
     }
 
-    /// The next few due timers, claimed by this process: as many as it fires before it looks
-    /// again, so that another process looking meanwhile takes the next few.
-    fn claim_due_timers(&self) -> Result<Vec<TimerRow>> {
+    /// The next page of due timers after `after` (`None`: from the first), and those of them
+    /// this process claimed: as many as it fires before it looks again, so that another
+    /// process looking meanwhile takes the next few. A game's timer already `tried` this call
+    /// is left for the next look (it is its next turn's, or its firing left it due), unclaimed.
+    /// The page's last timer (`None`: no page, the look is over) is where the next one starts.
+    fn claim_due_timers(
+        &self,
+        after: Option<&TimerRow>,
+        tried: &mut std::collections::HashSet<(GameId, TimerKind, u8)>,
+    ) -> Result<(Option<TimerRow>, Vec<TimerRow>)> {
         let conn = self.store.conn()?;
         let lease = self.worker.lease(self.now());
-        let due = store::claimable_timers(&conn, lease, CLAIMED_AT_ONCE)?;
-        let mut claimed = Vec::with_capacity(due.len());
-        for timer in due {
-            if store::claim_timer(&conn, &timer, lease)? {
-                claimed.push(timer);
+        let page = store::claimable_timers(&conn, lease, after, CLAIMED_AT_ONCE)?;
+        let mut claimed = Vec::with_capacity(page.len());
+        for timer in &page {
+            if tried.insert((timer.game_id, timer.kind, timer.slot))
+                && store::claim_timer(&conn, timer, lease)?
+            {
+                claimed.push(timer.clone());
             }
         }
-        Ok(claimed)
+        Ok((page.last().cloned(), claimed))
     }
 
     /// [`GameService::claim_due_timers`] for players' timers.

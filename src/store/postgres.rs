@@ -145,6 +145,11 @@ pub enum ShardRefusal {
          process must say the same total in SHARDS"
     )]
     OtherTotal(u32),
+    #[error(
+        "the server could not be reached for a minute to confirm this process's shard locks, \
+         which a server restart ends"
+    )]
+    Unconfirmed,
 }
 
 /// What a bot process runs, held for its whole life: advisory locks on a connection of its
@@ -163,6 +168,9 @@ pub struct ShardLock {
     shards: Shards,
 }
 
+/// How soon the shard locks' connection probes a silent server.
+const LOCK_KEEPALIVE: Duration = Duration::from_secs(5);
+
 /// What [`ShardLock::keep`] found.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Kept {
@@ -179,7 +187,16 @@ impl ShardLock {
         url: &str,
         shards: Shards,
     ) -> Result<std::result::Result<ShardLock, ShardRefusal>> {
-        let (config, shown) = config_of(url)?;
+        let (mut config, shown) = config_of(url)?;
+        // A connection that hangs (a peer gone without a word) must fail within seconds,
+        // not the kernel's quarter of an hour: the server may have dropped the session, and
+        // the locks with it, long before.
+        config
+            .keepalives(true)
+            .keepalives_idle(LOCK_KEEPALIVE)
+            .keepalives_interval(LOCK_KEEPALIVE)
+            .keepalives_retries(2)
+            .tcp_user_timeout(LOCK_KEEPALIVE * 3);
         let mut client = connect(&config, &shown)?;
         let refusal = claim(&mut client, shards)?;
         Ok(match refusal {

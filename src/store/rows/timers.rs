@@ -186,15 +186,35 @@ fn timers_query(conn: &impl Db, sql: &str, p: Params) -> Result<Vec<TimerRow>> {
 }
 
 /// Up to `limit` timers due at `lease.now` that have not fired and that `lease.holder` may
-/// claim (see [`claim_timer`]), earliest first.
-pub fn claimable_timers(conn: &impl Db, lease: Lease<'_>, limit: usize) -> Result<Vec<TimerRow>> {
+/// claim (see [`claim_timer`]), earliest first, after `after` in that order (a page of them).
+pub fn claimable_timers(
+    conn: &impl Db,
+    lease: Lease<'_>,
+    after: Option<&TimerRow>,
+    limit: usize,
+) -> Result<Vec<TimerRow>> {
     let conn = conn.link();
     let sql = format!(
         "SELECT {TIMER_COLUMNS} FROM timers WHERE fired_at IS NULL AND due_at <= ?1 AND {} \
+         AND (due_at, game_id, kind, slot) > (?4, ?5, ?6, ?7) \
          ORDER BY due_at, game_id, kind, slot LIMIT ?3",
         claimable!("2", "1")
     );
-    timers_query(&conn, &sql, params![lease.now, lease.holder, limit as i64])
+    // Before every row: no game has id 0, and every kind sorts after ''.
+    let (due, game, kind, slot) = match after {
+        Some(t) => (
+            t.due_at,
+            t.game_id.get(),
+            t.kind.as_str(),
+            i64::from(t.slot),
+        ),
+        None => (i64::MIN, 0, "", -1),
+    };
+    timers_query(
+        &conn,
+        &sql,
+        params![lease.now, lease.holder, limit as i64, due, game, kind, slot],
+    )
 }
 
 /// Claims a due timer for `lease.holder` until `lease.until`; false if it fired, was replaced
