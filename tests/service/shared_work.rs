@@ -190,3 +190,27 @@ fn outbox_rows_are_claimed_in_order_under_a_lease() {
     a.message_sent(first[0]).unwrap();
     assert_eq!(b.claim_messages(first).unwrap(), Vec::<i64>::new());
 }
+
+/// A game's timer fires once a call: a bots' game moves one turn, not to its end, and the next
+/// bot's timer its move set is left unclaimed, for any process to fire at once.
+#[test]
+fn a_timer_set_by_a_firing_waits_unclaimed_for_the_next_look() {
+    let f = fixture();
+    let id = bots_duel(&f, here(), small_config(), 5);
+    let moved = |fired: &[Fired]| {
+        fired
+            .iter()
+            .filter(|x| matches!(x, Fired::BotMoved { game_id, .. } if *game_id == id))
+            .count()
+    };
+    f.clock.advance_ms(HOUR);
+    let a = restarted(&f).with_worker(Worker::new(true));
+    let first = a.fire_due_timers().unwrap();
+    assert_eq!(moved(&first), 1, "{first:?}");
+    let ply = a.game(id).unwrap().ply;
+    // At once: the first process holds no claim on it.
+    let b = another_process(&f);
+    let second = b.fire_due_timers().unwrap();
+    assert_eq!(moved(&second), 1, "not held by the first process: {second:?}");
+    assert!(b.game(id).unwrap().ply > ply);
+}
