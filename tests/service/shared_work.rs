@@ -211,6 +211,10 @@ fn a_timer_set_by_a_firing_waits_unclaimed_for_the_next_look() {
     // At once: the first process holds no claim on it.
     let b = another_process(&f);
     let second = b.fire_due_timers().unwrap();
-    assert_eq!(moved(&second), 1, "not held by the first process: {second:?}");
+    assert_eq!(
+        moved(&second),
+        1,
+        "not held by the first process: {second:?}"
+    );
     assert!(b.game(id).unwrap().ply > ply);
 }
