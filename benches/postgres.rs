@@ -28,17 +28,15 @@ use std::time::{Duration, Instant};
 
 use std::process::{Command, Stdio};
 
+#[path = "../tests/support/service_games.rs"]
+mod service_games;
+use service_games::start_game;
+
 use jackal::engine::mapgen::SplitMix64;
 use jackal::game::{Actor, Clock, GameConfig, GameService, Location, ManualClock, SystemClock};
 use jackal::id::{ChannelId, GameId, GuildId, UserId};
 use jackal::store::{self, Database, Durability, Store};
 
-const USERS: [UserId; 4] = [
-    UserId::new(101),
-    UserId::new(102),
-    UserId::new(103),
-    UserId::new(104),
-];
 const START_MS: i64 = 1_700_000_000_000;
 const WARM_UP: u32 = 30;
 const MEASURED: usize = 200;
@@ -282,29 +280,6 @@ fn each_fired_once(url: &str, games: &[GameId]) -> bool {
 fn median(times: &mut [Duration]) -> Duration {
     times.sort();
     times[times.len() / 2]
-}
-
-/// A started 13×13 game for four users, in a channel.
-fn start_game(service: &GameService, seed: u64) -> GameId {
-    let mut config = GameConfig::default();
-    config.set("board_size", "13").expect("13 is a board size");
-    config.set("players", "4").expect("4 players");
-    let here = Location {
-        guild_id: Some(GuildId::new(1)),
-        channel_id: Some(ChannelId::new(2)),
-        thread_id: None,
-    };
-    let owner = Actor::user(USERS[0]);
-    let id = service
-        .create_lobby(owner, here, jackal::words::Lang::En, config, Some(1))
-        .expect("lobby");
-    for (seat, user) in (2..).zip(&USERS[1..]) {
-        service
-            .join(Actor::user(*user), id, Some(seat))
-            .expect("join");
-    }
-    service.start_with_seed(owner, id, seed).expect("start");
-    id
 }
 
 /// Who is to move, at which ply, and one of their legal moves picked by the dice (`None`

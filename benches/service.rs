@@ -35,6 +35,10 @@
 //! neither ever pays an auto-checkpoint. The figures are medians of the individually timed
 //! iterations.
 
+#[path = "../tests/support/service_games.rs"]
+mod service_games;
+use service_games::{USERS, start_game};
+
 use jackal::engine::mapgen::SplitMix64;
 use jackal::id::{ChannelId, GameId, GuildId, UserId};
 use std::collections::BTreeMap;
@@ -52,12 +56,6 @@ use rusqlite::TransactionBehavior;
 /// tell the periodic snapshot cost from any growth with the game's length.
 const PLIES: [u32; 3] = [10, 500, 501];
 /// The four seated users (team = index + 1).
-const USERS: [UserId; 4] = [
-    UserId::new(101),
-    UserId::new(102),
-    UserId::new(103),
-    UserId::new(104),
-];
 const START_MS: i64 = 1_700_000_000_000;
 /// Seeds tried in turn until a game lasts long enough.
 const SEEDS: std::ops::Range<u64> = 1..50;
@@ -158,29 +156,6 @@ fn save(service: &GameService, from: &Path, to: &Path) {
         })
         .expect("checkpoint");
     std::fs::copy(from, to).expect("copy the database");
-}
-
-/// A started 13×13 game for four users, in a channel (so `act` writes its outbox rows).
-fn start_game(service: &GameService, seed: u64) -> GameId {
-    let mut config = GameConfig::default();
-    config.set("board_size", "13").expect("13 is a board size");
-    config.set("players", "4").expect("4 players");
-    let here = Location {
-        guild_id: Some(GuildId::new(1)),
-        channel_id: Some(ChannelId::new(2)),
-        thread_id: None,
-    };
-    let owner = Actor::user(USERS[0]);
-    let id = service
-        .create_lobby(owner, here, jackal::words::Lang::En, config, Some(1))
-        .expect("lobby");
-    for (seat, user) in (2..).zip(&USERS[1..]) {
-        service
-            .join(Actor::user(*user), id, Some(seat))
-            .expect("join");
-    }
-    service.start_with_seed(owner, id, seed).expect("start");
-    id
 }
 
 /// Plays `id` with the dice until it is at `ply`; then returns the next move (`None` if the
