@@ -163,6 +163,36 @@ impl Table {
         Process::start(&self.fake, &self.url, shards, self.dir.path(), name)
     }
 
+    /// A process for each shard, both connected, and the burst of due deadlines begun: at
+    /// least `threads` games have their thread.
+    async fn start_both(&self, threads: usize) -> (Process, Process) {
+        let a = self.start("0/2", "a");
+        let b = self.start("1/2", "b");
+        self.wait_identified(0, 1).await;
+        self.wait_identified(1, 1).await;
+        self.fake
+            .wait_for("the burst's first posts", |f| {
+                (f.threads().len() >= threads).then_some(())
+            })
+            .await;
+        (a, b)
+    }
+
+    /// Each game's ply now.
+    fn plies(&self) -> BTreeMap<GameId, u32> {
+        self.all_games()
+            .iter()
+            .map(|g| (g.id, self.ply(g.id)))
+            .collect()
+    }
+
+    /// Ends the test: the fake's faults taken, the test's connections closed off the runtime.
+    fn close(self) {
+        self.fake.take_faults();
+        let Table { service, .. } = self;
+        off_runtime(move || drop(service));
+    }
+
     async fn wait_identified(&self, shard: u16, count: u32) {
         self.fake.wait_shard_identified(shard, count).await;
     }
@@ -332,17 +362,8 @@ async fn a_process_killed_mid_burst_loses_nothing_and_does_nothing_twice() {
     let _alone = ONE_AT_A_TIME.lock().await;
     let Some(url) = fresh_database() else { return };
     let table = Table::set(url, 4).await;
-    let a = table.start("0/2", "a");
-    let b = table.start("1/2", "b");
-    table.wait_identified(0, 1).await;
-    table.wait_identified(1, 1).await;
     // The middle of the burst: some posts out, most not.
-    table
-        .fake
-        .wait_for("the burst's first posts", |f| {
-            (f.threads().len() >= 2).then_some(())
-        })
-        .await;
+    let (a, b) = table.start_both(2).await;
     a.kill();
     let (unsent, held) = table.backlog();
     eprintln!("killed a with {unsent} posts unsent, {held} of them claimed");
@@ -370,11 +391,7 @@ async fn a_process_killed_mid_burst_loses_nothing_and_does_nothing_twice() {
     }
 
     // A burst of moves on both servers; the process of shard 1 dies in the middle of it.
-    let before: BTreeMap<GameId, u32> = table
-        .all_games()
-        .iter()
-        .map(|g| (g.id, table.ply(g.id)))
-        .collect();
+    let before = table.plies();
     let mut sent = Vec::new();
     for (shard, games) in &table.games {
         for game in games {
@@ -437,10 +454,7 @@ async fn a_process_killed_mid_burst_loses_nothing_and_does_nothing_twice() {
     assert!(again <= claimed_at_the_kill, "{again} posts sent again");
     a2.stop();
     b2.stop();
-    table.fake.take_faults();
-    // Its connections close off the runtime too.
-    let Table { service, .. } = table;
-    off_runtime(move || drop(service));
+    table.close();
 }
 
 /// Restarts the PostgreSQL server, cutting every connection at once (`pg_ctl restart -m
@@ -457,7 +471,7 @@ fn restart_the_server() {
     assert!(status.expect("sh runs").success(), "{command}");
 }
 
-/// Two processes, a shard each; the database server restarts (as after a crash) in the middle
+/// Two processes, a shard each; the database server restarts (every connection cut) in the middle
 /// of the burst of due deadlines, and again in the middle of a burst of moves. The processes
 /// reconnect and lose nothing: every deadline fires once, every post goes out once, and every
 /// move is applied once — one the restart caught is answered (the player is told to try
@@ -467,16 +481,7 @@ async fn the_database_restarted_mid_burst_loses_nothing() {
     let _alone = ONE_AT_A_TIME.lock().await;
     let Some(url) = fresh_database() else { return };
     let table = Table::set(url, 3).await;
-    let a = table.start("0/2", "a");
-    let b = table.start("1/2", "b");
-    table.wait_identified(0, 1).await;
-    table.wait_identified(1, 1).await;
-    table
-        .fake
-        .wait_for("the burst's first posts", |f| {
-            (!f.threads().is_empty()).then_some(())
-        })
-        .await;
+    let (a, b) = table.start_both(1).await;
     restart_the_server();
     table.wait_settled("the deadlines' burst to settle").await;
     assert_each_deadline_fired_once(&table);
@@ -486,11 +491,7 @@ async fn the_database_restarted_mid_burst_loses_nothing() {
     eprintln!("{again} post(s) sent again after the first restart");
     assert!(again <= 2 * 16, "{again} posts sent again");
 
-    let before: BTreeMap<GameId, u32> = table
-        .all_games()
-        .iter()
-        .map(|g| (g.id, table.ply(g.id)))
-        .collect();
+    let before = table.plies();
     let mut sent = Vec::new();
     for (shard, games) in &table.games {
         for game in games {
@@ -553,7 +554,5 @@ async fn the_database_restarted_mid_burst_loses_nothing() {
     }
     a.stop();
     b.stop();
-    table.fake.take_faults();
-    let Table { service, .. } = table;
-    off_runtime(move || drop(service));
+    table.close();
 }
