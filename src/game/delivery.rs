@@ -140,6 +140,9 @@ impl GameService {
     /// ones claimed, a prefix of `ids`. Where a row is another process's (it claimed the row
     /// since it was read), the rest are not claimed either: they must not overtake it.
     pub fn claim_messages(&self, ids: &[i64]) -> Result<Vec<i64>> {
+        if !self.worker.shares() {
+            return Ok(ids.to_vec());
+        }
         let conn = self.store.conn()?;
         let lease = self.worker.lease(self.now());
         let mut claimed = Vec::with_capacity(ids.len());
@@ -155,6 +158,9 @@ impl GameService {
     /// Lets go of claimed rows this process will not send now (an earlier row of their game
     /// failed and waits), so that no process waits for their lease to lapse.
     pub fn release_messages(&self, ids: &[i64]) -> Result<()> {
+        if !self.worker.shares() {
+            return Ok(());
+        }
         let conn = self.store.conn()?;
         for &id in ids {
             store::release_outbox(&conn, id, self.worker.name())?;

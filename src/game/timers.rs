@@ -136,7 +136,7 @@ impl GameService {
         let mut claimed = Vec::with_capacity(page.len());
         for timer in &page {
             if tried.insert((timer.game_id, timer.kind, timer.slot))
-                && store::claim_timer(&conn, timer, lease)?
+                && (!self.worker.shares() || store::claim_timer(&conn, timer, lease)?)
             {
                 claimed.push(timer.clone());
             }
@@ -151,7 +151,7 @@ impl GameService {
         let due = store::claimable_user_timers(&conn, lease, CLAIMED_AT_ONCE)?;
         let mut claimed = Vec::with_capacity(due.len());
         for timer in due {
-            if store::claim_user_timer(&conn, &timer, lease)? {
+            if !self.worker.shares() || store::claim_user_timer(&conn, &timer, lease)? {
                 claimed.push(timer);
             }
         }
@@ -243,6 +243,9 @@ impl GameService {
 
     /// Whether this process still holds its claim on `timer` as it was read; renews it.
     fn still_ours(&self, conn: &impl store::Db, timer: &TimerRow) -> Result<bool> {
+        if !self.worker.shares() {
+            return Ok(true);
+        }
         Ok(store::still_claimed(
             conn,
             timer,

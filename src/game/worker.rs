@@ -3,9 +3,8 @@
 //! process claims it for a while (its lease), and the others leave it alone until the lease
 //! lapses. A process that dies holding leases holds up its rows for one lease at most.
 //!
-//! On an SQLite file one process runs (the file's lock, store/lock.rs), so every process that
-//! opens the file is the same worker: a bot started again after a crash takes over the rows
-//! its predecessor claimed at once, rather than waiting for their leases.
+//! On an SQLite file one process runs (the file's lock, store/lock.rs): it is the only worker,
+//! and takes no claims at all (each would cost a write, and decide nothing).
 
 use std::time::Duration;
 
@@ -49,6 +48,12 @@ impl Worker {
 
     pub fn name(&self) -> &str {
         &self.name
+    }
+
+    /// Whether other processes may share the work: alone on a file, the claims would only
+    /// cost a write each (a flush, on a durable file) and decide nothing.
+    pub fn shares(&self) -> bool {
+        self.name != FILE_WORKER
     }
 
     pub fn lease_ms(&self) -> i64 {
