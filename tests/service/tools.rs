@@ -148,13 +148,20 @@ fn shard_ranges_that_overlap_are_refused() {
         "held again"
     );
     drop((first, second, thief, admin));
-    let whole = ShardLock::acquire(&url, Shards::Whole).unwrap().unwrap();
+    // A lock's connection closes on a thread of its own: the server lets go soon after.
+    let soon = |shards| {
+        for _ in 0..100 {
+            if let Ok(lock) = ShardLock::acquire(&url, shards).unwrap() {
+                return lock;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        panic!("{shards:?} still refused 5 s after its holders ended");
+    };
+    let whole = soon(Shards::Whole);
     assert_eq!(refusal(part(0, 0, 2)), Some(ShardRefusal::WholeTaken));
     drop(whole);
-    assert!(
-        refusal(part(0, 0, 2)).is_none(),
-        "free again once the process is gone"
-    );
+    drop(soon(part(0, 0, 2)));
 }
 
 /// A database the bot cannot use is one line and a non-zero exit: on a server, a login it
