@@ -68,14 +68,14 @@ pub enum StartError {
     Database { path: String, why: String },
     #[error("cannot use the PostgreSQL database of DATABASE_URL: {0}")]
     Server(String),
-    #[error("cannot run SHARDS={shards} on the PostgreSQL database {database}: {why}")]
+    #[error("cannot run {shards} on the PostgreSQL database {database}: {why}")]
     ShardsTaken {
         shards: String,
         database: String,
         why: ShardRefusal,
     },
     #[error(
-        "stopped: SHARDS={shards} on the PostgreSQL database {database} is no longer this \
+        "stopped: {shards} on the PostgreSQL database {database} is no longer this \
          process's alone ({why}); start it again once the other process is stopped"
     )]
     ShardsLost {
@@ -373,7 +373,7 @@ pub async fn run(launch: Launch) -> Result<(), StartError> {
                 Ok(Ok(lock)) => (None, Some(lock)),
                 Ok(Err(why)) => {
                     return Err(StartError::ShardsTaken {
-                        shards: range.map_or("(every shard)".into(), |r| r.to_string()),
+                        shards: shards_named(range),
                         database: launch.config.database.shown(),
                         why,
                     });
@@ -395,10 +395,18 @@ pub async fn run(launch: Launch) -> Result<(), StartError> {
     match lost {
         None => Ok(()),
         Some(why) => Err(StartError::ShardsLost {
-            shards: shards.map_or("(every shard)".into(), |r| r.to_string()),
+            shards: shards_named(shards),
             database,
             why,
         }),
+    }
+}
+
+/// The shards a process runs, as its configuration says them, for messages.
+fn shards_named(range: Option<ShardRange>) -> String {
+    match range {
+        Some(range) => format!("SHARDS={range}"),
+        None => "every shard (SHARDS is not set)".into(),
     }
 }
 
