@@ -15,6 +15,7 @@ pub mod lock;
 pub mod postgres;
 mod rows;
 pub(crate) mod sql;
+pub mod tls;
 
 use std::cell::RefCell;
 use std::path::{Path, PathBuf};

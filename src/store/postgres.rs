@@ -5,10 +5,10 @@
 use std::sync::Mutex;
 use std::time::Duration;
 
-use postgres::NoTls;
 use postgres::config::Host;
 
 use super::sql::postgres::{Client, Session};
+use super::tls::{self, MakeRustlsConnect};
 use super::{Result, StoreError};
 
 /// The PostgreSQL migrations, in order, numbered as SQLite's (`MIGRATION_SQL`): the same
@@ -50,9 +50,7 @@ const MAX_IDLE_CONNECTIONS: usize = 8;
 
 /// A PostgreSQL database and the connections kept open to it.
 pub struct Server {
-    config: postgres::Config,
-    /// The URL without its password, to name the database in messages.
-    shown: String,
+    endpoint: Endpoint,
     idle: Mutex<Vec<Session>>,
 }
 
@@ -62,20 +60,19 @@ impl Server {
     /// refuses the login, and a database that is someone else's or a newer version's are each
     /// one error saying which.
     pub fn open(url: &str) -> Result<Server> {
-        let (config, shown) = config_of(url)?;
-        let client = connect(&config, &shown)?;
+        let endpoint = Endpoint::of(url)?;
+        let client = endpoint.connect()?;
         let mut session = Session::new(client);
-        migrate(session.client(), &shown)?;
+        migrate(session.client(), &endpoint.shown)?;
         Ok(Server {
-            config,
-            shown,
+            endpoint,
             idle: Mutex::new(vec![session]),
         })
     }
 
     /// The database, named without its password.
     pub fn shown(&self) -> &str {
-        &self.shown
+        &self.endpoint.shown
     }
 
     /// A connection from the pool (opened if none is idle).
@@ -83,7 +80,7 @@ impl Server {
         let idle = self.idle.lock().ok().and_then(|mut v| v.pop());
         match idle {
             Some(session) if !session.is_closed() => Ok(session),
-            _ => Ok(Session::new(connect(&self.config, &self.shown)?)),
+            _ => Ok(Session::new(self.endpoint.connect()?)),
         }
     }
 
@@ -100,17 +97,41 @@ impl Server {
     }
 }
 
-/// The configuration of `url` (a connect timeout added where it sets none) and the URL
-/// without its password.
-fn config_of(url: &str) -> Result<(postgres::Config, String)> {
-    let mut config: postgres::Config = url
-        .parse()
-        .map_err(|e: postgres::Error| StoreError::BadUrl { why: e.to_string() })?;
-    if config.get_connect_timeout().is_none() {
-        config.connect_timeout(CONNECT_TIMEOUT);
+/// A server as a URL names it: how to connect (a connect timeout added where the URL sets
+/// none), how to secure the connection ([`tls`]), and the URL without its password, to name
+/// the database in messages.
+#[derive(Clone)]
+struct Endpoint {
+    config: postgres::Config,
+    tls: MakeRustlsConnect,
+    shown: String,
+}
+
+impl Endpoint {
+    fn of(url: &str) -> Result<Endpoint> {
+        let bad = |why: String| StoreError::BadUrl { why };
+        let (rest, settings) = tls::split_url(url).map_err(|e| bad(e.to_string()))?;
+        let mut config: postgres::Config = rest
+            .parse()
+            .map_err(|e: postgres::Error| bad(e.to_string()))?;
+        if config.get_connect_timeout().is_none() {
+            config.connect_timeout(CONNECT_TIMEOUT);
+        }
+        let tls = settings
+            .apply(&mut config)
+            .map_err(|e| bad(e.to_string()))?;
+        let shown = shown(&config);
+        Ok(Endpoint { config, tls, shown })
     }
-    let shown = shown(&config);
-    Ok((config, shown))
+
+    fn connect(&self) -> Result<postgres::Client> {
+        self.config
+            .connect(self.tls.clone())
+            .map_err(|e| StoreError::Connect {
+                url: self.shown.clone(),
+                why: connect_error(&e),
+            })
+    }
 }
 
 /// Advisory lock classes (the first key of `pg_advisory_lock(int, int)`) of the shard claims.
@@ -163,8 +184,7 @@ pub enum ShardRefusal {
 /// runs beside the other.
 pub struct ShardLock {
     client: Client,
-    config: postgres::Config,
-    shown: String,
+    endpoint: Endpoint,
     shards: Shards,
 }
 
@@ -187,23 +207,23 @@ impl ShardLock {
         url: &str,
         shards: Shards,
     ) -> Result<std::result::Result<ShardLock, ShardRefusal>> {
-        let (mut config, shown) = config_of(url)?;
+        let mut endpoint = Endpoint::of(url)?;
         // A connection that hangs (a peer gone without a word) must fail within seconds,
         // not the kernel's quarter of an hour: the server may have dropped the session, and
         // the locks with it, long before.
-        config
+        endpoint
+            .config
             .keepalives(true)
             .keepalives_idle(LOCK_KEEPALIVE)
             .keepalives_interval(LOCK_KEEPALIVE)
             .keepalives_retries(2)
             .tcp_user_timeout(LOCK_KEEPALIVE * 3);
-        let mut client = connect(&config, &shown)?;
+        let mut client = endpoint.connect()?;
         let refusal = claim(&mut client, shards)?;
         Ok(match refusal {
             None => Ok(ShardLock {
                 client: Client::new(client),
-                config,
-                shown,
+                endpoint,
                 shards,
             }),
             // The connection closes with the locks it took.
@@ -219,7 +239,7 @@ impl ShardLock {
         if !self.client.is_closed() && self.client.simple_query("SELECT 1").is_ok() {
             return Ok(Ok(Kept::Held));
         }
-        let mut client = connect(&self.config, &self.shown)?;
+        let mut client = self.endpoint.connect()?;
         match claim(&mut client, self.shards)? {
             None => {
                 self.client = Client::new(client);
@@ -288,11 +308,19 @@ fn other_total(client: &mut postgres::Client, total: i32) -> Result<Option<u32>>
     Ok(row.map(|r| u32::try_from(r.get::<_, i64>(0)).unwrap_or(0)))
 }
 
-fn connect(config: &postgres::Config, shown: &str) -> Result<postgres::Client> {
-    config.connect(NoTls).map_err(|e| StoreError::Connect {
-        url: shown.to_string(),
-        why: e.to_string(),
-    })
+/// A failed connection in one line: the client's words for what failed, and the cause it
+/// gives (a TLS handshake's refusal says why only in its cause), as far down as it goes.
+fn connect_error(error: &postgres::Error) -> String {
+    let mut words = error.to_string();
+    let mut cause = std::error::Error::source(error);
+    while let Some(e) = cause {
+        let said = e.to_string();
+        if !words.contains(&said) {
+            words = format!("{words}: {said}");
+        }
+        cause = e.source();
+    }
+    words
 }
 
 /// `postgres://user@host:port/database` from a configuration, the password left out.
@@ -350,8 +378,9 @@ pub struct Found {
 
 /// Connects to `url` and reads what [`Found`] holds; nothing is written.
 pub fn look_at(url: &str) -> Result<Found> {
-    let (config, shown) = config_of(url)?;
-    let mut client = connect(&config, &shown)?;
+    let endpoint = Endpoint::of(url)?;
+    let shown = endpoint.shown.clone();
+    let mut client = endpoint.connect()?;
     let version = schema_version(&mut client)?;
     let tables = tables(&mut client)?;
     Ok(Found {
@@ -430,8 +459,8 @@ fn migrate_locked(client: &mut postgres::Client, shown: &str) -> Result<()> {
 /// `url` with its password left out (a URL that cannot be read is not repeated: it may hold
 /// one all the same).
 pub fn without_password(url: &str) -> String {
-    match url.parse::<postgres::Config>() {
-        Ok(config) => shown(&config),
+    match Endpoint::of(url) {
+        Ok(endpoint) => endpoint.shown,
         Err(_) => "the DATABASE_URL given".to_string(),
     }
 }
@@ -443,13 +472,13 @@ pub fn without_password(url: &str) -> String {
 pub fn fresh_database(admin_url: &str) -> Result<String> {
     use std::sync::atomic::{AtomicU32, Ordering};
     static MADE: AtomicU32 = AtomicU32::new(0);
-    let (config, shown) = config_of(admin_url)?;
+    let endpoint = Endpoint::of(admin_url)?;
     let name = format!(
         "jackal_test_{}_{}",
         std::process::id(),
         MADE.fetch_add(1, Ordering::Relaxed)
     );
-    let mut admin = connect(&config, &shown)?;
+    let mut admin = endpoint.connect()?;
     // Databases are made from template0: nothing another test added to template1 comes along.
     admin.batch_execute(&format!("CREATE DATABASE {name} TEMPLATE template0"))?;
     Ok(with_database(admin_url, &name))

@@ -42,6 +42,7 @@ mod play;
 mod real_life;
 mod render_stored;
 mod shared_work;
+mod tls;
 
 const ALICE: UserId = UserId::new(1001);
 
