@@ -11,6 +11,7 @@ use clap::{Args, Parser, Subcommand};
 use crate::ai::BotLevel;
 use crate::cli::render::{RenderRequest, Source};
 use crate::id::GameId;
+use crate::store::Database;
 
 #[derive(Parser)]
 #[command(
@@ -223,9 +224,10 @@ pub struct RenderArgs {
     /// A scenario file (.scn, see SCENARIOS.md).
     #[arg(long, value_name = "FILE")]
     pub scenario: Option<PathBuf>,
-    /// A database file written by the bot or `jackal play`.
-    #[arg(long, value_name = "FILE", requires = "game")]
-    pub db: Option<PathBuf>,
+    /// A database file written by the bot or `jackal play`, or a PostgreSQL database's
+    /// postgres:// URL (read in read-only sessions).
+    #[arg(long, value_name = "FILE|URL", requires = "game")]
+    pub db: Option<String>,
     /// The stored game's id (with --db).
     #[arg(long, value_name = "ID", requires = "db")]
     pub game: Option<GameId>,
@@ -398,7 +400,7 @@ impl RenderArgs {
                 ply: self.ply,
             },
             (None, Some(db), Some(game)) => Source::Stored {
-                db,
+                db: Database::parse(&db),
                 game,
                 ply: self.ply,
             },

@@ -12,7 +12,7 @@ use super::output::{self, Output};
 use crate::engine::{Cell, Game};
 use crate::game::{GameService, ServiceError, SystemClock};
 use crate::render::{self, Lang, RenderOptions};
-use crate::store::{GameStatus, Store};
+use crate::store::{Database, GameStatus, Store};
 use crate::visible::visible;
 
 /// Where the position comes from.
@@ -21,9 +21,10 @@ pub enum Source {
     /// The first scenario of a `.scn` file, after its first `ply` `play` steps (`None`: all
     /// of them). A game `jackal arena --record` wrote is such a file, one step a ply.
     Scenario { file: PathBuf, ply: Option<u32> },
-    /// A game in a database file, after `ply` actions (`None`: all of them).
+    /// A game in a database (a file, or a PostgreSQL server's), after `ply` actions
+    /// (`None`: all of them).
     Stored {
-        db: PathBuf,
+        db: Database,
         game: GameId,
         ply: Option<u32>,
     },
@@ -47,7 +48,11 @@ pub fn run(request: &RenderRequest) -> Result<usize> {
     // The output is checked before anything is read or written: `-o jackal.db` is refused.
     let inputs = match &request.source {
         Source::Scenario { file, .. } => vec![file.clone()],
-        Source::Stored { db, .. } => output::database_files(db),
+        Source::Stored {
+            db: Database::File(db),
+            ..
+        } => output::database_files(db),
+        Source::Stored { .. } => Vec::new(),
     };
     let output = Output::checked(&request.output, &inputs)?;
     let (game, path) = match &request.source {
@@ -101,20 +106,23 @@ fn from_scenario(
 
 /// Stored game `id` after `ply` actions (default: the latest), and the path of the move that
 /// ended there (all its choice steps: a fork or a horse is one move on the picture).
-pub fn stored_position(db: &Path, id: GameId, ply: Option<u32>) -> Result<(Game, Vec<Cell>)> {
+pub fn stored_position(db: &Database, id: GameId, ply: Option<u32>) -> Result<(Game, Vec<Cell>)> {
     // Opening a missing file would create it: a typo must not leave an empty database.
-    if !db.is_file() {
-        bail!("there is no database file {}", db.display());
+    if let Database::File(path) = db
+        && !path.is_file()
+    {
+        bail!("there is no database file {}", path.display());
     }
     // Drawing only reads: the file is neither made a database nor upgraded, and one the
-    // user may read but not write is drawn too.
-    let store = Store::open_read_only(db).with_context(|| format!("opening {}", db.display()))?;
+    // user may read but not write is drawn too; a server's sessions are read-only.
+    let store =
+        Store::open_database_read_only(db).with_context(|| format!("opening {}", db.shown()))?;
     // The service loads from the latest snapshot at or before `ply`, as the bot does.
     let service = GameService::new(Arc::new(store), Arc::new(SystemClock));
     let row = match service.game(id) {
         Ok(view) => view,
         Err(ServiceError::UnknownGame(_)) => {
-            bail!("there is no game #{id} in {}", db.display())
+            bail!("there is no game #{id} in {}", db.shown())
         }
         Err(e) => return Err(e.into()),
     };

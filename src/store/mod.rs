@@ -127,6 +127,17 @@ pub enum StoreError {
          ({tables}); give jackal a database (or schema) of its own"
     )]
     ServerForeign { url: String, tables: String },
+    #[error("the PostgreSQL database {url} holds no jackal games (it has no jackal tables)")]
+    ServerNotJackal { url: String },
+    #[error(
+        "the PostgreSQL database {url} is at an older jackal's schema (version {found} of \
+         {known}): it is read as it is once this jackal's bot has upgraded it at its start"
+    )]
+    ServerTooOld {
+        url: String,
+        found: usize,
+        known: usize,
+    },
     #[error("could not migrate the PostgreSQL database (migration {number}): {why}")]
     ServerMigration { number: usize, why: String },
     #[error("{0} is not possible on PostgreSQL: {1}")]
@@ -570,6 +581,19 @@ impl Store {
             Database::Server(url) => Ok(Store {
                 durability,
                 backend: Backend::Server(Box::new(postgres::Server::open(url)?)),
+            }),
+        }
+    }
+
+    /// Opens an existing jackal database only to read it: a file as
+    /// [`Store::open_read_only`], a server's in read-only sessions at this jackal's schema
+    /// ([`postgres::Server::open_read_only`]).
+    pub fn open_database_read_only(database: &Database) -> Result<Store> {
+        match database {
+            Database::File(path) => Store::open_read_only(path),
+            Database::Server(url) => Ok(Store {
+                durability: Durability::default(),
+                backend: Backend::Server(Box::new(postgres::Server::open_read_only(url)?)),
             }),
         }
     }

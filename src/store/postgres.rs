@@ -70,6 +70,35 @@ impl Server {
         })
     }
 
+    /// Connects to the jackal database at `url` only to read it (`jackal render --db`): its
+    /// sessions are read-only (`default_transaction_read_only`), so nothing is written, not
+    /// even a migration. A database at another schema version than this jackal's, or that
+    /// is not a jackal database, is refused in one line.
+    pub fn open_read_only(url: &str) -> Result<Server> {
+        let mut endpoint = Endpoint::of(url)?;
+        let options = match endpoint.config.get_options() {
+            Some(given) => format!("{given} -c default_transaction_read_only=on"),
+            None => "-c default_transaction_read_only=on".to_string(),
+        };
+        endpoint.config.options(&options);
+        let mut client = endpoint.connect()?;
+        let (found, known) = (schema_version(&mut client)?, MIGRATION_SQL.len());
+        let url = endpoint.shown.clone();
+        if found > known {
+            return Err(StoreError::ServerTooNew { url, found, known });
+        }
+        if found == 0 {
+            return Err(StoreError::ServerNotJackal { url });
+        }
+        if found < known {
+            return Err(StoreError::ServerTooOld { url, found, known });
+        }
+        Ok(Server {
+            endpoint,
+            idle: Mutex::new(vec![Session::new(client)]),
+        })
+    }
+
     /// The database, named without its password.
     pub fn shown(&self) -> &str {
         &self.endpoint.shown

@@ -203,3 +203,84 @@ fn a_database_that_refuses_the_bot_is_one_line() {
     assert!(lines[0].contains(expected), "{stderr}");
     assert!(!lines[0].contains("secret"), "{stderr}");
 }
+
+/// `jackal render --db` draws a stored game from the fixture's database, a file or a server
+/// alike, at any ply, reading only; a game that is not there is one line naming the database
+/// without its password. On a server, a database at another schema is refused, not upgraded.
+#[test]
+fn render_draws_a_stored_game_from_either_backend() {
+    let f = fixture();
+    let id = duel(&f);
+    play_plies(&f, id, 12);
+    let db = named(&f.database);
+    let draw = |ply: &str, file: &str| {
+        let png = f._dir.path().join(file);
+        let (ok, stdout, stderr) = jackal(&[
+            "render",
+            "--db",
+            &db,
+            "--game",
+            &id.to_string(),
+            "--ply",
+            ply,
+            "-o",
+            &png.display().to_string(),
+        ]);
+        assert!(ok, "{stdout}{stderr}");
+        let bytes = std::fs::read(&png).unwrap();
+        assert!(bytes.starts_with(b"\x89PNG\r\n\x1a\n"), "{file}");
+        bytes
+    };
+    let early = draw("3", "early.png");
+    let late = draw("12", "late.png");
+    assert_ne!(early, late, "two plies drawn alike");
+    assert_eq!(
+        draw("3", "again.png"),
+        early,
+        "one ply drawn twice differently"
+    );
+    // Read only: the game is where it was.
+    assert_eq!(f.service.game(id).unwrap().ply, 12);
+
+    let (ok, _, stderr) = jackal(&["render", "--db", &db, "--game", "999", "-o", "x.png"]);
+    assert!(!ok);
+    assert!(
+        stderr.contains(&format!("there is no game #999 in {}", f.database.shown())),
+        "{stderr}"
+    );
+
+    let Database::Server(url) = &f.database else {
+        return;
+    };
+    let admin = std::env::var("JACKAL_TEST_DATABASE_URL").unwrap();
+    // A database with no jackal tables, and one at an older schema.
+    let empty = store::postgres::fresh_database(&admin).unwrap();
+    let (ok, _, stderr) = jackal(&["render", "--db", &empty, "--game", "1", "-o", "x.png"]);
+    assert!(!ok && stderr.contains("holds no jackal games"), "{stderr}");
+    let mut older = postgres::Client::connect(url, postgres::NoTls).unwrap();
+    older
+        .batch_execute("UPDATE jackal_schema SET version = version - 1")
+        .unwrap();
+    let (ok, _, stderr) = jackal(&[
+        "render",
+        "--db",
+        url,
+        "--game",
+        &id.to_string(),
+        "-o",
+        "x.png",
+    ]);
+    assert!(
+        !ok && stderr.contains("is at an older jackal's schema"),
+        "{stderr}"
+    );
+    let version: i32 = older
+        .query_one("SELECT version FROM jackal_schema", &[])
+        .unwrap()
+        .get(0);
+    assert_eq!(
+        version as usize,
+        store::postgres::MIGRATION_SQL.len() - 1,
+        "upgraded by a render"
+    );
+}
