@@ -75,8 +75,9 @@ pub enum StartError {
         why: ShardRefusal,
     },
     #[error(
-        "stopped: {shards} on the PostgreSQL database {database} is no longer this \
-         process's alone ({why}); start it again once the other process is stopped"
+        "stopped: {shards} on the PostgreSQL database {database} can no longer be kept as \
+         this process's alone ({why}); start it again once the server answers and no other \
+         process runs them"
     )]
     ShardsLost {
         shards: String,
@@ -383,12 +384,13 @@ pub async fn run(launch: Launch) -> Result<(), StartError> {
         }
     };
     let (shards, database) = (launch.config.shards, launch.config.database.shown());
+    let lease = launch.config.lease;
     let bot = start(launch).await?;
     println!("Invite the bot to a server with: {}", bot.invite_url);
     println!("Jackal is running; stop it with Ctrl-C.");
     let lost = tokio::select! {
         _ = shutdown_signal() => None,
-        why = keep_shards(_server_lock) => Some(why),
+        why = keep_shards(_server_lock, lease) => Some(why),
     };
     println!("Stopping: finishing what is in flight…");
     bot.stop().await;
@@ -410,25 +412,27 @@ fn shards_named(range: Option<ShardRange>) -> String {
     }
 }
 
-/// How often a process checks that it still holds its shards on a shared database.
+/// How often a process checks that it still holds its shards on a shared database (more
+/// often with a work lease under 20 s: four checks a lease).
 const KEEP_SHARDS: Duration = Duration::from_secs(5);
-/// Checks in a row that cannot reach the server before the process stops (a minute).
-const UNCONFIRMED_CHECKS: u32 = 12;
 
 /// Keeps this process's shard locks for as long as it runs (never returns without a server
 /// lock): a server restart ends every session and the locks with it, so they are taken again
 /// on a new connection. Returns when another process took some of them meanwhile (it started
 /// while the server had forgotten them): this one must stop, as it would have been refused.
-async fn keep_shards(lock: Option<ShardLock>) -> ShardRefusal {
+///
+/// Also when the locks cannot be confirmed for `patience` (the work lease): the server may
+/// have ended the session, and another process may run these shards by now, as it may take
+/// over this one's claimed work once the lease has passed. The process stops, for its
+/// supervisor to start it again.
+async fn keep_shards(lock: Option<ShardLock>, patience: Duration) -> ShardRefusal {
     let Some(mut lock) = lock else {
         return std::future::pending().await;
     };
-    // Checks in a row that could not reach the server: past a minute of them, the process may
-    // be running shards another process runs now; it stops, for its supervisor to start it
-    // again.
-    let mut unconfirmed = 0;
+    let every = KEEP_SHARDS.min(patience / 4);
+    let mut confirmed = tokio::time::Instant::now();
     loop {
-        tokio::time::sleep(KEEP_SHARDS).await;
+        tokio::time::sleep(every).await;
         let kept = tokio::task::spawn_blocking(move || {
             let kept = lock.keep();
             (lock, kept)
@@ -436,13 +440,15 @@ async fn keep_shards(lock: Option<ShardLock>) -> ShardRefusal {
         .await;
         let Ok((returned, kept)) = kept else {
             tracing::error!("checking the shard locks panicked; stopping");
-            return ShardRefusal::Unconfirmed;
+            return ShardRefusal::Unconfirmed {
+                secs: patience.as_secs(),
+            };
         };
         lock = returned;
         match kept {
-            Ok(Ok(Kept::Held)) => unconfirmed = 0,
+            Ok(Ok(Kept::Held)) => confirmed = tokio::time::Instant::now(),
             Ok(Ok(Kept::Retaken)) => {
-                unconfirmed = 0;
+                confirmed = tokio::time::Instant::now();
                 tracing::warn!(
                     "the database's connection was lost; its shard locks are taken again"
                 )
@@ -451,13 +457,14 @@ async fn keep_shards(lock: Option<ShardLock>) -> ShardRefusal {
                 tracing::error!(%why, "another process took this process's shards; stopping");
                 return why;
             }
-            Err(e) if unconfirmed + 1 < UNCONFIRMED_CHECKS => {
-                unconfirmed += 1;
+            Err(e) if confirmed.elapsed() < patience => {
                 tracing::warn!(error = %e, "the shard locks cannot be checked now");
             }
             Err(e) => {
                 tracing::error!(error = %e, "the shard locks could not be confirmed; stopping");
-                return ShardRefusal::Unconfirmed;
+                return ShardRefusal::Unconfirmed {
+                    secs: patience.as_secs(),
+                };
             }
         }
     }

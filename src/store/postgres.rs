@@ -196,10 +196,10 @@ pub enum ShardRefusal {
     )]
     OtherTotal(u32),
     #[error(
-        "the server could not be reached for a minute to confirm this process's shard locks, \
-         which a server restart ends"
+        "the server could not be reached for {secs} s (WORK_LEASE_SECS) to confirm this \
+         process's shard locks, which a lost connection ends"
     )]
-    Unconfirmed,
+    Unconfirmed { secs: u64 },
 }
 
 /// What a bot process runs, held for its whole life: advisory locks on a connection of its

@@ -556,3 +556,125 @@ async fn the_database_restarted_mid_burst_loses_nothing() {
     b.stop();
     table.close();
 }
+
+/// A TCP relay between the bot and the database server that the test can cut: every
+/// connection through it closed, and no new one taken (the port then refuses), as when the
+/// network between them goes.
+struct Relay {
+    port: u16,
+    cut: Arc<std::sync::atomic::AtomicBool>,
+    open: Arc<std::sync::Mutex<Vec<std::net::TcpStream>>>,
+}
+
+impl Relay {
+    fn start(to: String) -> Relay {
+        use std::net::{Shutdown, TcpListener, TcpStream};
+        use std::sync::atomic::Ordering;
+        let listener = TcpListener::bind("127.0.0.1:0").expect("a port for the relay");
+        listener.set_nonblocking(true).unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let cut = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let open = Arc::new(std::sync::Mutex::new(Vec::<TcpStream>::new()));
+        let (stop, streams) = (Arc::clone(&cut), Arc::clone(&open));
+        std::thread::spawn(move || {
+            // The listener goes with this thread once cut: connections are then refused.
+            while !stop.load(Ordering::SeqCst) {
+                let inbound = match listener.accept() {
+                    Ok((inbound, _)) => inbound,
+                    Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
+                        std::thread::sleep(Duration::from_millis(10));
+                        continue;
+                    }
+                    Err(_) => return,
+                };
+                inbound.set_nonblocking(false).unwrap();
+                let Ok(outbound) = TcpStream::connect(&to) else {
+                    continue;
+                };
+                let mut kept = streams.lock().unwrap();
+                kept.push(inbound.try_clone().unwrap());
+                kept.push(outbound.try_clone().unwrap());
+                for (mut from, mut into) in [
+                    (inbound.try_clone().unwrap(), outbound.try_clone().unwrap()),
+                    (outbound, inbound),
+                ] {
+                    std::thread::spawn(move || {
+                        let _ = std::io::copy(&mut from, &mut into);
+                        let _ = into.shutdown(Shutdown::Write);
+                    });
+                }
+            }
+        });
+        Relay { port, cut, open }
+    }
+
+    fn cut(&self) {
+        self.cut.store(true, std::sync::atomic::Ordering::SeqCst);
+        for stream in self.open.lock().unwrap().drain(..) {
+            let _ = stream.shutdown(std::net::Shutdown::Both);
+        }
+    }
+}
+
+/// A process that loses the server (the network between them cut) cannot confirm its shard
+/// locks, which the server drops with the connection; once its work lease has passed, when
+/// another process may run its shards and take its claimed work, it stops with one line.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_process_cut_off_from_the_server_stops_once_its_lease_has_passed() {
+    let _alone = ONE_AT_A_TIME.lock().await;
+    let Some(url) = fresh_database() else { return };
+    let Some(tls) = std::env::var("JACKAL_TEST_PG_TLS_URL")
+        .ok()
+        .filter(|u| !u.is_empty())
+    else {
+        eprintln!("needs the server over TCP: scripts/pg-test sets JACKAL_TEST_PG_TLS_URL");
+        return;
+    };
+    // The server's TCP address, and this test's database on it, through the relay.
+    let server = tls.split_once('@').unwrap().1.split_once('/').unwrap().0;
+    let name = url.rsplit_once('/').unwrap().1;
+    let relay = Relay::start(server.to_string());
+    let relayed = format!(
+        "postgres://jackal@localhost:{}/{name}?sslmode=require",
+        relay.port
+    );
+    let fake = FakeDiscord::start_with(fake_discord::Config {
+        wait_timeout: Duration::from_secs(60),
+        ..fake_discord::Config::default()
+    })
+    .await;
+    let dir = tempfile::tempdir().unwrap();
+    // WORK_LEASE_SECS=3 (Process::start).
+    let mut process = Process::start(&fake, &relayed, "0/1", dir.path(), "cut");
+    fake.wait_shard_identified(0, 1).await;
+    let cut_at = std::time::Instant::now();
+    relay.cut();
+    let exited = off_runtime(|| {
+        while cut_at.elapsed() < Duration::from_secs(30) {
+            if let Some(status) = process.child.try_wait().expect("wait") {
+                return Some(status);
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        None
+    });
+    let stopped_after = cut_at.elapsed();
+    let log = std::fs::read_to_string(dir.path().join("cut.log")).unwrap_or_default();
+    let Some(status) = exited else {
+        process.kill();
+        panic!("still running 30 s after losing the server: {log}");
+    };
+    assert!(!status.success(), "{log}");
+    let last = log.lines().rfind(|l| !l.trim().is_empty()).unwrap_or("");
+    assert!(
+        last.contains("SHARDS=0/1")
+            && last.contains("could not be reached for 3 s (WORK_LEASE_SECS)"),
+        "{log}"
+    );
+    assert!(
+        stopped_after >= Duration::from_secs(2),
+        "stopped {stopped_after:?} after the cut, before its lease had passed: {log}"
+    );
+    eprintln!("stopped {stopped_after:?} after the cut");
+    fake.take_faults();
+}
