@@ -433,11 +433,19 @@ async fn keep_shards(lock: Option<ShardLock>, patience: Duration) -> ShardRefusa
     let mut confirmed = tokio::time::Instant::now();
     loop {
         tokio::time::sleep(every).await;
-        let kept = tokio::task::spawn_blocking(move || {
+        let check = tokio::task::spawn_blocking(move || {
             let kept = lock.keep();
             (lock, kept)
-        })
-        .await;
+        });
+        // A check that hangs (a connection that neither answers nor fails) may not keep the
+        // process running past its patience: it stops, and the check is left to end alone.
+        let left = patience.saturating_sub(confirmed.elapsed()).max(every);
+        let Ok(kept) = tokio::time::timeout(left, check).await else {
+            tracing::error!("checking the shard locks did not end in time; stopping");
+            return ShardRefusal::Unconfirmed {
+                secs: patience.as_secs(),
+            };
+        };
         let Ok((returned, kept)) = kept else {
             tracing::error!("checking the shard locks panicked; stopping");
             return ShardRefusal::Unconfirmed {

@@ -488,9 +488,13 @@ fn migrate_locked(client: &mut postgres::Client, shown: &str) -> Result<()> {
 /// `url` with its password left out (a URL that cannot be read is not repeated: it may hold
 /// one all the same).
 pub fn without_password(url: &str) -> String {
-    match Endpoint::of(url) {
-        Ok(endpoint) => endpoint.shown,
-        Err(_) => "the DATABASE_URL given".to_string(),
+    // Only the URL's words: no root file read, no connector built, for a name in a message.
+    let parsed = tls::split_url(url)
+        .ok()
+        .and_then(|(rest, _)| rest.parse::<postgres::Config>().ok());
+    match parsed {
+        Some(config) => shown(&config),
+        None => "the DATABASE_URL given".to_string(),
     }
 }
 

@@ -7,17 +7,22 @@
 //! hands the rest on, and builds the connector (rustls, already the bot's TLS towards Discord)
 //! to check what the mode says:
 //!
-//! | `sslmode`            | TLS                      | the server's certificate                 |
-//! |----------------------|--------------------------|------------------------------------------|
-//! | `disable`            | never                    | —                                        |
-//! | `prefer` (the default) | if the server offers it | not checked                              |
-//! | `require`            | always                   | not checked (checked as `verify-ca` when `sslrootcert` is given, as libpq does) |
-//! | `verify-ca`          | always                   | signed by a trusted authority            |
-//! | `verify-full`        | always                   | signed by a trusted authority, for the URL's host |
+//! | `sslmode`              | TLS                      | the server's certificate                 |
+//! |------------------------|--------------------------|------------------------------------------|
+//! | `disable`              | never                    | —                                        |
+//! | `allow`, `prefer` (the default) | if the server offers it | not checked                      |
+//! | `require`              | always                   | not checked (checked as `verify-ca` when `sslrootcert` names a file, as libpq does) |
+//! | `verify-ca`            | always                   | signed by an authority of `sslrootcert`  |
+//! | `verify-full`          | always                   | signed by a trusted authority, for the URL's host |
 //!
-//! The trusted authorities are those of the PEM file `sslrootcert` names, or, without it (or
-//! with `sslrootcert=system`), the Mozilla roots web browsers trust (`webpki-roots`): what a
-//! managed server's certificate is signed by, where libpq would look for `~/.postgresql/root.crt`.
+//! The trusted authorities are those of the PEM file `sslrootcert` names, or with
+//! `sslrootcert=system` the Mozilla roots web browsers trust (`webpki-roots`), which sign most
+//! managed databases' certificates. As in libpq 16, `system` makes `verify-full` the default
+//! and refuses any weaker mode (a certificate any website can get for its own name proves
+//! nothing without the name checked); and a `verify-` mode without `sslrootcert` is refused
+//! rather than checked against a file of the user's home (libpq's `~/.postgresql/root.crt`).
+//! Unlike libpq, `prefer` does not fall back to an unencrypted connection when the TLS
+//! handshake itself fails (a server rustls cannot talk to: TLS 1.1 or older, a DSA key).
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -42,9 +47,12 @@ pub enum SslMode {
 }
 
 impl SslMode {
-    const NAMES: [(&'static str, SslMode); 5] = [
+    const NAMES: [(&'static str, SslMode); 6] = [
         ("disable", SslMode::Disable),
         ("prefer", SslMode::Prefer),
+        // libpq's `allow` tries without TLS first; neither checks anything, and the `postgres`
+        // crate has no such order: the same as `prefer` here.
+        ("allow", SslMode::Prefer),
         ("require", SslMode::Require),
         ("verify-ca", SslMode::VerifyCa),
         ("verify-full", SslMode::VerifyFull),
@@ -91,45 +99,63 @@ pub struct TlsSettings {
 /// Why a URL's TLS settings cannot be used: one sentence each, for `StoreError::BadUrl`.
 #[derive(Debug, PartialEq, Eq, thiserror::Error)]
 pub enum TlsSettingsError {
-    #[error("sslmode={0} is not a mode; use disable, prefer, require, verify-ca or verify-full")]
+    #[error(
+        "sslmode={0} is not a mode; use disable, allow, prefer, require, verify-ca or verify-full"
+    )]
     UnknownMode(String),
+    #[error(
+        "sslmode={0} needs sslrootcert: a PEM file of the authorities that sign the server's \
+         certificate{1}"
+    )]
+    NoRoots(&'static str, &'static str),
+    #[error(
+        "sslrootcert=system (the authorities web browsers trust) needs sslmode=verify-full, \
+         not {0}: without the host's name checked, any website's certificate would do"
+    )]
+    SystemNeedsFull(&'static str),
     #[error("sslrootcert={path}: {why}")]
     Roots { path: String, why: String },
 }
 
 /// Splits libpq's `sslmode` and `sslrootcert` off a `postgres://` URL: the URL left for the
-/// `postgres` crate, and the settings. Other parameters stay as they are.
+/// `postgres` crate, and the settings. Other parameters stay as they are. The query is looked
+/// for as the `postgres` crate finds it: after the user's part (up to the first `@`, so a `?`
+/// in a password is not a query) and the hosts; keys are compared decoded, as it decodes them.
 pub fn split_url(url: &str) -> Result<(String, TlsSettings), TlsSettingsError> {
-    let mut settings = TlsSettings {
-        mode: SslMode::Prefer,
-        roots: Roots::Public,
-        roots_given: false,
+    let mut mode = None;
+    let mut roots = None;
+    let query_at = {
+        let body = url.find("://").map_or(0, |i| i + 3);
+        let hosts = body + url[body..].find('@').map_or(0, |i| i + 1);
+        url[hosts..].find('?').map(|i| hosts + i)
     };
-    let Some((base, query)) = url.split_once('?') else {
-        return Ok((url.to_string(), settings));
+    let (base, query) = match query_at {
+        Some(at) => (&url[..at], &url[at + 1..]),
+        None => (url, ""),
+    };
+    let decoded = |text: &str| {
+        percent_encoding::percent_decode_str(text)
+            .decode_utf8_lossy()
+            .into_owned()
     };
     let mut kept = Vec::new();
     for pair in query.split('&').filter(|p| !p.is_empty()) {
         let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
-        let value = percent_encoding::percent_decode_str(value)
-            .decode_utf8_lossy()
-            .into_owned();
-        match key {
+        match decoded(key).as_str() {
             "sslmode" => {
-                settings.mode =
-                    SslMode::parse(&value).ok_or(TlsSettingsError::UnknownMode(value))?;
+                let value = decoded(value);
+                mode = Some(SslMode::parse(&value).ok_or(TlsSettingsError::UnknownMode(value))?);
             }
             "sslrootcert" => {
-                settings.roots_given = true;
-                settings.roots = if value == "system" {
-                    Roots::Public
-                } else {
-                    Roots::File(PathBuf::from(value))
-                };
+                roots = Some(match decoded(value).as_str() {
+                    "system" => Roots::Public,
+                    path => Roots::File(PathBuf::from(path)),
+                });
             }
             _ => kept.push(pair),
         }
     }
+    let settings = TlsSettings::of(mode, roots)?;
     let url = if kept.is_empty() {
         base.to_string()
     } else {
@@ -139,6 +165,37 @@ pub fn split_url(url: &str) -> Result<(String, TlsSettings), TlsSettingsError> {
 }
 
 impl TlsSettings {
+    /// The settings of a mode and roots as given (`None`: not in the URL), with libpq's rules
+    /// for what goes together.
+    fn of(mode: Option<SslMode>, roots: Option<Roots>) -> Result<TlsSettings, TlsSettingsError> {
+        let named = |mode: SslMode| {
+            SslMode::NAMES
+                .iter()
+                .find(|(_, m)| *m == mode)
+                .map_or("prefer", |(name, _)| *name)
+        };
+        let mode = match (mode, &roots) {
+            (None, Some(Roots::Public)) => SslMode::VerifyFull,
+            (Some(mode), Some(Roots::Public)) if mode != SslMode::VerifyFull => {
+                return Err(TlsSettingsError::SystemNeedsFull(named(mode)));
+            }
+            (Some(mode @ (SslMode::VerifyCa | SslMode::VerifyFull)), None) => {
+                let or_system = if mode == SslMode::VerifyFull {
+                    " (or sslrootcert=system, the authorities web browsers trust)"
+                } else {
+                    ""
+                };
+                return Err(TlsSettingsError::NoRoots(named(mode), or_system));
+            }
+            (mode, _) => mode.unwrap_or(SslMode::Prefer),
+        };
+        Ok(TlsSettings {
+            mode,
+            roots_given: roots.is_some(),
+            roots: roots.unwrap_or(Roots::Public),
+        })
+    }
+
     /// Sets the client's own mode in `config` and builds the connector that checks the
     /// server's certificate as the mode says. A root file that cannot be read, or holds no
     /// certificate, is refused here, before any connection.
@@ -326,6 +383,10 @@ impl ServerCertVerifier for ChainOnly {
 mod tests {
     use super::*;
 
+    fn settings(url: &str) -> TlsSettings {
+        split_url(url).unwrap().1
+    }
+
     #[test]
     fn the_tls_parameters_are_taken_off_the_url_and_the_rest_kept() {
         let (url, settings) = split_url(
@@ -345,17 +406,72 @@ mod tests {
 
         let (url, settings) = split_url("postgres://u@h/db?sslmode=require").unwrap();
         assert_eq!(url, "postgres://u@h/db");
-        assert_eq!(
-            (settings.mode, settings.roots),
-            (SslMode::Require, Roots::Public)
-        );
+        assert_eq!(settings.mode, SslMode::Require);
 
         let (url, settings) = split_url("postgres://u@h/db").unwrap();
         assert_eq!(url, "postgres://u@h/db");
         assert_eq!(settings.mode, SslMode::Prefer, "libpq's default");
+        assert_eq!(
+            self::settings("postgres://h/db?sslmode=allow").mode,
+            SslMode::Prefer
+        );
+    }
 
-        let (_, settings) = split_url("postgres://h/db?sslrootcert=system").unwrap();
-        assert_eq!(settings.roots, Roots::Public);
+    /// A `?` in a password is not the query's start (the user's part runs to the first
+    /// `@`), and a key percent-encoded is the key: neither hides a mode, which would leave
+    /// the default `prefer` in its place.
+    #[test]
+    fn the_query_is_found_after_the_password_and_its_keys_decoded() {
+        let (url, settings) =
+            split_url("postgres://u:pa?ss@h:5432/db?sslmode=require&application_name=x").unwrap();
+        assert_eq!(url, "postgres://u:pa?ss@h:5432/db?application_name=x");
+        assert_eq!(settings.mode, SslMode::Require);
+        let (url, settings) = split_url("postgres://u:pa?sslmode=disable@h/db").unwrap();
+        assert_eq!(
+            url, "postgres://u:pa?sslmode=disable@h/db",
+            "a password, kept"
+        );
+        assert_eq!(settings.mode, SslMode::Prefer);
+        assert_eq!(
+            self::settings("postgres://h/db?ssl%6Dode=require").mode,
+            SslMode::Require
+        );
+    }
+
+    /// libpq 16's rules: `sslrootcert=system` means `verify-full` and allows nothing weaker;
+    /// a `verify-` mode names its authorities.
+    #[test]
+    fn the_system_roots_go_with_verify_full_only_and_the_verify_modes_need_roots() {
+        let system = settings("postgres://h/db?sslrootcert=system");
+        assert_eq!(
+            (system.mode, system.roots),
+            (SslMode::VerifyFull, Roots::Public)
+        );
+        for weaker in ["disable", "allow", "prefer", "require", "verify-ca"] {
+            let error = split_url(&format!(
+                "postgres://h/db?sslrootcert=system&sslmode={weaker}"
+            ))
+            .unwrap_err()
+            .to_string();
+            assert!(
+                error.starts_with("sslrootcert=system (the authorities web browsers trust) needs sslmode=verify-full"),
+                "{weaker}: {error}"
+            );
+        }
+        assert_eq!(
+            split_url("postgres://h/db?sslmode=verify-full")
+                .unwrap_err()
+                .to_string(),
+            "sslmode=verify-full needs sslrootcert: a PEM file of the authorities that sign the \
+             server's certificate (or sslrootcert=system, the authorities web browsers trust)"
+        );
+        assert_eq!(
+            split_url("postgres://h/db?sslmode=verify-ca")
+                .unwrap_err()
+                .to_string(),
+            "sslmode=verify-ca needs sslrootcert: a PEM file of the authorities that sign the \
+             server's certificate"
+        );
     }
 
     #[test]
@@ -363,7 +479,8 @@ mod tests {
         let error = split_url("postgres://h/db?sslmode=verify").unwrap_err();
         assert_eq!(
             error.to_string(),
-            "sslmode=verify is not a mode; use disable, prefer, require, verify-ca or verify-full"
+            "sslmode=verify is not a mode; use disable, allow, prefer, require, verify-ca or \
+             verify-full"
         );
     }
 
@@ -390,16 +507,17 @@ mod tests {
     }
 
     #[test]
-    fn every_mode_builds_a_connector_with_the_public_roots() {
-        for (_, mode) in SslMode::NAMES {
-            let settings = TlsSettings {
-                mode,
-                roots: Roots::Public,
-                roots_given: false,
-            };
-            let mut config = postgres::Config::new();
+    fn every_mode_sets_the_clients_own() {
+        for (query, mode) in [
+            ("sslmode=disable", postgres::config::SslMode::Disable),
+            ("sslmode=prefer", postgres::config::SslMode::Prefer),
+            ("sslmode=require", postgres::config::SslMode::Require),
+            ("sslrootcert=system", postgres::config::SslMode::Require),
+        ] {
+            let (url, settings) = split_url(&format!("postgres://h/db?{query}")).unwrap();
+            let mut config: postgres::Config = url.parse().unwrap();
             settings.apply(&mut config).unwrap();
-            assert_eq!(config.get_ssl_mode(), mode.of_the_client());
+            assert_eq!(config.get_ssl_mode(), mode, "{query}");
         }
     }
 }

@@ -122,11 +122,8 @@ fn a_connection_without_tls_or_with_a_certificate_that_does_not_check_out_is_one
             ),
             "UnknownIssuer",
         ),
-        // The public roots do not trust a private authority.
-        (
-            at(&url, "localhost", "sslmode=verify-full"),
-            "UnknownIssuer",
-        ),
+        // The authorities web browsers trust do not trust a private one.
+        (at(&url, "localhost", "sslrootcert=system"), "UnknownIssuer"),
     ];
     for (url, why) in cases {
         let said = refusal(&url);
@@ -215,17 +212,26 @@ fn the_commands_take_a_tls_url() {
         "{stderr}"
     );
 
-    // A mode that is not one is named at once, with the modes.
-    let out = Command::new(env!("CARGO_BIN_EXE_jackal"))
-        .args(["doctor", "--db", &at(&url, "localhost", "sslmode=verify")])
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success());
-    assert!(
-        stderr.contains(
-            "sslmode=verify is not a mode; use disable, prefer, require, verify-ca or verify-full"
+    // A mode that is not one is named at once, with the modes; a weak one beside the
+    // public authorities too.
+    for (query, said) in [
+        (
+            "sslmode=verify",
+            "sslmode=verify is not a mode; use disable, allow, prefer, require, verify-ca or \
+             verify-full",
         ),
-        "{stderr}"
-    );
+        (
+            "sslmode=require&sslrootcert=system",
+            "sslrootcert=system (the authorities web browsers trust) needs sslmode=verify-full, \
+             not require",
+        ),
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_jackal"))
+            .args(["doctor", "--db", &at(&url, "localhost", query)])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success());
+        assert!(stderr.contains(said), "{stderr}");
+    }
 }

@@ -242,7 +242,9 @@ fn render_draws_a_stored_game_from_either_backend() {
     // Read only: the game is where it was.
     assert_eq!(f.service.game(id).unwrap().ply, 12);
 
-    let (ok, _, stderr) = jackal(&["render", "--db", &db, "--game", "999", "-o", "x.png"]);
+    // Refusals write nothing; had they drawn, it would be in the test's folder.
+    let nowhere = f._dir.path().join("refused.png").display().to_string();
+    let (ok, _, stderr) = jackal(&["render", "--db", &db, "--game", "999", "-o", &nowhere]);
     assert!(!ok);
     assert!(
         stderr.contains(&format!("there is no game #999 in {}", f.database.shown())),
@@ -255,7 +257,7 @@ fn render_draws_a_stored_game_from_either_backend() {
     let admin = std::env::var("JACKAL_TEST_DATABASE_URL").unwrap();
     // A database with no jackal tables, and one at an older schema.
     let empty = store::postgres::fresh_database(&admin).unwrap();
-    let (ok, _, stderr) = jackal(&["render", "--db", &empty, "--game", "1", "-o", "x.png"]);
+    let (ok, _, stderr) = jackal(&["render", "--db", &empty, "--game", "1", "-o", &nowhere]);
     assert!(!ok && stderr.contains("holds no jackal games"), "{stderr}");
     let mut older = postgres::Client::connect(url, postgres::NoTls).unwrap();
     older
@@ -268,7 +270,7 @@ fn render_draws_a_stored_game_from_either_backend() {
         "--game",
         &id.to_string(),
         "-o",
-        "x.png",
+        &nowhere,
     ]);
     assert!(
         !ok && stderr.contains("is at an older jackal's schema"),

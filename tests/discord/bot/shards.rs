@@ -630,14 +630,13 @@ async fn a_process_cut_off_from_the_server_stops_once_its_lease_has_passed() {
         eprintln!("needs the server over TCP: scripts/pg-test sets JACKAL_TEST_PG_TLS_URL");
         return;
     };
-    // The server's TCP address, and this test's database on it, through the relay.
-    let server = tls.split_once('@').unwrap().1.split_once('/').unwrap().0;
+    // The server's TCP address, and this test's database on it, through the relay (the
+    // user and password of the TLS URL, which TCP connections need).
+    let (user, at) = tls.split_once('@').unwrap();
+    let server = at.split_once('/').unwrap().0;
     let name = url.rsplit_once('/').unwrap().1;
     let relay = Relay::start(server.to_string());
-    let relayed = format!(
-        "postgres://jackal@localhost:{}/{name}?sslmode=require",
-        relay.port
-    );
+    let relayed = format!("{user}@localhost:{}/{name}?sslmode=require", relay.port);
     let fake = FakeDiscord::start_with(fake_discord::Config {
         wait_timeout: Duration::from_secs(60),
         ..fake_discord::Config::default()
