@@ -193,23 +193,10 @@ fn the_commands_take_a_tls_url() {
         &format!("sslrootcert={ca}"),
         &format!("sslrootcert={other}"),
     );
-    let out = Command::new(env!("CARGO_BIN_EXE_jackal"))
-        .arg("run")
-        .env_clear()
-        .current_dir(f._dir.path())
-        .env("PATH", std::env::var("PATH").unwrap_or_default())
-        .env("DISCORD_TOKEN", "not-a-token")
-        .env("DISCORD_API_URL", "http://127.0.0.1:9")
-        .env("DATABASE_URL", &untrusted)
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    let lines: Vec<&str> = stderr.lines().filter(|l| !l.trim().is_empty()).collect();
-    assert!(!out.status.success(), "{stderr}");
-    assert_eq!(lines.len(), 1, "{stderr}");
+    let line = super::tools::refused_run(&f, &[("DATABASE_URL", &untrusted)]);
     assert!(
-        lines[0].contains("cannot connect to PostgreSQL") && lines[0].contains("UnknownIssuer"),
-        "{stderr}"
+        line.contains("cannot connect to PostgreSQL") && line.contains("UnknownIssuer"),
+        "{line}"
     );
 
     // A mode that is not one is named at once, with the modes; a weak one beside the

@@ -52,7 +52,7 @@ fn the_doctor_finds_a_played_database_healthy_and_a_backup_copies_it() {
 
 /// `jackal run` with the database and the environment of `vars`, expected to refuse at once:
 /// its one line of stderr.
-fn refused_run(f: &Fixture, vars: &[(&str, &str)]) -> String {
+pub(super) fn refused_run(f: &Fixture, vars: &[(&str, &str)]) -> String {
     let (variable, value) = match &f.database {
         Database::File(path) => ("DATABASE_PATH", path.display().to_string()),
         Database::Server(url) => ("DATABASE_URL", url.clone()),
@@ -186,22 +186,9 @@ fn a_database_that_refuses_the_bot_is_one_line() {
             )
         }
     };
-    let out = Command::new(env!("CARGO_BIN_EXE_jackal"))
-        .arg("run")
-        .env_clear()
-        .current_dir(f._dir.path())
-        .env("PATH", std::env::var("PATH").unwrap_or_default())
-        .env("DISCORD_TOKEN", "not-a-token")
-        .env("DISCORD_API_URL", "http://127.0.0.1:9")
-        .env(variable, &value)
-        .output()
-        .expect("run jackal");
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success(), "{stderr}");
-    let lines: Vec<&str> = stderr.lines().filter(|l| !l.trim().is_empty()).collect();
-    assert_eq!(lines.len(), 1, "{stderr}");
-    assert!(lines[0].contains(expected), "{stderr}");
-    assert!(!lines[0].contains("secret"), "{stderr}");
+    let line = refused_run(&f, &[(variable, &value)]);
+    assert!(line.contains(expected), "{line}");
+    assert!(!line.contains("secret"), "{line}");
 }
 
 /// `jackal render --db` draws a stored game from the fixture's database, a file or a server
