@@ -30,10 +30,10 @@ use std::process::{Command, Stdio};
 
 #[path = "../tests/support/service_games.rs"]
 mod service_games;
-use service_games::start_game;
+use service_games::{start_duel, start_game};
 
 use jackal::engine::mapgen::SplitMix64;
-use jackal::game::{Actor, Clock, GameConfig, GameService, Location, ManualClock, SystemClock};
+use jackal::game::{Clock, GameConfig, GameService, Location, ManualClock, SystemClock};
 use jackal::id::{ChannelId, GameId, GuildId, UserId};
 use jackal::store::{self, Database, Durability, Store};
 
@@ -243,25 +243,9 @@ fn overdue_duels(url: &str, count: usize) -> Vec<GameId> {
     };
     (0..count)
         .map(|n| {
-            let (first, second) = (
-                UserId::new(10_000 + 2 * n as u64),
-                UserId::new(10_001 + 2 * n as u64),
-            );
-            let owner = Actor::user(first);
-            let id = service
-                .create_lobby(
-                    owner,
-                    here,
-                    jackal::words::Lang::En,
-                    config.clone(),
-                    Some(1),
-                )
-                .expect("lobby");
-            service.join(Actor::user(second), id, None).expect("join");
-            service
-                .start_with_seed(owner, id, n as u64 + 1)
-                .expect("start");
-            id
+            let n = n as u64;
+            let players = [UserId::new(10_000 + 2 * n), UserId::new(10_001 + 2 * n)];
+            start_duel(&service, &config, here, players, n + 1)
         })
         .collect()
 }

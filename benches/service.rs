@@ -37,7 +37,7 @@
 
 #[path = "../tests/support/service_games.rs"]
 mod service_games;
-use service_games::{USERS, start_game};
+use service_games::{USERS, start_duel, start_game};
 
 use jackal::engine::mapgen::SplitMix64;
 use jackal::id::{ChannelId, GameId, GuildId, UserId};
@@ -439,18 +439,8 @@ fn rating_cost(dir: &Path) {
             channel_id: Some(ChannelId::new(3)),
             thread_id: None,
         };
+        let id = start_duel(&service, &config, here, [USERS[0], USERS[1]], seed);
         let owner = Actor::user(USERS[0]);
-        let id = service
-            .create_lobby(
-                owner,
-                here,
-                jackal::words::Lang::En,
-                config.clone(),
-                Some(1),
-            )
-            .expect("lobby");
-        service.join(Actor::user(USERS[1]), id, None).expect("join");
-        service.start_with_seed(owner, id, seed).expect("start");
         let t = Instant::now();
         service.resign(owner, id).expect("resign");
         t.elapsed()

@@ -35,3 +35,28 @@ pub fn start_game(service: &GameService, seed: u64) -> GameId {
     service.start_with_seed(owner, id, seed).expect("start");
     id
 }
+
+/// A started duel of `players` (the first its owner) with `config`, at `here`.
+pub fn start_duel(
+    service: &GameService,
+    config: &GameConfig,
+    here: Location,
+    players: [UserId; 2],
+    seed: u64,
+) -> GameId {
+    let owner = Actor::user(players[0]);
+    let id = service
+        .create_lobby(
+            owner,
+            here,
+            jackal::words::Lang::En,
+            config.clone(),
+            Some(1),
+        )
+        .expect("lobby");
+    service
+        .join(Actor::user(players[1]), id, None)
+        .expect("join");
+    service.start_with_seed(owner, id, seed).expect("start");
+    id
+}
