@@ -27,6 +27,7 @@ const HARD: Plan = Plan {
     candidates: 8,
     other_movers: 3,
     turns: 4,
+    turns_among_many: 4,
     replies_judged: 12,
     choice: Choice::Shrunk { spread: 0.03 },
     widening: Some((4, 2)),

@@ -62,9 +62,17 @@ const TURNS: usize = 4;
 /// than put the loss off and leave the other side a turn to miss its chance.
 const SURVIVAL: f32 = 0.01;
 /// Time kept back from the budget for what follows the deadline: the playout under way
-/// noticing it (between two judged actions), then the choice and its report. Without it a
-/// move ran a fraction of a millisecond past its budget (1000.11 ms of CPU on 1000 ms).
-const WRAP_UP: Duration = Duration::from_millis(3);
+/// noticing it (between two judged actions, and one action whose choices are judged in full
+/// can take several milliseconds), then the choice and its report. A fixed 3 ms was not
+/// enough: normal at 1 s decided in up to 1009.8 ms by the wall clock on an idle machine
+/// (997 ms of its thread's CPU). A fiftieth of the budget, within these bounds: 20 ms of
+/// normal's second, 40 ms of hard's two, hardly a round less of either.
+const WRAP_UP: (Duration, Duration) = (Duration::from_millis(3), Duration::from_millis(40));
+
+/// The time kept back from `budget` ([`WRAP_UP`]).
+fn wrap_up(budget: Duration) -> Duration {
+    (budget / 50).clamp(WRAP_UP.0, WRAP_UP.1)
+}
 /// Choices in a row a player answers within one playout at most (forks, horses, ice).
 const MAX_CHOICES: usize = 4;
 /// Guesses a risky action ([`Search::risky_playout`]) is played on at most, looking for one
@@ -91,6 +99,10 @@ pub(super) struct Plan {
     pub other_movers: usize,
     /// The mover's turns a playout covers.
     pub turns: usize,
+    /// The mover's turns a playout covers in a game of more than two teams, where each turn
+    /// of the mover's is followed by three replies: a playout is longer, so costs more, and
+    /// each greedy reply adds noise to what it says.
+    pub turns_among_many: usize,
     /// Replies a player's greedy judgement weighs at most, in a playout.
     pub replies_judged: usize,
     /// How the search picks its action from the rounds.
@@ -125,6 +137,7 @@ pub(super) const NORMAL: Plan = Plan {
     candidates: CANDIDATES,
     other_movers: OTHER_MOVERS,
     turns: TURNS,
+    turns_among_many: TURNS,
     replies_judged: REPLIES_JUDGED,
     choice: Choice::Evidence,
     widening: None,
@@ -144,7 +157,7 @@ pub(super) fn search(
 ) -> Option<Thought> {
     // The clock runs from the call, as the player waiting for the move sees it: listing and
     // judging the actions count against the budget too.
-    let deadline = Instant::now() + budget.time.saturating_sub(WRAP_UP);
+    let deadline = Instant::now() + budget.time.saturating_sub(wrap_up(budget.time));
     let actions = super::candidates(view);
     if actions.len() <= 1 {
         return actions.first().map(|a| Thought::plain(*a));
@@ -167,7 +180,11 @@ pub(super) fn search(
         me: view.controller(),
         prior: Prior::weighed(view, &STANDARD),
         deadline,
-        turns: plan.turns,
+        turns: if view.settings().players.team_count() > 2 {
+            plan.turns_among_many
+        } else {
+            plan.turns
+        },
         replies_judged: plan.replies_judged,
     };
     let risks = strand_risks(view, &ranked, rng);
@@ -856,6 +873,16 @@ mod tests {
         r.prune();
         assert_eq!(r.alive, [true, false, false]);
         assert!(r.settled());
+    }
+
+    /// The time kept back grows with the budget, within its bounds.
+    #[test]
+    fn the_time_kept_back_grows_with_the_budget() {
+        let ms = Duration::from_millis;
+        assert_eq!(wrap_up(ms(50)), ms(3));
+        assert_eq!(wrap_up(ms(1000)), ms(20));
+        assert_eq!(wrap_up(ms(2000)), ms(40));
+        assert_eq!(wrap_up(ms(60_000)), ms(40));
     }
 
     /// A candidate steadily behind another is dropped, and its rewards no longer count;
