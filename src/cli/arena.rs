@@ -63,6 +63,10 @@ pub struct Standing {
     /// The decisions' times by the deciding thread's CPU clock: what the level itself costs,
     /// whatever else the machine was doing. Nothing where the platform has no such clock.
     pub cpu: Option<Timings>,
+    /// Decisions of a searching level that took longer than its time budget by the wall
+    /// clock: what the budget promises a player waiting for the move. Nothing for the levels
+    /// that do not search, which have no budget of time.
+    pub over_budget: Option<u64>,
 }
 
 /// `easy`'s budget for one move.
@@ -106,6 +110,15 @@ impl Standing {
         }
     }
 
+    /// Counts one decision of `bot`'s that took `took` by the wall clock.
+    fn decided(&mut self, bot: &Bot, took: Duration) {
+        self.decisions += 1;
+        self.wall.record(took);
+        if bot.level.searches() {
+            *self.over_budget.get_or_insert(0) += u64::from(took > bot.budget.time);
+        }
+    }
+
     pub fn games(&self) -> u32 {
         self.wins + self.draws + self.losses
     }
@@ -128,6 +141,9 @@ impl Standing {
         self.losses += other.losses;
         self.decisions += other.decisions;
         self.wall.add(&other.wall);
+        if let Some(over) = other.over_budget {
+            *self.over_budget.get_or_insert(0) += over;
+        }
         match (&mut self.cpu, &other.cpu) {
             (Some(mine), Some(theirs)) => mine.add(theirs),
             _ => self.cpu = None,
@@ -390,8 +406,7 @@ fn play_one(options: &ArenaOptions, settings: &Settings, g: u32) -> Result<Playe
         let cpu_after = super::thread_cpu::now();
         let took = asked.elapsed();
         let standing = &mut standings[options.entry_of(g, team)];
-        standing.decisions += 1;
-        standing.wall.record(took);
+        standing.decided(bot, took);
         match (&mut standing.cpu, cpu_before, cpu_after) {
             (Some(cpu), Some(before), Some(after)) => cpu.record(after.saturating_sub(before)),
             _ => standing.cpu = None,
@@ -519,7 +534,7 @@ impl fmt::Display for ArenaReport {
         // the columns line up whatever the counts.
         writeln!(
             f,
-            "{:<8} {:>5} {:>5} {:>6} {:>6}  {:>9}  {:<15}  {:>9}  {:>10}  {:>10}  {:>7}  {:>10}  {:>10}  {:>11}",
+            "{:<8} {:>5} {:>5} {:>6} {:>6}  {:>9}  {:<15}  {:>9}  {:>10}  {:>10}  {:>7}  {:>11}  {:>10}  {:>10}  {:>11}",
             "level",
             "games",
             "wins",
@@ -531,6 +546,7 @@ impl fmt::Display for ArenaReport {
             "mean move",
             "max move",
             "> 10 ms",
+            "over budget",
             "mean CPU",
             "max CPU",
             "CPU > 10 ms"
@@ -549,7 +565,7 @@ impl fmt::Display for ArenaReport {
             };
             writeln!(
                 f,
-                "{:<8} {:>5} {:>5} {:>6} {:>6}  {:>7.1} %  {:>5.1} – {:>5.1} %  {:>9}  {:>7.2} ms  {:>7.2} ms  {:>7}  {cpu}",
+                "{:<8} {:>5} {:>5} {:>6} {:>6}  {:>7.1} %  {:>5.1} – {:>5.1} %  {:>9}  {:>7.2} ms  {:>7.2} ms  {:>7}  {:>11}  {cpu}",
                 name,
                 s.games(),
                 s.wins,
@@ -562,6 +578,7 @@ impl fmt::Display for ArenaReport {
                 ms(s.mean_decision()),
                 ms(s.wall.longest),
                 s.wall.slow,
+                s.over_budget.map_or("—".to_string(), |n| n.to_string()),
             )?;
         }
         write!(
@@ -611,6 +628,36 @@ mod tests {
             boards: false,
             record: None,
         }
+    }
+
+    /// A searching level's decision longer than its budget by the wall clock is counted over
+    /// it, one within it is not, and the counts of two parts of a run add up; a level that
+    /// does not search has no such count.
+    #[test]
+    fn decisions_over_the_budget_are_counted() {
+        let normal = Bot {
+            level: BotLevel::Normal,
+            seed: 1,
+            budget: Budget::time(Duration::from_millis(1000)),
+        };
+        let mut s = Standing::new();
+        s.decided(&normal, Duration::from_millis(999));
+        s.decided(&normal, Duration::from_millis(1000));
+        assert_eq!(s.over_budget, Some(0));
+        s.decided(&normal, Duration::from_millis(1010));
+        assert_eq!((s.decisions, s.over_budget), (3, Some(1)));
+        let mut whole = Standing::new();
+        whole.add(&s);
+        whole.add(&s);
+        assert_eq!((whole.decisions, whole.over_budget), (6, Some(2)));
+        let easy = Bot {
+            level: BotLevel::Easy,
+            ..normal
+        };
+        let mut e = Standing::new();
+        e.decided(&easy, Duration::from_secs(5));
+        assert_eq!((e.decisions, e.over_budget), (1, None));
+        assert_eq!(e.wall.longest, Duration::from_secs(5));
     }
 
     #[test]
@@ -729,7 +776,7 @@ mod tests {
         assert_eq!(String::from_utf8(sink).unwrap().lines().count(), 4);
         let text = report.to_string();
         assert!(text.contains("easy") && text.contains("random") && text.contains("95 % CI"));
-        assert!(text.contains("> 10 ms"));
+        assert!(text.contains("> 10 ms") && text.contains("over budget"));
         for s in &report.standings {
             assert!(s.wall.slow <= s.decisions);
         }
