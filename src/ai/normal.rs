@@ -118,6 +118,18 @@ pub(super) struct Plan {
     pub reserve: usize,
 }
 
+impl Plan {
+    /// The mover's turns a playout covers in `view`'s game: [`Plan::turns_among_many`] where
+    /// more than two teams play (a two-against-two game too: three replies a turn).
+    pub(super) fn turns_in(&self, view: &PublicView) -> usize {
+        if view.settings().players.team_count() > 2 {
+            self.turns_among_many
+        } else {
+            self.turns
+        }
+    }
+}
+
 /// How the search turns its rounds into a decision.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(super) enum Choice {
@@ -180,11 +192,7 @@ pub(super) fn search(
         me: view.controller(),
         prior: Prior::weighed(view, &STANDARD),
         deadline,
-        turns: if view.settings().players.team_count() > 2 {
-            plan.turns_among_many
-        } else {
-            plan.turns
-        },
+        turns: plan.turns_in(view),
         replies_judged: plan.replies_judged,
     };
     let risks = strand_risks(view, &ranked, rng);
