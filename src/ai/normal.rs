@@ -100,8 +100,8 @@ pub(super) struct Plan {
     /// The mover's turns a playout covers.
     pub turns: usize,
     /// The mover's turns a playout covers in a game of more than two teams, where each turn
-    /// of the mover's is followed by three replies: a playout is longer, so costs more, and
-    /// each greedy reply adds noise to what it says.
+    /// of the mover's is followed by two or three replies: a playout is longer, so costs
+    /// more, and each greedy reply adds noise to what it says.
     pub turns_among_many: usize,
     /// Replies a player's greedy judgement weighs at most, in a playout.
     pub replies_judged: usize,
