@@ -38,10 +38,11 @@ fn timeouts(fired: &[Fired]) -> HashMap<GameId, usize> {
     count
 }
 
-fn reminders(fired: &[Fired]) -> usize {
+/// The reminders of game `id` in `fired`.
+fn reminders_of(fired: &[Fired], id: GameId) -> usize {
     fired
         .iter()
-        .filter(|f| matches!(f, Fired::Reminded { .. }))
+        .filter(|f| matches!(f, Fired::Reminded { game_id, .. } if *game_id == id))
         .count()
 }
 
@@ -60,8 +61,12 @@ fn two_processes_fire_a_burst_of_timers_once_each() {
         (ta.join().unwrap(), tb.join().unwrap())
     });
     let (by_a, by_b) = (timeouts(&fired_a), timeouts(&fired_b));
-    assert_eq!(reminders(&fired_a) + reminders(&fired_b), ids.len());
     for id in &ids {
+        // A reminder is sent once at most. Not always once: while one process holds a game's
+        // reminder (due first), the other may time the turn out, and a reminder of a turn
+        // that is over is stale, not sent.
+        let reminded = reminders_of(&fired_a, *id) + reminders_of(&fired_b, *id);
+        assert!(reminded <= 1, "game {id}: a: {fired_a:?}\nb: {fired_b:?}");
         let times = by_a.get(id).unwrap_or(&0) + by_b.get(id).unwrap_or(&0);
         assert_eq!(times, 1, "game {id}: a: {fired_a:?}\nb: {fired_b:?}");
         assert_eq!(
