@@ -65,6 +65,14 @@ impl SslMode {
             .map(|(_, mode)| *mode)
     }
 
+    /// The mode's name in a URL (`prefer`, not `allow`, which reads as it).
+    fn name(self) -> &'static str {
+        Self::NAMES
+            .iter()
+            .find(|(_, mode)| *mode == self)
+            .map_or("prefer", |(name, _)| *name)
+    }
+
     /// What the `postgres` crate is told: whether to ask for TLS, and whether to go on
     /// without it. The checks of the `verify-` modes are the connector's.
     fn of_the_client(self) -> postgres::config::SslMode {
@@ -81,7 +89,8 @@ impl SslMode {
 /// Where the trusted authorities come from.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Roots {
-    /// The Mozilla roots (`webpki-roots`): no `sslrootcert`, or `sslrootcert=system`.
+    /// The Mozilla roots (`webpki-roots`): `sslrootcert=system`, or no `sslrootcert` in a
+    /// mode that checks nothing.
     Public,
     /// A PEM file of one or more certificates.
     File(PathBuf),
@@ -92,8 +101,6 @@ pub enum Roots {
 pub struct TlsSettings {
     pub mode: SslMode,
     pub roots: Roots,
-    /// Whether `sslrootcert` was given (`require` then checks the chain, as libpq's does).
-    roots_given: bool,
 }
 
 /// Why a URL's TLS settings cannot be used: one sentence each, for `StoreError::BadUrl`.
@@ -168,16 +175,10 @@ impl TlsSettings {
     /// The settings of a mode and roots as given (`None`: not in the URL), with libpq's rules
     /// for what goes together.
     fn of(mode: Option<SslMode>, roots: Option<Roots>) -> Result<TlsSettings, TlsSettingsError> {
-        let named = |mode: SslMode| {
-            SslMode::NAMES
-                .iter()
-                .find(|(_, m)| *m == mode)
-                .map_or("prefer", |(name, _)| *name)
-        };
         let mode = match (mode, &roots) {
             (None, Some(Roots::Public)) => SslMode::VerifyFull,
             (Some(mode), Some(Roots::Public)) if mode != SslMode::VerifyFull => {
-                return Err(TlsSettingsError::SystemNeedsFull(named(mode)));
+                return Err(TlsSettingsError::SystemNeedsFull(mode.name()));
             }
             (Some(mode @ (SslMode::VerifyCa | SslMode::VerifyFull)), None) => {
                 let or_system = if mode == SslMode::VerifyFull {
@@ -185,13 +186,12 @@ impl TlsSettings {
                 } else {
                     ""
                 };
-                return Err(TlsSettingsError::NoRoots(named(mode), or_system));
+                return Err(TlsSettingsError::NoRoots(mode.name(), or_system));
             }
             (mode, _) => mode.unwrap_or(SslMode::Prefer),
         };
         Ok(TlsSettings {
             mode,
-            roots_given: roots.is_some(),
             roots: roots.unwrap_or(Roots::Public),
         })
     }
@@ -211,7 +211,9 @@ impl TlsSettings {
         let provider = Arc::new(rustls::crypto::ring::default_provider());
         let check = match self.mode {
             SslMode::Disable | SslMode::Prefer => Check::Nothing,
-            SslMode::Require if !self.roots_given => Check::Nothing,
+            // `require` with a root file checks the chain, as libpq's does (`require` with the
+            // public roots is refused in `TlsSettings::of`).
+            SslMode::Require if self.roots == Roots::Public => Check::Nothing,
             SslMode::Require | SslMode::VerifyCa => Check::Chain,
             SslMode::VerifyFull => Check::Full,
         };
