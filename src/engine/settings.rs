@@ -148,6 +148,15 @@ pub const SETTING_IDS: [&str; 16] = [
     "stall_rounds",
 ];
 
+/// A number written in digits alone: Rust's own parsing would take `+9` as well, which no
+/// setting's value is (RULES §20).
+fn number<T: std::str::FromStr>(value: &str) -> Option<T> {
+    if value.is_empty() || !value.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    value.parse().ok()
+}
+
 fn parse_bool(id: &str, value: &str) -> Result<bool, SettingError> {
     match value {
         "on" => Ok(true),
@@ -175,7 +184,7 @@ impl Settings {
         };
         match id {
             "board_size" => {
-                let n: u8 = value.parse().map_err(|_| bad("5, 7, 9, 11 or 13"))?;
+                let n: u8 = number(value).ok_or_else(|| bad("5, 7, 9, 11 or 13"))?;
                 Board::new(n).ok_or_else(|| bad("5, 7, 9, 11 or 13"))?;
                 self.board_size = n;
             }
@@ -215,7 +224,7 @@ impl Settings {
             "destroying_ships" => self.destroying_ships = parse_bool(id, value)?,
             "friendly_fire" => self.friendly_fire = parse_bool(id, value)?,
             "stall_rounds" => {
-                let v: u16 = value.parse().map_err(|_| bad("a number from 0 to 1000"))?;
+                let v: u16 = number(value).ok_or_else(|| bad("a number from 0 to 1000"))?;
                 if v > 1000 {
                     return Err(bad("a number from 0 to 1000"));
                 }

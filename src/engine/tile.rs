@@ -153,8 +153,12 @@ impl TileKind {
 
     /// Parses a pack id of R-PACK-2 (`arrow1`…`arrow7`, `cannon` pointing north, `chest3`…).
     pub fn parse_pack_id(id: &str) -> Option<TileKind> {
+        // One digit after the name (`chest3`): not `chest03` or `chest+3`.
         let numbered = |prefix: &str, lo: u8, hi: u8| -> Option<u8> {
-            let n: u8 = id.strip_prefix(prefix)?.parse().ok()?;
+            let n = match id.strip_prefix(prefix)?.as_bytes() {
+                [d @ b'0'..=b'9'] => d - b'0',
+                _ => return None,
+            };
             (lo..=hi).contains(&n).then_some(n)
         };
         if let Some(t) = numbered("arrow", 1, 7) {
@@ -417,9 +421,11 @@ impl Pack {
                 .ok_or_else(|| PackError::BadEntry(entry.into()))?;
             let kind =
                 TileKind::parse_pack_id(id).ok_or_else(|| PackError::UnknownTile(id.into()))?;
-            let count: u16 = count
-                .parse()
-                .map_err(|_| PackError::BadEntry(entry.into()))?;
+            // Digits only: Rust's parsing would take `+20` as well.
+            let count: u16 = (!count.is_empty() && count.bytes().all(|b| b.is_ascii_digit()))
+                .then(|| count.parse().ok())
+                .flatten()
+                .ok_or_else(|| PackError::BadEntry(entry.into()))?;
             list.push((kind, count));
         }
         let pack = Pack::Custom(list);

@@ -27,9 +27,15 @@ pub struct Source {
     pub error: Option<(usize, String, String)>,
 }
 
+/// Words are separated by spaces or tabs only (S-FILE-3, §9's `ws`): a no-break space or any
+/// other character is part of a word, so `board\u{a0}9` is one unknown word, not `board 9`.
+fn is_space(c: char) -> bool {
+    c == ' ' || c == '\t'
+}
+
 fn tokenize(text: &str) -> Vec<String> {
     let mut words = Vec::new();
-    for raw in text.split_whitespace() {
+    for raw in text.split(is_space).filter(|w| !w.is_empty()) {
         let mut current = String::new();
         for ch in raw.chars() {
             if matches!(ch, ';' | ',' | '=') {
@@ -58,11 +64,11 @@ pub fn split(name: &str, content: &str) -> Vec<Source> {
     for (i, raw) in content.lines().enumerate() {
         let raw = raw.strip_suffix('\r').unwrap_or(raw);
         let no = i + 1;
-        let text = raw.split('#').next().unwrap_or("").trim();
+        let text = raw.split('#').next().unwrap_or("").trim_matches(is_space);
         if text.is_empty() {
             continue;
         }
-        let first = text.split_whitespace().next().unwrap_or("");
+        let first = text.split(is_space).next().unwrap_or("");
         if first.eq_ignore_ascii_case("scenario") {
             let title = text[first.len()..].trim().to_string();
             scenarios.push(Source {

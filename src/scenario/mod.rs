@@ -64,6 +64,15 @@ impl Report {
         }
     }
 
+    /// A scenario's opening `==` line or closing `--` line (S-OUT-1); `-q` prints neither, only
+    /// the `FAIL`, `SKIP` and `ERROR` lines and the totals (§8).
+    fn frame(&mut self, line: std::fmt::Arguments) {
+        if !self.quiet {
+            let _ = self.text.write_fmt(line);
+            self.text.push('\n');
+        }
+    }
+
     fn error(&mut self, file: &str, e: &LineError) {
         let _ = writeln!(
             self.text,
@@ -103,13 +112,12 @@ impl Report {
             .map_or(file.to_string(), |n| n.to_string_lossy().into_owned());
         for src in lexer::split(&name, content) {
             self.scenarios += 1;
-            let _ = writeln!(
-                self.text,
+            self.frame(format_args!(
                 "== {}:{} scenario \"{}\"",
                 visible(file),
                 src.line,
                 visible(&src.title)
-            );
+            ));
             let counts = run_scenario(self, file, &src);
             self.totals.passed += counts.passed;
             self.totals.failed += counts.failed;
@@ -208,7 +216,7 @@ fn run_scenario(report: &mut Report, file: &str, src: &Source) -> Counts {
         Err(e) => {
             report.error(file, &e);
             counts.errors += 1;
-            let _ = writeln!(report.text, "-- not run");
+            report.frame(format_args!("-- not run"));
             return counts;
         }
     };
@@ -219,11 +227,10 @@ fn run_scenario(report: &mut Report, file: &str, src: &Source) -> Counts {
     for line in &src.lines[first_step..] {
         let step = match line.keyword() {
             "expect" => expect::parse(line, board, teams).map(Step::Expect),
-            "play" => Ok(Step::Play(None, line.words[1..].join(" "))),
+            "play" => play_step(line, None),
             _ => {
                 let mut w = setup::Words::new(line);
-                w.team(teams)
-                    .map(|t| Step::Play(Some(t), line.words[2..].join(" ")))
+                w.team(teams).and_then(|t| play_step(line, Some(t)))
             }
         };
         match step {
@@ -231,7 +238,7 @@ fn run_scenario(report: &mut Report, file: &str, src: &Source) -> Counts {
             Err(e) => {
                 report.error(file, &e);
                 counts.errors += 1;
-                let _ = writeln!(report.text, "-- not run");
+                report.frame(format_args!("-- not run"));
                 return counts;
             }
         }
@@ -291,11 +298,26 @@ fn run_scenario(report: &mut Report, file: &str, src: &Source) -> Counts {
     if counts.errors > 0 {
         let _ = write!(summary, ", {} errors", counts.errors);
     }
-    let _ = writeln!(report.text, "{summary}");
+    report.frame(format_args!("{summary}"));
     counts
 }
 
 enum Step {
     Expect(expect::Expectation),
     Play(Option<crate::engine::unit::Team>, String),
+}
+
+/// A `play` (`team` none) or `play-as` line's step. The grammar asks for an action after the
+/// keyword and the team (§9): a line without one is a scenario error, as for `expect reject`,
+/// while an action the notation cannot read is the step's rejection (`syntax`, §5).
+fn play_step(
+    line: &lexer::Line,
+    team: Option<crate::engine::unit::Team>,
+) -> Result<Step, setup::LineError> {
+    let from = if team.is_some() { 2 } else { 1 };
+    let action = line.words.get(from..).unwrap_or_default().join(" ");
+    if action.is_empty() {
+        return Err(setup::LineError::at(line, "an action to play expected"));
+    }
+    Ok(Step::Play(team, action))
 }

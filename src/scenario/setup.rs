@@ -105,8 +105,11 @@ impl<'a> Words<'a> {
 
     pub fn count(&mut self) -> Result<u32, LineError> {
         let w = self.next("a count")?;
-        w.parse()
-            .map_err(|_| self.err(format!("`{w}` is not a count")))
+        // Digits only (§9 `count = digits`): Rust's own parsing would take `+3` as well.
+        digits(w)
+            .then(|| w.parse().ok())
+            .flatten()
+            .ok_or_else(|| self.err(format!("`{w}` is not a count")))
     }
 
     pub fn cell(&mut self, board: Board) -> Result<Cell, LineError> {
@@ -122,8 +125,8 @@ impl<'a> Words<'a> {
 
     pub fn team(&mut self, teams: u8) -> Result<Team, LineError> {
         let w = self.next("a team")?;
-        match w.parse::<u8>() {
-            Ok(t) if (1..=teams).contains(&t) => Ok(Team::of(t)),
+        match team_number(w) {
+            Some(t) if t <= teams => Ok(Team::of(t)),
             _ => Err(self.err(format!("`{w}` is not a team of this game (1–{teams})"))),
         }
     }
@@ -132,7 +135,7 @@ impl<'a> Words<'a> {
         let w = self.next("a unit reference such as 1.2")?;
         let bad = || self.err(format!("`{w}` is not a unit reference such as 1.2 or 2.f"));
         let (t, id) = w.split_once('.').ok_or_else(bad)?;
-        let team: u8 = t.parse().map_err(|_| bad())?;
+        let team = team_number(t).ok_or_else(bad)?;
         if !(1..=teams).contains(&team) {
             return Err(self.err(format!("team {team} does not take part")));
         }
@@ -155,9 +158,13 @@ impl<'a> Words<'a> {
     /// `CELL [step K]`.
     pub fn pos(&mut self, board: Board) -> Result<(Cell, Option<u8>), LineError> {
         let cell = self.cell(board)?;
+        // A maze step is one digit, 1 to 5 (§9 `digit`): a maze has five steps at most.
         let step = if self.eat("step") {
-            let k = self.count()?;
-            Some(u8::try_from(k).map_err(|_| self.err("step out of range"))?)
+            let w = self.next("a maze step")?;
+            match w.as_bytes() {
+                [d @ b'1'..=b'5'] => Some(d - b'0'),
+                _ => return Err(self.err(format!("`{w}` is not a maze step (1–5)"))),
+            }
         } else {
             None
         };
@@ -199,10 +206,27 @@ impl<'a> Words<'a> {
     }
 }
 
+/// One or more of 0–9 and nothing else (§9 `digits`).
+fn digits(w: &str) -> bool {
+    !w.is_empty() && w.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// A team as the grammar writes it: `1` to `4`, one digit (§9 `team`).
+fn team_number(w: &str) -> Option<u8> {
+    match w.as_bytes() {
+        [d @ b'1'..=b'4'] => Some(d - b'0'),
+        _ => None,
+    }
+}
+
+/// `digits` or `0x` and hex digits (§9), below 2⁶⁴.
 fn parse_seed(text: &str) -> Option<u64> {
     match text.strip_prefix("0x") {
-        Some(hex) => u64::from_str_radix(hex, 16).ok(),
-        None => text.parse().ok(),
+        Some(hex) if !hex.is_empty() && hex.bytes().all(|b| b.is_ascii_hexdigit()) => {
+            u64::from_str_radix(hex, 16).ok()
+        }
+        Some(_) => None,
+        None => digits(text).then(|| text.parse().ok()).flatten(),
     }
 }
 
@@ -240,10 +264,14 @@ pub fn build(src: &Source) -> Result<(Game, usize), LineError> {
     for line in &src.lines[..first_step] {
         let mut w = Words::new(line);
         let (id, value) = match line.keyword() {
-            "board" => (
-                "board_size".to_string(),
-                w.next("a board size")?.to_string(),
-            ),
+            "board" => {
+                // §9 `size`: the five sizes as written, so `09` or `+9` is no board size.
+                let size = w.next("a board size")?;
+                if !matches!(size, "5" | "7" | "9" | "11" | "13") {
+                    return Err(w.err(format!("`{size}` is not a board size (5, 7, 9, 11, 13)")));
+                }
+                ("board_size".to_string(), size.to_string())
+            }
             "players" => (
                 "players".to_string(),
                 w.next("a players value")?.to_string(),

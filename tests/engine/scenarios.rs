@@ -89,6 +89,106 @@ fn hits_without_destroying_ships_and_a_reject_without_an_action_are_errors() {
     assert_eq!(report.exit_code(), 0, "{}", report.text);
 }
 
+/// SCENARIOS §9 read strictly: an action is required where the grammar has one (`exactly`
+/// included: no legal action at all is `count 0`; an `expect fatal` without one is an error
+/// line of its own, S-EXP-1, the others stop the scenario), numbers are digits only (in a
+/// setting's value and a pack's counts too), a board size, a team and a tile's number are
+/// written as the grammar lists them, and words are separated by spaces and tabs alone. Each
+/// of these lines is a scenario error at its line.
+#[test]
+fn lines_outside_the_grammar_are_scenario_errors() {
+    let maze = "tile e5 maze3\nunit 1.1 e5 step 1\n";
+    for (setup, line) in [
+        ("", "expect legal exactly"),
+        ("", "expect legal for 1 exactly"),
+        ("", "expect fatal"),
+        ("", "expect not fatal"),
+        ("", "play"),
+        ("", "play-as 1"),
+        ("", "score 1 = +3"),
+        ("", "expect score 1 = +0"),
+        ("", "seed +5"),
+        ("", "seed 0x+1"),
+        ("", "board 09"),
+        ("", "board +9"),
+        ("", "set board_size = +9"),
+        ("", "set stall_rounds = +5"),
+        ("", "set tile_pack = empty*+117"),
+        ("", "tile e5 chest01"),
+        ("", "unit 01.1 e5"),
+        ("", "turn 01"),
+        (maze, "expect unit 1.1 at e5 step 01"),
+        (maze, "expect unit 1.1 at e5 step 9"),
+        ("", "board\u{a0}9"),
+        ("", "expect\u{a0}turn 1"),
+        ("", "expect turn\u{b}1"),
+    ] {
+        let content = format!("scenario strict\n{setup}{line}\n");
+        let mut report = jackal::scenario::Report::new(false);
+        report.check_content("a.scn", &content);
+        assert_eq!(report.exit_code(), 2, "`{line}`:\n{}", report.text);
+        assert!(
+            report.text.contains("ERROR a.scn:"),
+            "`{line}`:\n{}",
+            report.text
+        );
+    }
+    // The same lines as the grammar writes them are read.
+    let mut report = jackal::scenario::Report::new(false);
+    report.check_content(
+        "a.scn",
+        "scenario strict\nseed 0x1F\nscore 1 = 03\ntile d10 fog chest1\nturn 1\n\
+         expect score 1 = 3\nexpect\tturn 1\n",
+    );
+    assert_eq!(report.exit_code(), 0, "{}", report.text);
+    assert!(report.text.contains("PASS a.scn:7 "), "{}", report.text);
+}
+
+/// `-q` prints only the `FAIL`, `SKIP` and `ERROR` lines (each with its detail) and the
+/// totals (SCENARIOS §8): no scenario's `==` or `--` line.
+#[test]
+fn quiet_prints_only_what_went_wrong_and_the_totals() {
+    let content = "scenario fine\nexpect turn 1\n\
+                   scenario wrong\nexpect turn 2\nplay 1 z9\nexpect turn 1\n\
+                   scenario broken\nunit 1.1 z9\n";
+    let mut report = jackal::scenario::Report::new(true);
+    report.check_content("a.scn", content);
+    report.finish();
+    let lines: Vec<&str> = report.text.lines().collect();
+    assert_eq!(
+        lines,
+        [
+            "FAIL a.scn:4 expect turn 2",
+            "     actual: turn 1",
+            "FAIL a.scn:5 play 1 z9",
+            "     rejected: syntax",
+            "SKIP a.scn:6 expect turn 1",
+            "ERROR a.scn:8 unit 1.1 z9",
+            lines[6],
+            "TOTAL files=1 scenarios=3 passed=1 failed=2 skipped=1 errors=1",
+        ],
+        "{}",
+        report.text
+    );
+    assert!(lines[6].starts_with("     "), "{}", report.text);
+}
+
+/// A command line of `check` that cannot be read is a usage error: exit code 3, not clap's
+/// 2, which the contract gives to a scenario error (S-OUT-2).
+#[test]
+fn an_unknown_option_of_check_is_a_usage_error() {
+    let run = jackal().args(["check", "-x", "a.scn"]).output().unwrap();
+    assert_eq!(
+        run.status.code(),
+        Some(3),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    assert!(String::from_utf8_lossy(&run.stderr).contains("-x"));
+    let help = jackal().args(["check", "--help"]).output().unwrap();
+    assert_eq!(help.status.code(), Some(0));
+}
+
 // ----- `jackal check` on hostile trees and pipes ----------------------------------------------
 
 fn jackal() -> std::process::Command {

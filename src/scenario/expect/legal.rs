@@ -52,13 +52,15 @@ impl LegalExpectation {
             .split(|t| t == ";")
             .map(|a| a.join(" "))
             .collect();
-        // `exactly` with nothing after it is the one empty list: no action is legal.
-        if actions.iter().any(String::is_empty)
-            && !(mode == LegalMode::Exactly && actions.len() == 1)
-        {
-            return Err(w.err("an empty action in the list"));
+        // The grammar's action list holds one action at least (§9): "no action is legal" is
+        // `count 0`, so `exactly` with nothing after it is a scenario error like any empty entry.
+        if actions.iter().any(String::is_empty) {
+            return Err(w.err(if actions.len() == 1 {
+                "no action listed (for no legal action at all, write `count 0`)"
+            } else {
+                "an empty action in the list"
+            }));
         }
-        let actions = actions.into_iter().filter(|a| !a.is_empty()).collect();
         Ok(Self::List {
             filter,
             mode,
