@@ -233,32 +233,40 @@ mod tests {
         }
     }
 
-    /// Tiles the classic pack does not deal are not in games yet, and their topics say so.
+    /// A tile the classic pack does not deal says which tile set has it: the full set (the
+    /// default), or only a custom one (the caramba, which neither standard set deals).
     #[test]
     fn tiles_outside_the_classic_pack_are_marked() {
         let classic = Pack::Classic.tiles();
+        let full = Pack::Full.tiles();
         let notes = [
             (
                 Lang::En,
-                "*Not in games yet: arrives with the expansion rules.*",
+                "*Full tile set only (the default); the classic set doesn't have it.*",
+                "*Custom tile sets only.*",
             ),
             (
                 Lang::Ru,
-                "*Пока не встречается в партиях: появится вместе с правилами дополнения.*",
+                "*Только в полном наборе клеток (он по умолчанию); в классическом этого нет.*",
+                "*Только в собранных вручную наборах.*",
             ),
         ];
         for kind in all_tile_kinds() {
-            for (lang, note) in notes {
+            for (lang, full_only, custom_only) in notes {
                 let Some(t) = topic(lang, tile_topic(kind)) else {
                     panic!("{lang:?}: no topic for {kind}");
                 };
-                let dealt = classic.contains(&kind);
-                assert_eq!(
-                    t.body.ends_with(note),
-                    !dealt,
-                    "{lang:?} {}: the expansion note",
-                    t.id
-                );
+                let expected = if classic.contains(&kind) {
+                    None
+                } else if full.contains(&kind) {
+                    Some(full_only)
+                } else {
+                    Some(custom_only)
+                };
+                let found = [full_only, custom_only]
+                    .into_iter()
+                    .find(|note| t.body.ends_with(note));
+                assert_eq!(found, expected, "{lang:?} {}: the tile set note", t.id);
             }
         }
     }

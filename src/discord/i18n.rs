@@ -126,6 +126,21 @@ mod tests {
     }
 
     fn check(command: &Command, problems: &mut Vec<String>) {
+        // The code's names are the ones English clients (and every locale without its own)
+        // show; the English file names them too, so that both files read alike, and a name
+        // there unlike the code's is shown to nobody (`.ply = after` once sat in it while
+        // the option was `ply`, and the README followed it).
+        let key = format!("cmd-{}", command.name);
+        let english = |id: &str| words::format(Lang::En, id, None);
+        if english(&key) != command.name {
+            problems.push(format!("{key} in English is not /{}", command.name));
+        }
+        for p in &command.parameters {
+            let id = format!("{key}.{}", p.name);
+            if english(&id) != p.name {
+                problems.push(format!("{id} in English is not the option `{}`", p.name));
+            }
+        }
         let mut names = vec![command.name.to_string()];
         names.extend(
             command

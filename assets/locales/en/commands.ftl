@@ -32,7 +32,7 @@ cmd-moves = moves
 
 cmd-board = board
     .description = The board of a game, now or after any move
-    .ply = after
+    .ply = ply
     .ply-description = After this many moves (0: the start; default: now)
     .game = game
     .game-description = Which game (default: yours in this channel)
@@ -44,7 +44,7 @@ cmd-history = history
     .description = The moves of a game in words, with its board after any of them to step through
     .game = game
     .game-description = Which game (default: yours in this channel)
-    .ply = after
+    .ply = ply
     .ply-description = Open at the board after this many moves (default: now)
 
 cmd-stats = stats
@@ -123,7 +123,7 @@ cmd-pause = pause
     .game-description = Which game (default: yours in this channel)
 
 cmd-extend = extend
-    .description = Give the player on turn more time (game owner or Manage Server)
+    .description = Give the player whose turn it is more time (game owner or Manage Server)
     .length = length
     .length-description = How much more (e.g. 1d, 6h)
     .game = game

@@ -10,7 +10,7 @@ list-and = { $init } and { $last }
 unit-pirate = Pirate { $n }
 unit-ben = Ben Gunn
 unit-friday = Friday
-unit-missionary = the missionary
+unit-missionary = Missionary
 unit-of-team = { $unit } ({ $team })
 
 ## Items
@@ -97,13 +97,13 @@ ev-weed = { $team } finds the shaitan weed at { $cell }: for { $turns ->
     [one] { $turns } turn
    *[other] { $turns } turns
 } each team is commanded by the player before it
-ev-retreated = { $unit } went to the ship at { $cell }
+ev-retreated = { $unit } went to the vessel at { $cell }
 ev-caramba = Caramba! Everyone ashore runs back to the ships
 ev-stuck = { $unit } is stuck in the cave tunnel under { $cell }
 ev-released = { $unit } comes out of the tunnel at { $cell }
 ev-quaked = The earthquake swaps { $a } and { $b }
 ev-launched = { $team } launches a boat at { $cell }
-ev-fired = { $team } fires the cannon at { $cell }
+ev-fired = { $team } fires the cannon on { $cell }
 ev-vessel-hit = { $team }'s vessel at { $cell } is hit ({ $hits ->
     [one] { $hits } hit
    *[other] { $hits } hits
@@ -121,28 +121,28 @@ ev-delivered = { $team } scored { $points ->
     [one] 1 point
    *[other] { $points } points
 }
-ev-knocked-out = { $unit } was knocked out to the ship at { $cell }
+ev-knocked-out = { $unit } was knocked out to the vessel at { $cell }
 ev-joined = { $unit } joined { $team }
 ev-drunk = { $unit } is drunk
 ev-trapped = { $unit } fell into the trap
 ev-freed = { $unit } is free
 ev-seated = { $unit } took a seat in the plane
-ev-vessel-moved = { $team }'s ship sailed to { $cell }
+ev-vessel-moved = { $team }'s vessel sailed to { $cell }
 ev-resurrected = { $unit } came back to life at { $cell }
 ev-skipped = { $team } could not move and was skipped
 ev-passed = { $team }'s time ran out: the turn passes
 
 death-drowned = { $unit } drowned at { $cell }
-death-enemy-vessel = { $unit } landed on an enemy ship at { $cell } and died
+death-enemy-vessel = { $unit } landed on an enemy vessel at { $cell } and died
 death-forbidden = { $unit } was carried where it may not go and died at { $cell }
 death-restriction = { $unit } broke a restriction with its cargo and died at { $cell }
 death-cannibal = { $unit } was eaten by the cannibal at { $cell }
 death-loop = { $unit } went round in a loop and died at { $cell }
 death-nowhere = { $unit } had nowhere to go and died at { $cell }
-death-no-vessel = { $unit } had no ship to go to and died at { $cell }
+death-no-vessel = { $unit } had no vessel to go to and died at { $cell }
 death-cannonball = { $unit } was hit by a cannonball at { $cell }
 death-rum = { $unit } drank rum and died at { $cell }
-death-friday-missionary = { $unit } met the other side's Friday or missionary and died at { $cell }
+death-friday-missionary = { $unit } died at { $cell }: Friday and a missionary met
 death-eliminated = { $unit } was lost with its team at { $cell }
 death-sunk = { $unit } went down with the vessel at { $cell }
 
@@ -152,16 +152,16 @@ choice-exit = Choose where to go on from the fork.
 choice-jump = Choose where to jump.
 choice-flight = Choose where to fly.
 choice-cave = Choose the cave to come out of.
-choice-reveal = Choose a fog cell to reveal.
+choice-reveal = Choose a closed tile to reveal.
 choice-quake = Choose a cell to shake.
 
 ## Endings
 
 end-reason-uncatchable = the leader can no longer be caught
-end-reason-no-moves = nobody can move
+end-reason-no-moves = the opponent had no move left
 end-reason-sunk = ships sunk
-end-reason-disabled = every pirate is out of play
-end-reason-stall = no gold moved for too long
+end-reason-disabled = nobody can move any more
+end-reason-stall = nothing was opened, delivered or lost for too long
 end-won = Game over: { $teams } { $count ->
     [one] wins
    *[other] win
@@ -207,12 +207,12 @@ notice-undo-proposed = ↩️ { $team } asks to take back their last move{ $othe
 notice-undo-accepted = ↩️ Everyone agreed: { $moves ->
     [one] 1 move is
    *[other] { $moves } moves are
-} taken back, and { $team } is on turn again. { $moves ->
+} taken back, and { $team } has the move again. { $moves ->
     [one] The move stays
    *[other] The moves stay
 } in the history, marked as taken back.
 notice-undo-refused = ↩️ { $team } refused to take the move back: the game goes on as it is.
-notice-undo-lapsed = ↩️ The take-back { $team } asked for got no answer from everyone in a day: the game goes on as it is.
+notice-undo-lapsed = ↩️ Not everyone answered the take-back { $team } asked for within a day: the game goes on as it is.
 notice-undo-voided = ↩️ A move was played before everyone answered { $team }'s take-back: it no longer applies.
 
 ## Actions in words (lists of legal moves)

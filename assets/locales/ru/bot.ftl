@@ -48,11 +48,11 @@ setting-cannonball_kills = Ядро убивает
 setting-fortress_vs_cannonball = Крепость защищает от ядра
 setting-cannonball_spares_fog = Ядро не трогает закрытые клетки
 setting-no_wasted_rum = Ром не пропадает зря
-setting-no_trapped_rum = Нет рома для пойманных
+setting-no_trapped_rum = Застрявший в пещере не подаёт ром
 setting-boardgame_caves = Пещеры как в настольной игре
 setting-destroying_ships = Корабли можно потопить
 setting-friendly_fire = Огонь по своим
-setting-stall_rounds = Кругов без золота до конца игры
+setting-stall_rounds = Кругов застоя до конца игры
 setting-turn_time = Время на ход
 setting-reminder = Напоминание до срока
 setting-timeout = Когда время вышло
@@ -84,12 +84,12 @@ value-timeout-skip = ход пропускается
 settings-pick = Выберите настройку
 settings-title = Настройки игры #{ $game }: { $summary }
 settings-choose-value = Выберите новое значение «{ $setting }».
-settings-changed = Игра #{ $game }: «{ $setting }» изменено. Теперь: { $summary }
+settings-changed = Игра #{ $game }: настройка «{ $setting }» изменена. Теперь: { $summary }
 settings-need-both = укажите и настройку, и её новое значение (или ничего — чтобы увидеть все)
 
 ## Лобби
 
-lobby-title = **Шакал #{ $game }** · новая игра, создал { $owner }
+lobby-title = **Шакал #{ $game }** · новая игра · создатель: { $owner }
 lobby-seats = **Места**
 lobby-seat = { $seat }. { $who }
 lobby-sides = Команды 1 и 3 играют вместе против команд 2 и 4.
@@ -133,7 +133,7 @@ thread-name = Шакал #{ $game }: { $players }
 post-start = 🏴‍☠️ **Шакал #{ $game } начинается!** { $players }
 post-how-to-play = Нажмите **Мои ходы** (или `/шакал ходы`), чтобы увидеть своё поле и сходить; `/шакал правила` объясняет каждую клетку.
 post-move = **Шакал #{ $game } · ход { $number }** · { $team }
-post-take-back = **Шакал #{ $game } · ↩️ ход взят назад с согласия всех**: доска как после хода { $number }.
+post-take-back = **Шакал #{ $game } · ↩️ ход взят назад с согласия всех**: поле как после хода { $number }.
 post-gold = Золото: { $scores }
 post-next = Ходит: { $team }{ $deadline }
 post-deadline = {" "}· срок { $when }
@@ -164,7 +164,7 @@ remind-before-off = никогда
 remind-before-list = за { $list } до конца хода
 remind-via-dm = личным сообщением
 remind-via-thread = упоминанием в ветке игры
-remind-via-auto = личным сообщением, если они открыты, иначе в ветке
+remind-via-auto = личным сообщением, если ЛС открыты, иначе в ветке
 remind-quiet-span = { $from }–{ $to }
 remind-quiet-none = нет
 remind-digest-at = в { $time }, вместо напоминаний о каждой игре
@@ -178,7 +178,7 @@ digest-title = ☀️ Ваша ежедневная сводка Шакала: {
 digest-line = #{ $game } { $place } заканчивается { $when }
 vacation-on = 🏖️ Вы в отпуске до { $until } ({ $when }). Сроки ваших ходов подождут; отпуск расходуется, только когда срок иначе прошёл бы, а неиспользованное вернётся, когда вы сходите. Осталось в этом году: { $left } из { $allowance }.
 vacation-replaced = 🏖️ Этот отпуск заменяет прежний, который заканчивался { $until }: новый начинается сейчас, а неиспользованный остаток прежнего вернулся в ваш запас.
-vacation-ended-by-move = 🏖️ С возвращением: ход завершил ваш отпуск. В запас вернулось { $given }; осталось в этом году: { $left } из { $allowance }.
+vacation-ended-by-move = 🏖️ С возвращением: ход завершил ваш отпуск. Вернулось в запас: { $given }; осталось в этом году: { $left } из { $allowance }.
 vacation-off = Вы не в отпуске. Осталось в этом году: { $left } из { $allowance }.
 server-limits = Правила сервера: { $vacation ->
     [one] { $vacation } день
@@ -189,13 +189,13 @@ server-limits = Правила сервера: { $vacation ->
    *[other] { $pause } дней
 }.
 pause-vote-waiting = Ваш голос учтён: пока { $accepted } из { $needed } нужных.
-pause-vote-started = Пауза началась: до её конца { $until } сроки не идут.
+pause-vote-started = Пауза началась и закончится { $until }; до тех пор сроки не идут.
 pause-vote-refused = Ваш голос учтён: паузы не будет, игра продолжается.
 pause-proposed = Ваше предложение — в ветке игры; у остальных есть сутки, чтобы проголосовать.
 undo-waiting = Просьба отправлена: пока согласны { $accepted } из { $needed }. Остальные отвечают кнопками в ветке игры в течение суток; сделанный за это время ход отменяет просьбу.
-undo-done = Ход взят назад: доска как была, игра снова на ходу { $number }.
+undo-done = Ход взят назад: поле как было, игра снова на ходу { $number }.
 undo-refused = Ваш ответ учтён: ход остаётся, игра продолжается.
-extended = У того, кто ходит в игре #{ $game }, теперь есть время до { $until }.
+extended = В игре #{ $game } у того, кто ходит, теперь больше времени: ход заканчивается { $until }.
 
 
 ## Выбор хода
@@ -244,7 +244,7 @@ history-title = **Шакал #{ $game }** · { $count ->
 history-empty = В игре #{ $game } ещё не было ходов.
 history-at = Поле после хода { $number }
 history-at-start = Поле в начале игры
-history-take-back = ↩️ Взято назад с согласия всех: доска как после шага { $ply }
+history-take-back = ↩️ Взято назад с согласия всех: поле как после шага { $ply }
 history-taken-back = (взят назад)
 history-menu = Перейти к ходу
 replay-caption = **Шакал #{ $game }** · { $count ->
@@ -323,7 +323,7 @@ err-too-many-reminders = Это { $count ->
     [few] { $count } напоминания
    *[many] { $count } напоминаний
 }, а можно не больше { $max }.
-err-vacation-too-long = В этом году у вас осталось { $left } отпуска (из { $days ->
+err-vacation-too-long = Осталось отпуска в этом году: { $left } (из { $days ->
     [one] { $days } дня
    *[other] { $days } дней
 }): попросите не больше.
@@ -368,10 +368,10 @@ illegal-bad-cargo = такого груза там нет, или фигуре �
 illegal-enemy-fortress = эту крепость занимает противник
 illegal-enemy-missionary = там стоит вражеский миссионер
 illegal-cannot-attack = эта фигура не может нападать
-illegal-cargo-forbidden = с грузом нельзя в туман, в крепость, в джунгли и на противника
+illegal-cargo-forbidden = с грузом нельзя на закрытую клетку, в крепость, в джунгли и на противника
 illegal-vessel-cannot-move = корабль туда не пройдёт
 illegal-no-resurrection = воскресить некого или негде
-illegal-rum-forbidden = здесь сейчас нельзя угостить ромом
+illegal-rum-forbidden = здесь сейчас нельзя подать ром
 illegal-detail-no-text = ничего не написано
 illegal-detail-unknown-start = «{ $word }» — не фигура (1, 2, 3, b, f, m), не `ship`, `boat`, `res`, `rum` и не клетка
 illegal-detail-not-a-cell = «{ $word }» — не клетка этого поля
@@ -380,20 +380,20 @@ illegal-detail-too-many-words = «{ $word }» — лишнее слово
 illegal-detail-cell-missing = не указана клетка
 illegal-detail-drunk = эта фигура пьяна
 illegal-detail-trapped = эта фигура в ловушке
-illegal-detail-stuck = эта фигура застряла в подземном ходе
+illegal-detail-stuck = эта фигура застряла в туннеле
 illegal-detail-no-boat = в море можно шагнуть, только спуская лодку
 illegal-detail-carries-nothing = эта фигура ничего не носит
 illegal-detail-cargo-not-there = этих предметов нет там, где стоит фигура
 illegal-detail-cargo-too-much = фигура носит один предмет или тачку и ещё два
-illegal-detail-cargo-fog = с грузом нельзя войти в туман
+illegal-detail-cargo-fog = с грузом нельзя на закрытую клетку
 illegal-detail-cargo-fortress = с грузом нельзя войти в крепость
 illegal-detail-cargo-jungle = с грузом нельзя войти в джунгли
 illegal-detail-cargo-enemies = с грузом нельзя нападать
 illegal-detail-no-crew = на борту нет никого, кто мог бы плыть
 illegal-detail-no-rum = в запасе нет рома
-illegal-detail-weed-turn = в ход шайтан-травы ромом не угощают
-illegal-detail-no-server = рядом нет вашей фигуры, чтобы угостить
-illegal-detail-rum-jungle = в джунглях ромом не угощают
+illegal-detail-weed-turn = в ход шайтан-травы ром не подают
+illegal-detail-no-server = рядом нет вашей фигуры, которая могла бы подать ром
+illegal-detail-rum-jungle = в джунглях ром не подают
 illegal-detail-rum-enemy = на последней ступени лабиринта стоит враг
 illegal-detail-rum-wasted = ром там ничего не изменит
 
@@ -422,12 +422,12 @@ stats-favourite = Частый соперник: { $who } ({ $games ->
     [few] { $games } игры
    *[many] { $games } игр
 })
-stats-best = Чаще всех побеждён: { $who } ({ $beaten } из { $games })
+stats-best = Чаще всех проигрывает вам: { $who } ({ $beaten } из { $games })
 stats-bot = 🤖 бот «{ $level }»
 stats-gold = Золота доставлено: { $gold } ({ $average } за игру) · пиратов потеряно: { $pirates }
 stats-gold-counted = {" "}(по { $count ->
-    [one] последней { $count } игре: старые игры этого не сохранили
-   *[other] последним { $count } играм: старые игры этого не сохранили
+    [one] { $count } последней игре: старые игры этого не сохранили
+   *[other] { $count } последним играм: старые игры этого не сохранили
 })
 stats-chart-title = Рейтинг после каждой игры
 stats-chart-games = игры

@@ -11,7 +11,7 @@ list-and = { $init } и { $last }
 unit-pirate = Пират { $n }
 unit-ben = Бен Ганн
 unit-friday = Пятница
-unit-missionary = миссионер
+unit-missionary = Миссионер
 unit-of-team = { $unit } ({ $team })
 
 ## Предметы
@@ -47,7 +47,7 @@ items-none = ничего
 
 tile-empty = пустая клетка
 tile-arrow = стрелка
-tile-horse = конь
+tile-horse = лошадь
 tile-ice = лёд
 tile-maze = { $steps ->
     [one] лабиринт: { $steps } ступень
@@ -94,30 +94,29 @@ ev-moved-jump = { $unit }: прыжок на { $cell }
 ev-moved-flight = { $unit }: перелёт на { $cell }
 ev-moved-shot = { $unit }: выстрел пушки — на { $cell }
 ev-moved-balloon = { $unit }: на воздушном шаре — на { $cell }
-ev-moved-tunnel = { $unit }: через подземный ход — на { $cell }
-ev-moved-advance = { $unit }: ступенью дальше по лабиринту на { $cell }
+ev-moved-tunnel = { $unit }: через туннель — на { $cell }
+ev-moved-advance = { $unit }: на ступень дальше в лабиринте ({ $cell })
 ev-opened = Открыта клетка { $cell }: { $tile }
 ev-revealed = Маяк открывает { $cell }: { $tile }
 ev-shelled = Ядро открывает { $cell }: { $tile }
-ev-recruited = { $unit } присоединяется на { $cell }
+ev-recruited = { $unit }: присоединяется к команде на { $cell }
 ev-converted = { $unit }: обращён ромом
 ev-bottles = { $team } находит { $bottles ->
     [one] { $bottles } бутылку рома
     [few] { $bottles } бутылки рома
    *[many] { $bottles } бутылок рома
 }
-ev-weed = { $team } находит шайтан-траву на { $cell }: { $turns ->
-    [one] { $turns } ход
-    [few] { $turns } хода
-   *[many] { $turns } ходов
+ev-weed = { $team } находит шайтан-траву на { $cell }: в течение { $turns ->
+    [one] { $turns } хода
+   *[other] { $turns } ходов
 } каждой командой командует предыдущий игрок
-ev-retreated = { $unit }: на корабль ({ $cell })
+ev-retreated = { $unit }: на судно ({ $cell })
 ev-caramba = Карамба! Все, кто на берегу, бегут на корабли
-ev-stuck = { $unit }: застрял в подземном ходе под { $cell }
-ev-released = { $unit }: выходит из подземного хода на { $cell }
+ev-stuck = { $unit }: застрял в туннеле под { $cell }
+ev-released = { $unit }: выходит из туннеля на { $cell }
 ev-quaked = Землетрясение меняет местами { $a } и { $b }
 ev-launched = { $team } спускает лодку на { $cell }
-ev-fired = { $team } стреляет из пушки на { $cell }
+ev-fired = { $team } стреляет из пушки на клетке { $cell }
 ev-vessel-hit = Попадание в судно ({ $team }) на { $cell }: { $hits ->
     [one] { $hits } попадание
     [few] { $hits } попадания
@@ -128,7 +127,7 @@ ev-vessel-sunk = { $boat ->
    *[no] Корабль
 } ({ $team }) тонет на { $cell }
 ev-eliminated = У команды { $team } не осталось судов: она выбывает
-ev-rum-served = { $team } угощает ромом на { $cell }
+ev-rum-served = { $team } подаёт ром на { $cell }
 ev-appeared = На { $cell }: { $items }
 ev-cargo-returned = Груз вернулся на { $cell }: { $items }
 ev-lost = Потеряно на { $cell }: { $items }
@@ -137,28 +136,28 @@ ev-delivered = { $team } получает { $points ->
     [few] { $points } очка
    *[many] { $points } очков
 }
-ev-knocked-out = { $unit }: сбит и отправлен на корабль ({ $cell })
+ev-knocked-out = { $unit }: выбит и отправлен на судно ({ $cell })
 ev-joined = { $unit } переходит на сторону: { $team }
 ev-drunk = { $unit }: пьян
 ev-trapped = { $unit }: попал в ловушку
 ev-freed = { $unit }: свободен
 ev-seated = { $unit }: занял место в самолёте
-ev-vessel-moved = Корабль ({ $team }) — на { $cell }
+ev-vessel-moved = Судно ({ $team }) — на { $cell }
 ev-resurrected = { $unit }: возвращён к жизни на { $cell }
 ev-skipped = { $team } не может ходить и пропускает ход
 ev-passed = { $team }: время вышло, ход пропущен
 
 death-drowned = { $unit }: утонул на { $cell }
-death-enemy-vessel = { $unit }: погиб на вражеском корабле ({ $cell })
+death-enemy-vessel = { $unit }: погиб на вражеском судне ({ $cell })
 death-forbidden = { $unit }: занесло туда, куда нельзя, — погиб на { $cell }
 death-restriction = { $unit }: нарушил запрет с грузом — погиб на { $cell }
 death-cannibal = { $unit }: съеден людоедом на { $cell }
-death-loop = { $unit }: заходил по кругу — погиб на { $cell }
+death-loop = { $unit }: пошёл по кругу — погиб на { $cell }
 death-nowhere = { $unit }: некуда идти — погиб на { $cell }
-death-no-vessel = { $unit }: нет корабля, куда вернуться, — погиб на { $cell }
+death-no-vessel = { $unit }: нет судна, куда вернуться, — погиб на { $cell }
 death-cannonball = { $unit }: убит ядром на { $cell }
 death-rum = { $unit }: выпил ром — погиб на { $cell }
-death-friday-missionary = { $unit }: встретил Пятницу или миссионера другой стороны — погиб на { $cell }
+death-friday-missionary = { $unit }: погиб на { $cell } — встретились Пятница и миссионер
 death-eliminated = { $unit }: выбыл вместе с командой ({ $cell })
 death-sunk = { $unit }: утонул вместе с судном на { $cell }
 
@@ -174,10 +173,10 @@ choice-quake = Выберите клетку для землетрясения.
 ## Итоги
 
 end-reason-uncatchable = лидера уже не догнать
-end-reason-no-moves = ходить больше некому
+end-reason-no-moves = у соперника не осталось ходов
 end-reason-sunk = корабли потоплены
-end-reason-disabled = все пираты выбыли
-end-reason-stall = золото слишком долго не двигалось
+end-reason-disabled = никто больше не может ходить
+end-reason-stall = слишком долго ничего не открывалось, а золото не доставлялось и не пропадало
 end-won = Игра окончена: { $count ->
     [one] победитель
    *[other] победители
@@ -241,7 +240,7 @@ action-move = { $unit } → { $cell }{ $cargo }
 action-ship = Корабль → { $cell }
 action-boat = Лодка { $from } → { $cell }
 action-resurrect = Воскресить пирата в крепости на { $cell }
-action-rum = Угостить ромом на { $cell }
+action-rum = Подать ром на { $cell }
 action-pass = Пропустить ход
 action-choose = → { $cell }{ $cargo }
 

@@ -302,7 +302,7 @@ pub async fn pause(
     say(ctx, text).await
 }
 
-/// Give the player on turn more time (game owner or Manage Server)
+/// Give the player whose turn it is more time (game owner or Manage Server)
 #[poise::command(slash_command, guild_only)]
 pub async fn extend(
     ctx: Context<'_>,

@@ -345,7 +345,11 @@ async fn a_pause_is_voted_with_buttons_shown_on_the_posts_and_ends_by_itself() {
     );
     let before = h.service.deadline_of(game).unwrap().unwrap();
     let given = in_thread(&h, owner, duel.thread, "extend", &[("length", text("1d"))]).await;
-    assert!(given.content.contains("now has until"), "{}", given.content);
+    assert!(
+        given.content.contains("now has more time: their turn ends"),
+        "{}",
+        given.content
+    );
     assert_eq!(
         h.service.deadline_of(game).unwrap(),
         Some(before + 24 * HOUR)
@@ -508,7 +512,9 @@ async fn bad_settings_are_refused_in_the_players_language() {
     assert!(refused.content.contains("весь день"), "{}", refused.content);
     let refused = remind_like(&h, ivan, "vacation", &[("length", text("20d"))]).await;
     assert!(
-        refused.content.contains("осталось 14 дней отпуска"),
+        refused
+            .content
+            .contains("Осталось отпуска в этом году: 14 дней"),
         "{}",
         refused.content
     );

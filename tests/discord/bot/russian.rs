@@ -121,7 +121,7 @@ async fn a_game_in_russian_with_russian_plurals() {
     let game = game_of(&lobby);
     assert_eq!(h.load(game).lang, jackal::words::Lang::Ru);
     for words in [
-        &format!("**Шакал #{game}** · новая игра, создал <@{alice}>"),
+        &format!("**Шакал #{game}** · новая игра · создатель: <@{alice}>"),
         "Игроки: 2 игрока",
         "Поле: 5×5",
         "Клетки: полный (с дополнением)",
@@ -190,10 +190,9 @@ async fn a_game_in_russian_with_russian_plurals() {
         fake.response(&ix).await;
         let changed = h.changed(&panel).await;
         assert!(
-            changed
-                .content
-                .starts_with(&format!("Игра #{game}: «Время на ход» изменено. Теперь: "))
-                && changed.content.contains(&format!("Время на ход: {words}")),
+            changed.content.starts_with(&format!(
+                "Игра #{game}: настройка «Время на ход» изменена. Теперь: "
+            )) && changed.content.contains(&format!("Время на ход: {words}")),
             "{}",
             changed.content
         );

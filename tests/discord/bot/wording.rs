@@ -138,7 +138,9 @@ async fn every_setting_suggests_values_the_command_takes() {
             )
             .await;
             assert!(
-                answer.content.starts_with(&format!("Игра #{game}: «")),
+                answer
+                    .content
+                    .starts_with(&format!("Игра #{game}: настройка «")),
                 "{id}={value}: {}",
                 answer.content
             );
