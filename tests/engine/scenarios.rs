@@ -372,6 +372,52 @@ fn every_rule_id_is_cited_by_a_scenario() {
     assert!(missing.is_empty(), "rules no scenario cites: {missing:?}");
 }
 
+/// The decisions of RULES §21 (`| D-n |` rows): where the rules alone left a choice, the
+/// contract made it, and a scenario shows it.
+fn decision_ids(contract: &str) -> Vec<String> {
+    contract
+        .lines()
+        .filter_map(|line| line.strip_prefix("| D-"))
+        .filter_map(|rest| rest.split_once(' '))
+        .filter(|(n, _)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+        .map(|(n, _)| format!("D-{n}"))
+        .collect()
+}
+
+/// The decision ids a text cites (`D-21`), each starting a word.
+fn cited_decisions(text: &str) -> std::collections::BTreeSet<String> {
+    let bytes = text.as_bytes();
+    text.match_indices("D-")
+        .filter(|(i, _)| *i == 0 || !bytes[i - 1].is_ascii_alphanumeric())
+        .filter_map(|(i, _)| {
+            let n: String = text[i + 2..]
+                .chars()
+                .take_while(char::is_ascii_digit)
+                .collect();
+            (!n.is_empty()).then(|| format!("D-{n}"))
+        })
+        .collect()
+}
+
+/// Every decision of the contract is cited by at least one scenario that plays it.
+#[test]
+fn every_decision_is_cited_by_a_scenario() {
+    let ids = decision_ids(&rules_contract());
+    assert!(
+        ids.len() > 40,
+        "the contract's decisions were not found: {ids:?}"
+    );
+    let mut cited = std::collections::BTreeSet::new();
+    for file in jackal::scenario::collect_files(&[dir("scenarios")]).unwrap() {
+        cited.extend(cited_decisions(&std::fs::read_to_string(file).unwrap()));
+    }
+    let missing: Vec<&String> = ids.iter().filter(|id| !cited.contains(*id)).collect();
+    assert!(
+        missing.is_empty(),
+        "decisions no scenario cites: {missing:?}"
+    );
+}
+
 /// Every setting of RULES §20 is played by some scenario in each of its values: `set` lines
 /// (and `board` / `players` headers) name every value but the default, which every scenario
 /// without the line plays; custom packs and the stall guard's range are sampled.
