@@ -162,6 +162,7 @@ choice-size-7 = 7×7 · 21 land cells
 choice-size-9 = 9×9 · 45 land cells
 choice-size-11 = 11×11 · 77 land cells
 choice-size-13 = 13×13 · 117 land cells (the board game)
+choice-pack-full = full (with the expansion)
 choice-pack-classic = classic
 choice-turn_time-1h = 1 hour
 choice-turn_time-6h = 6 hours

@@ -162,6 +162,7 @@ choice-size-7 = 7×7 · 21 клетка суши
 choice-size-9 = 9×9 · 45 клеток суши
 choice-size-11 = 11×11 · 77 клеток суши
 choice-size-13 = 13×13 · 117 клеток суши (как в настольной игре)
+choice-pack-full = полный (с дополнением)
 choice-pack-classic = классика
 choice-turn_time-1h = 1 час
 choice-turn_time-6h = 6 часов

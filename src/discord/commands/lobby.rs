@@ -36,8 +36,12 @@ pub enum SizeChoice {
     S13,
 }
 
+/// Both standard packs, so that a player who wants the expansion can say so rather than
+/// have to know that leaving the option out gives it.
 #[derive(Clone, Copy, Debug, poise::ChoiceParameter)]
 pub enum PackChoice {
+    #[name = "full"]
+    Full,
     #[name = "classic"]
     Classic,
 }

@@ -492,3 +492,32 @@ async fn a_whole_game_in_russian_reads_in_russian() {
         }
     }
 }
+
+/// `/jackal new` offers both standard tile packs by name: the full one (the default, the
+/// expansion in) as well, not only by leaving the option out.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn both_tile_packs_are_offered_by_name() {
+    let h = Harness::start().await;
+    let fake = &h.fake;
+    let alice = fake.add_member("alice");
+    for (choice, pack) in [(0, "full"), (1, "classic")] {
+        let ix = h
+            .jackal(
+                alice,
+                fake.general(),
+                "new",
+                &[("pack", OptionValue::Int(choice))],
+            )
+            .await;
+        let lobby = h.reply(&ix).await;
+        assert!(!lobby.is_ephemeral(), "{pack}: {}", lobby.content);
+        let game = crate::bot::harness::game_of(&lobby);
+        assert_eq!(h.load(game).config.get("tile_pack").as_deref(), Some(pack));
+        let ix = fake.click(alice, lobby.id, &format!("jk1:lobby:{game}:cancel"));
+        fake.response(&ix).await;
+        fake.wait_for("the lobby to be cancelled", |_| {
+            (h.load(game).status == GameStatus::Cancelled).then_some(())
+        })
+        .await;
+    }
+}
