@@ -48,7 +48,7 @@ tile-trap = trap
 tile-crocodile = crocodile
 tile-cannibal = cannibal
 tile-fortress = fortress
-tile-resfort = fortress with the native woman
+tile-resfort = resurrection fortress
 tile-chest = { $coins ->
     [one] chest with 1 coin
    *[other] chest with { $coins } coins
