@@ -355,6 +355,18 @@ fn cited_ids(text: &str) -> std::collections::BTreeSet<String> {
     out
 }
 
+/// The ids of `ids` that no scenario file in `tests/scenarios/` cites, as `cites` reads them.
+fn uncited<'a>(
+    ids: &'a [String],
+    cites: fn(&str) -> std::collections::BTreeSet<String>,
+) -> Vec<&'a String> {
+    let mut cited = std::collections::BTreeSet::new();
+    for file in jackal::scenario::collect_files(&[dir("scenarios")]).unwrap() {
+        cited.extend(cites(&std::fs::read_to_string(file).unwrap()));
+    }
+    ids.iter().filter(|id| !cited.contains(*id)).collect()
+}
+
 /// Every rule of the contract is cited by at least one scenario in `tests/scenarios/`; a rule
 /// added to RULES.md without a scenario fails here.
 #[test]
@@ -364,11 +376,7 @@ fn every_rule_id_is_cited_by_a_scenario() {
         ids.len() > 150,
         "the contract's ids were not found: {ids:?}"
     );
-    let mut cited = std::collections::BTreeSet::new();
-    for file in jackal::scenario::collect_files(&[dir("scenarios")]).unwrap() {
-        cited.extend(cited_ids(&std::fs::read_to_string(file).unwrap()));
-    }
-    let missing: Vec<&String> = ids.iter().filter(|id| !cited.contains(*id)).collect();
+    let missing = uncited(&ids, cited_ids);
     assert!(missing.is_empty(), "rules no scenario cites: {missing:?}");
 }
 
@@ -407,11 +415,7 @@ fn every_decision_is_cited_by_a_scenario() {
         ids.len() > 40,
         "the contract's decisions were not found: {ids:?}"
     );
-    let mut cited = std::collections::BTreeSet::new();
-    for file in jackal::scenario::collect_files(&[dir("scenarios")]).unwrap() {
-        cited.extend(cited_decisions(&std::fs::read_to_string(file).unwrap()));
-    }
-    let missing: Vec<&String> = ids.iter().filter(|id| !cited.contains(*id)).collect();
+    let missing = uncited(&ids, cited_decisions);
     assert!(
         missing.is_empty(),
         "decisions no scenario cites: {missing:?}"
