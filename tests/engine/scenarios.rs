@@ -356,10 +356,7 @@ fn cited_ids(text: &str) -> std::collections::BTreeSet<String> {
 }
 
 /// The ids of `ids` that no scenario file in `tests/scenarios/` cites, as `cites` reads them.
-fn uncited<'a>(
-    ids: &'a [String],
-    cites: fn(&str) -> std::collections::BTreeSet<String>,
-) -> Vec<&'a String> {
+fn uncited(ids: &[String], cites: fn(&str) -> std::collections::BTreeSet<String>) -> Vec<&String> {
     let mut cited = std::collections::BTreeSet::new();
     for file in jackal::scenario::collect_files(&[dir("scenarios")]).unwrap() {
         cited.extend(cites(&std::fs::read_to_string(file).unwrap()));
