@@ -67,11 +67,15 @@ const SURVIVAL: f32 = 0.01;
 /// enough: normal at 1 s decided in up to 1009.8 ms by the wall clock on an idle machine
 /// (997 ms of its thread's CPU). A fiftieth of the budget, within these bounds: 20 ms of
 /// normal's second, 40 ms of hard's two, hardly a round less of either.
-const WRAP_UP: (Duration, Duration) = (Duration::from_millis(3), Duration::from_millis(40));
+const WRAP_UP_SHARE: u32 = 50;
+/// The least time kept back ([`WRAP_UP_SHARE`]), whatever the budget.
+const WRAP_UP_LEAST: Duration = Duration::from_millis(3);
+/// The most time kept back ([`WRAP_UP_SHARE`]), whatever the budget.
+const WRAP_UP_MOST: Duration = Duration::from_millis(40);
 
-/// The time kept back from `budget` ([`WRAP_UP`]).
+/// The time kept back from `budget` ([`WRAP_UP_SHARE`]).
 fn wrap_up(budget: Duration) -> Duration {
-    (budget / 50).clamp(WRAP_UP.0, WRAP_UP.1)
+    (budget / WRAP_UP_SHARE).clamp(WRAP_UP_LEAST, WRAP_UP_MOST)
 }
 /// Choices in a row a player answers within one playout at most (forks, horses, ice).
 const MAX_CHOICES: usize = 4;

@@ -22,9 +22,13 @@ use jackal::id::{ChannelId, GameId, GuildId, UserId};
 use jackal::store::{self, Database, Durability, GameStatus, Store, StoreError};
 
 mod concurrency;
+// The benches' games; this suite starts its duels as they do.
 mod lobby;
 mod outbox;
 mod ratings;
+#[path = "../support/service_games.rs"]
+#[allow(dead_code)]
+mod service_games;
 mod stats;
 mod stored;
 mod timers;
@@ -140,21 +144,11 @@ fn duel(f: &Fixture) -> GameId {
     duel_with(f, small_config(), 42)
 }
 
-/// A started duel with this configuration and map seed: Alice team 1, Bob team 2.
+/// A started duel with this configuration and map seed: Alice team 1, Bob team 2 (the one
+/// seat left), started as the benches start theirs. Nothing is loaded here: a test may then
+/// damage the stored game behind the service's back.
 fn duel_with(f: &Fixture, config: GameConfig, seed: u64) -> GameId {
-    let s = &f.service;
-    let id = s
-        .create_lobby(
-            Actor::user(ALICE),
-            here(),
-            jackal::words::Lang::En,
-            config,
-            Some(1),
-        )
-        .unwrap();
-    assert_eq!(s.join(Actor::user(BOB), id, None).unwrap(), Team::of(2));
-    s.start_with_seed(Actor::user(ALICE), id, seed).unwrap();
-    id
+    service_games::start_duel(&f.service, &config, here(), [ALICE, BOB], seed)
 }
 
 /// A started game of Alice (team 1) against a bot of `level` (team 2), on map `seed`.
