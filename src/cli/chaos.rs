@@ -51,7 +51,7 @@ fn setup_games(service: &GameService, games: usize) -> Result<(), String> {
             None if has_game_in(service, channel)? => continue,
             None => {
                 let mut config = GameConfig::default();
-                config.set("board_size", "7")?;
+                config.set("board_size", "7").map_err(text)?;
                 let location = Location {
                     guild_id: Some(GuildId::new(1)),
                     channel_id: Some(channel),
@@ -215,7 +215,7 @@ fn local(channel: u64) -> Location {
 
 fn small_config(players: Players) -> Result<GameConfig, String> {
     let mut config = GameConfig::default();
-    config.set("board_size", "5")?;
+    config.set("board_size", "5").map_err(text)?;
     config.rules.players = players;
     Ok(config)
 }

@@ -116,13 +116,17 @@ fn new_game(o: &PlayOptions) -> Result<NewGame, String> {
     let seats = o.humans as usize + o.bots.len();
     let players = players_for(seats, o.team_play)?;
     let mut config = GameConfig::default();
-    config.set("board_size", &o.size.to_string())?;
-    config.set("tile_pack", &o.pack)?;
+    config
+        .set("board_size", &o.size.to_string())
+        .map_err(|e| e.to_string())?;
+    config
+        .set("tile_pack", &o.pack)
+        .map_err(|e| e.to_string())?;
     for (id, value) in &o.settings {
-        config.set(id, value)?;
+        config.set(id, value).map_err(|e| e.to_string())?;
     }
     config.rules.players = players;
-    config.validate()?;
+    config.validate().map_err(|e| e.to_string())?;
     let humans = (1..=o.humans).map(|k| Occupant::Player(local_user(k)));
     let bots = o.bots.iter().map(|&level| Occupant::Bot(level));
     let seats: Vec<(u8, Occupant)> = (1..).zip(humans.chain(bots)).collect();

@@ -5,10 +5,16 @@
 use crate::engine::error::Detail;
 use crate::engine::{ErrorKind, IllegalAction};
 
+use crate::discord::views::settings;
+use crate::discord::views::{Case, duration, duration_in};
+use crate::engine::SetupError;
+use crate::engine::tile::{MAX_PACK_TILES, PackError};
+use crate::game::config::ConfigError;
 use crate::game::reminders::SettingError;
 use crate::game::{Reveal, ServiceError, UndoBar};
 use crate::tr;
 use crate::words::Lang;
+use crate::words::narrate::one_of;
 
 /// A permission the bot needs in a channel, by its Discord bit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -100,6 +106,9 @@ pub enum BotError {
     /// A game number no game can have (zero or below), typed in an option.
     #[error("no game #{0}")]
     NoGameNumbered(i64),
+    /// `/jackal settings` with a setting and no value, or a value and no setting.
+    #[error("a setting without its value, or a value without its setting")]
+    SettingHalfGiven,
     /// An unknown rules topic.
     #[error("no rules topic `{0}`")]
     NoSuchTopic(String),
@@ -164,6 +173,7 @@ impl BotError {
                     max = *max
                 )
             }
+            BotError::SettingHalfGiven => tr!(lang, "err-setting-half-given"),
             BotError::NoSuchTopic(topic) => tr!(lang, "err-no-topic", topic = topic.clone()),
             BotError::Closing => tr!(lang, "err-closing"),
             BotError::Discord(_) | BotError::Internal(_) => tr!(lang, "err-internal"),
@@ -224,7 +234,11 @@ fn service_text(e: &ServiceError, lang: Lang) -> String {
         ServiceError::Illegal(refusal) => {
             tr!(lang, "err-illegal", why = refusal_text(refusal, lang))
         }
-        ServiceError::BadSetting(why) => tr!(lang, "err-bad-setting", why = why.clone()),
+        ServiceError::BadSetting(why) => config_text(why, lang),
+        ServiceError::BadExtension => tr!(lang, "err-bad-extension"),
+        ServiceError::LimitTooLong { days, max } => {
+            tr!(lang, "err-limit-too-long", days = *days, max = *max)
+        }
         ServiceError::SeatsEmpty(seats) => {
             let list: Vec<String> = seats.iter().map(|t| t.number().to_string()).collect();
             tr!(
@@ -283,6 +297,82 @@ fn undo_bar_text(bar: UndoBar, lang: Lang) -> String {
             let whose = if yours { "yours" } else { "after" };
             tr!(lang, "err-undo-revealed", what = what, whose = whose)
         }
+    }
+}
+
+/// Why a game setting was refused, in words: the setting by its name in the settings menu,
+/// and what it takes.
+fn config_text(e: &ConfigError, lang: Lang) -> String {
+    let shown = |text: &str| crate::visible::visible(text).into_owned();
+    match e {
+        ConfigError::UnknownSetting(id) => tr!(lang, "err-setting-unknown", id = shown(id)),
+        ConfigError::Value { id, value } => tr!(
+            lang,
+            "err-setting-value",
+            value = shown(value),
+            setting = settings::name(lang, id),
+            takes = takes(id, lang)
+        ),
+        ConfigError::Pack { value, why } => tr!(
+            lang,
+            "err-setting-pack",
+            value = shown(value),
+            why = pack_text(why, lang)
+        ),
+        ConfigError::ReminderLate { reminder, turn } => tr!(
+            lang,
+            "err-setting-reminder-late",
+            reminder = duration_in(lang, *reminder, Case::Accusative),
+            turn = duration(lang, *turn)
+        ),
+        ConfigError::Setup(SetupError::Map(_)) => tr!(lang, "err-setting-no-map"),
+        // Read from a stored game, never typed: the checks of `set` would have refused them.
+        ConfigError::Setup(SetupError::BoardSize(side)) => config_text(
+            &ConfigError::Value {
+                id: "board_size".into(),
+                value: side.to_string(),
+            },
+            lang,
+        ),
+        ConfigError::Setup(SetupError::PackTooLarge(count)) => tr!(
+            lang,
+            "err-setting-tiles",
+            why = pack_text(&PackError::TooLarge(*count), lang)
+        ),
+    }
+}
+
+/// What a setting takes, as the end of a sentence: a range, or its values in words.
+fn takes(id: &str, lang: Lang) -> String {
+    match id {
+        "turn_time" => tr!(lang, "takes-turn-time"),
+        "reminder" => tr!(lang, "takes-reminder"),
+        "max_missed" => tr!(lang, "takes-range", min = 1, max = 20),
+        "stall_rounds" => tr!(lang, "takes-range", min = 0, max = 1000),
+        _ => {
+            let values: Vec<String> = settings::presets(id)
+                .iter()
+                .map(|v| tr!(lang, "quoted", text = settings::value(lang, id, v)))
+                .collect();
+            tr!(lang, "takes-one-of", values = one_of(lang, &values))
+        }
+    }
+}
+
+/// Why a list of tiles is no tile set, in words.
+fn pack_text(e: &PackError, lang: Lang) -> String {
+    let shown = |text: &str| crate::visible::visible(text).into_owned();
+    match e {
+        PackError::UnknownTile(tile) => tr!(lang, "pack-unknown-tile", tile = shown(tile)),
+        PackError::BadEntry(entry) => tr!(lang, "pack-bad-entry", entry = shown(entry)),
+        PackError::TooManySpecial(tile) => tr!(lang, "pack-too-many-special", tile = *tile),
+        // As text: Fluent's numbers are floating point, and a count may be past 2^53.
+        PackError::TooLarge(count) => tr!(
+            lang,
+            "pack-too-large",
+            count = count.to_string(),
+            max = MAX_PACK_TILES
+        ),
     }
 }
 
@@ -394,6 +484,98 @@ mod tests {
                 "{option}: {shown}"
             );
         }
+    }
+
+    /// A refused setting is told in the reader's words, whichever setting it is: its name
+    /// as the settings menu shows it and what it takes, never the English of the logs.
+    #[test]
+    fn every_refused_setting_is_told_in_words() {
+        let config = crate::game::GameConfig::default();
+        let english = |text: &str| text.contains(" or ") || text.contains("must");
+        for id in crate::game::GameConfig::ids().filter(|id| *id != "tile_pack") {
+            let refused = ConfigError::Value {
+                id: id.to_string(),
+                value: "x".into(),
+            };
+            for lang in [Lang::En, Lang::Ru] {
+                let text = config_text(&refused, lang);
+                assert!(text.contains(&settings::name(lang, id)), "{id}: {text}");
+                assert!(text.ends_with('.'), "{id}: {text}");
+                assert_ne!(refused.to_string(), text);
+            }
+            let ru = config_text(&refused, Lang::Ru);
+            assert!(!english(&ru), "{id}: {ru}");
+            // Every value it offers is one the setting takes.
+            for value in settings::presets(id) {
+                let mut c = config.clone();
+                if id != "turn_time" && id != "reminder" {
+                    c.set(id, value)
+                        .unwrap_or_else(|e| panic!("{id}={value}: {e}"));
+                }
+            }
+        }
+        assert_eq!(
+            config_text(
+                &ConfigError::Value {
+                    id: "turn_time".into(),
+                    value: "30d".into()
+                },
+                Lang::En
+            ),
+            "“30d” will not do for Turn time: it takes a length of time from 1 minute to 14 \
+             days, such as 12h or 2d."
+        );
+        assert_eq!(
+            config_text(
+                &ConfigError::Value {
+                    id: "timeout".into(),
+                    value: "wait".into()
+                },
+                Lang::En
+            ),
+            "“wait” will not do for When time runs out: the choices are “a bot plays the \
+             turn”, “the seat resigns” or “the turn passes”."
+        );
+        let packs = [
+            PackError::UnknownTile("dragon".into()),
+            PackError::BadEntry("chest5".into()),
+            PackError::TooManySpecial("friday"),
+            PackError::TooLarge(1001),
+        ];
+        for why in packs {
+            let refused = ConfigError::Pack {
+                value: "chest5".into(),
+                why: why.clone(),
+            };
+            let ru = config_text(&refused, Lang::Ru);
+            assert!(ru.starts_with("«chest5» — не набор клеток"), "{ru}");
+            assert!(!english(&ru) && !ru.contains("pack"), "{ru}");
+        }
+        let late = ConfigError::ReminderLate {
+            reminder: 21 * 60,
+            turn: 20 * 60,
+        };
+        assert!(
+            config_text(&late, Lang::Ru)
+                .starts_with("Напоминание за 21 минуту до конца хода пришло бы раньше"),
+            "{}",
+            config_text(&late, Lang::Ru)
+        );
+        let no_map = ConfigError::Setup(SetupError::Map(crate::engine::mapgen::MapError));
+        assert!(config_text(&no_map, Lang::Ru).starts_with("Из этого набора клеток"));
+        let limit = ServiceError::LimitTooLong {
+            days: 400,
+            max: 365,
+        };
+        assert_eq!(
+            service_text(&limit, Lang::Ru),
+            "Не больше 365 дней, а не 400."
+        );
+        assert_eq!(service_text(&limit, Lang::En), "At most 365 days, not 400.");
+        assert_eq!(
+            service_text(&ServiceError::BadExtension, Lang::Ru),
+            "Добавить можно от 1 часа до 14 дней, например 1д или 6ч."
+        );
     }
 
     /// Every reason a move cannot be taken back reads as a sentence in both languages, the

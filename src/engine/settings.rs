@@ -125,7 +125,10 @@ pub enum SettingError {
         "`{shown}` is not a valid tile_pack: {why} (expected full, classic or a list such as chest5*20,empty*97)",
         shown = crate::visible::visible(.value)
     )]
-    BadPack { value: String, why: String },
+    BadPack {
+        value: String,
+        why: super::tile::PackError,
+    },
 }
 
 /// Every engine setting's id (RULES §20), for the error naming an unknown one.
@@ -192,9 +195,9 @@ impl Settings {
                 self.players = Players::parse(value).ok_or_else(|| bad("2, 3, 4 or 2x2"))?
             }
             "tile_pack" => {
-                self.tile_pack = Pack::parse(value).map_err(|e| SettingError::BadPack {
+                self.tile_pack = Pack::parse(value).map_err(|why| SettingError::BadPack {
                     value: value.into(),
-                    why: e.to_string(),
+                    why,
                 })?
             }
             "plane_seats" => {

@@ -5,7 +5,79 @@ use serde::{Deserialize, Serialize};
 
 use crate::ai::{BotLevel, UnknownLevel};
 use crate::engine::settings::{SETTING_IDS, SettingError};
-use crate::engine::{Game, Settings, Team};
+use crate::engine::tile::PackError;
+use crate::engine::{Game, Settings, SetupError, Team};
+
+/// Why a setting was refused. Typed, so that each caller words it for its reader (the bot
+/// in the player's language, from the setting's id and the value given); the `Display` is
+/// the English the terminal and the logs read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ConfigError {
+    /// No setting has this id.
+    #[error(
+        "unknown setting `{shown}` (the settings are {list})",
+        shown = crate::visible::visible(.0),
+        list = GameConfig::ids().collect::<Vec<_>>().join(", ")
+    )]
+    UnknownSetting(String),
+    /// A value the setting `id` does not take (every setting but the tile pack).
+    #[error(
+        "`{shown}` is not a valid value for `{id}` (expected {expected})",
+        shown = crate::visible::visible(.value),
+        expected = expected(.id)
+    )]
+    Value { id: String, value: String },
+    /// A tile pack that cannot be read, or holds too much.
+    #[error(
+        "`{shown}` is not a valid tile_pack: {why} (expected full, classic or a list such as chest5*20,empty*97)",
+        shown = crate::visible::visible(.value)
+    )]
+    Pack { value: String, why: PackError },
+    /// A chosen reminder at or after the start of the turn.
+    #[error(
+        "the reminder ({}) must come before the deadline ({})",
+        format_duration(*.reminder),
+        format_duration(*.turn)
+    )]
+    ReminderLate { reminder: u32, turn: u32 },
+    /// Settings each valid alone that no game can be dealt with (a pack too small for the
+    /// board), or, read from outside, that the engine refuses.
+    #[error(transparent)]
+    Setup(SetupError),
+}
+
+/// What each setting takes, in the English of [`ConfigError`]'s `Display`.
+fn expected(id: &str) -> &'static str {
+    match id {
+        "turn_time" => "a length from 1m to 14d, e.g. 12h",
+        "reminder" => "a length such as 3h, or off",
+        "timeout" => "bot, resign or skip",
+        "max_missed" => "a number from 1 to 20",
+        "timeout_level" => "random, easy, normal or hard",
+        "board_size" => "5, 7, 9, 11 or 13",
+        "players" => "2, 3, 4 or 2x2",
+        "plane_seats" => "two, one or chosen",
+        "retreat_distance" => "king, taxicab or euclid",
+        "stall_rounds" => "a number from 0 to 1000",
+        _ => "on or off",
+    }
+}
+
+impl From<SettingError> for ConfigError {
+    fn from(e: SettingError) -> ConfigError {
+        match e {
+            SettingError::UnknownSetting(id) => ConfigError::UnknownSetting(id),
+            SettingError::BadValue { id, value, .. } => ConfigError::Value { id, value },
+            SettingError::BadPack { value, why } => ConfigError::Pack { value, why },
+        }
+    }
+}
+
+impl From<SetupError> for ConfigError {
+    fn from(e: SetupError) -> ConfigError {
+        ConfigError::Setup(e)
+    }
+}
 
 /// What happens when a player lets the deadline pass.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -138,7 +210,7 @@ pub fn format_duration(seconds: u32) -> String {
 impl GameConfig {
     /// Changes one setting by its id (an engine setting of RULES §20 or a service one).
     /// On error nothing changes.
-    pub fn set(&mut self, id: &str, value: &str) -> Result<(), String> {
+    pub fn set(&mut self, id: &str, value: &str) -> Result<(), ConfigError> {
         let mut next = self.clone();
         next.apply(id, value)?;
         next.validate()?;
@@ -148,16 +220,18 @@ impl GameConfig {
 
     /// Reads one setting into `self`, checking that value alone (not how it goes with the
     /// others: that is [`GameConfig::validate`]). On error `self` may be half changed.
-    fn apply(&mut self, id: &str, value: &str) -> Result<(), String> {
+    fn apply(&mut self, id: &str, value: &str) -> Result<(), ConfigError> {
         let next = self;
         let value = value.trim();
+        let bad = || ConfigError::Value {
+            id: id.to_string(),
+            value: value.to_string(),
+        };
         match id {
             "turn_time" => {
                 let s = parse_duration(value)
                     .filter(|s| (MIN_TURN_SECONDS..=MAX_TURN_SECONDS).contains(s))
-                    .ok_or_else(|| {
-                        format!("turn_time must be between 1m and 14d (e.g. 12h), not `{value}`")
-                    })?;
+                    .ok_or_else(bad)?;
                 next.turn_seconds = s;
                 if !next.reminder_chosen {
                     next.reminder_seconds = default_reminder_seconds(s);
@@ -168,9 +242,7 @@ impl GameConfig {
                 next.reminder_seconds = if is_off(value) {
                     0
                 } else {
-                    parse_duration(value).ok_or_else(|| {
-                        format!("reminder must be a duration or off, not `{value}`")
-                    })?
+                    parse_duration(value).ok_or_else(bad)?
                 };
             }
             "timeout" => {
@@ -178,11 +250,7 @@ impl GameConfig {
                     "bot" => TimeoutPolicy::Bot,
                     "resign" => TimeoutPolicy::Resign,
                     "skip" => TimeoutPolicy::Skip,
-                    _ => {
-                        return Err(format!(
-                            "timeout must be bot, resign or skip, not `{value}`"
-                        ));
-                    }
+                    _ => return Err(bad()),
                 }
             }
             "max_missed" => {
@@ -190,24 +258,12 @@ impl GameConfig {
                     .parse()
                     .ok()
                     .filter(|n| (1..=20).contains(n))
-                    .ok_or_else(|| format!("max_missed must be from 1 to 20, not `{value}`"))?;
+                    .ok_or_else(bad)?;
             }
             "timeout_level" => {
-                next.timeout_level = value
-                    .parse()
-                    .map_err(|e: UnknownLevel| format!("timeout_level: {e}"))?;
+                next.timeout_level = value.parse().map_err(|_: UnknownLevel| bad())?;
             }
-            _ => next
-                .rules
-                .set(id, &value.to_ascii_lowercase())
-                .map_err(|e| match e {
-                    SettingError::UnknownSetting(id) => format!(
-                        "unknown setting `{id}` (the settings are {}, {})",
-                        SETTING_IDS.join(", "),
-                        SERVICE_SETTING_IDS.join(", ")
-                    ),
-                    other => other.to_string(),
-                })?,
+            _ => next.rules.set(id, &value.to_ascii_lowercase())?,
         }
         Ok(())
     }
@@ -241,19 +297,20 @@ impl GameConfig {
     /// [`GameConfig::set`], so each value is first read back through it: a stored value passes
     /// exactly the checks a new one does (a board side of 8, 30-second turns, 5000 stall
     /// rounds are refused here as in the lobby).
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), ConfigError> {
         for id in GameConfig::ids() {
-            let value = self.get(id).ok_or_else(|| format!("no value for {id}"))?;
+            let value = self
+                .get(id)
+                .ok_or_else(|| ConfigError::UnknownSetting(id.to_string()))?;
             self.clone().apply(id, &value)?;
         }
         if self.reminder_seconds >= self.turn_seconds {
-            return Err(format!(
-                "the reminder ({}) must come before the deadline ({})",
-                format_duration(self.reminder_seconds),
-                format_duration(self.turn_seconds)
-            ));
+            return Err(ConfigError::ReminderLate {
+                reminder: self.reminder_seconds,
+                turn: self.turn_seconds,
+            });
         }
-        Game::new(self.rules.clone(), 0).map_err(|e| e.to_string())?;
+        Game::new(self.rules.clone(), 0)?;
         Ok(())
     }
 
@@ -322,19 +379,46 @@ mod tests {
     #[test]
     fn errors_name_the_choices() {
         let mut c = GameConfig::default();
-        let unknown = c.set("bord_size", "9").unwrap_err();
+        let unknown = c.set("bord_size", "9").unwrap_err().to_string();
         assert!(unknown.contains("unknown setting `bord_size`"), "{unknown}");
         assert!(
             unknown.contains("board_size") && unknown.contains("turn_time"),
             "{unknown}"
         );
         let pack = c.set("tile_pack", "chest5*20,dragon*3").unwrap_err();
-        assert!(pack.contains("`dragon` is not a tile id"), "{pack}");
+        assert_eq!(
+            pack,
+            ConfigError::Pack {
+                value: "chest5*20,dragon*3".into(),
+                why: PackError::UnknownTile("dragon".into())
+            }
+        );
+        assert!(
+            pack.to_string().contains("`dragon` is not a tile id"),
+            "{pack}"
+        );
         let level = c.set("timeout_level", "genius").unwrap_err();
         assert_eq!(
-            level,
-            "timeout_level: unknown bot level `genius` (levels: random, easy, normal, hard)"
+            level.to_string(),
+            "`genius` is not a valid value for `timeout_level` (expected random, easy, normal or hard)"
         );
+        let turn = c.set("turn_time", "30d").unwrap_err();
+        assert_eq!(
+            turn,
+            ConfigError::Value {
+                id: "turn_time".into(),
+                value: "30d".into()
+            }
+        );
+        let late = c.set("reminder", "2d").unwrap_err();
+        assert_eq!(
+            late,
+            ConfigError::ReminderLate {
+                reminder: 2 * 86_400,
+                turn: c.turn_seconds
+            }
+        );
+        assert!(late.to_string().contains("(2d)"), "{late}");
     }
 
     /// A configuration read from JSON (a stored game, an import) passes the checks a new
@@ -349,7 +433,9 @@ mod tests {
                 .unwrap()
                 .validate()
         };
-        let size8 = stored(|j| j["rules"]["board_size"] = 8.into()).unwrap_err();
+        let size8 = stored(|j| j["rules"]["board_size"] = 8.into())
+            .unwrap_err()
+            .to_string();
         assert!(size8.contains("board_size"), "{size8}");
         assert!(stored(|j| j["rules"]["board_size"] = 200.into()).is_err());
         assert!(stored(|j| j["rules"]["stall_rounds"] = 5000.into()).is_err());

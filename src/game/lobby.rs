@@ -351,7 +351,7 @@ impl GameService {
             return Err(ServiceError::SeatsEmpty(empty));
         }
         let game = Game::new(g.config.rules.clone(), seed)
-            .map_err(|e| ServiceError::BadSetting(e.to_string()))?;
+            .map_err(|e| ServiceError::BadSetting(e.into()))?;
         store::start_game(tx, id, seed, now)?;
         let mut loaded = g.clone();
         loaded.row.status = GameStatus::Active;

@@ -132,7 +132,13 @@ pub enum ServiceError {
     #[error("illegal move: {}", .0.why())]
     Illegal(IllegalAction),
     #[error("bad setting: {0}")]
-    BadSetting(String),
+    BadSetting(#[from] config::ConfigError),
+    /// More time for a turn outside what a turn may be given.
+    #[error("more time must be between 1h and 14d (e.g. 1d)")]
+    BadExtension,
+    /// A server limit beyond what any server may set.
+    #[error("at most {max} days, not {days}")]
+    LimitTooLong { days: u32, max: u32 },
     #[error("{}: wait for players to join or add bots", empty_seats(.0))]
     SeatsEmpty(Vec<Team>),
     #[error("the operating system gave no random seed for the map: {0}")]
@@ -473,7 +479,7 @@ fn parse_config(row: &GameRow) -> Result<GameConfig> {
     };
     let config: GameConfig =
         serde_json::from_str(&row.settings).map_err(|e| damaged(e.to_string()))?;
-    config.validate().map_err(damaged)?;
+    config.validate().map_err(|why| damaged(why.to_string()))?;
     Ok(config)
 }
 

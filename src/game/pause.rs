@@ -230,9 +230,7 @@ impl GameService {
                 return Err(ServiceError::NotOwner);
             }
             if by_ms < 3_600_000 || by_ms > super::config::MAX_TURN_SECONDS as i64 * 1000 {
-                return Err(ServiceError::BadSetting(
-                    "more time must be between 1h and 14d (e.g. 1d)".into(),
-                ));
+                return Err(ServiceError::BadExtension);
             }
             let team = game.controller();
             let deadline =

@@ -99,7 +99,9 @@ impl GameService {
                 e.format
             )));
         }
-        e.config.validate().map_err(ServiceError::BadExport)?;
+        e.config
+            .validate()
+            .map_err(|why| ServiceError::BadExport(why.to_string()))?;
         check_seats(&e)?;
         let mut replayed = None;
         // The notation and events of each action, as the engine writes them (the file's own

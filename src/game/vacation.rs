@@ -286,9 +286,10 @@ impl GameService {
         }
         for days in [vacation_days, max_pause_days].into_iter().flatten() {
             if days > MAX_LIMIT_DAYS {
-                return Err(ServiceError::BadSetting(format!(
-                    "at most {MAX_LIMIT_DAYS} days, not {days}"
-                )));
+                return Err(ServiceError::LimitTooLong {
+                    days,
+                    max: MAX_LIMIT_DAYS,
+                });
             }
         }
         let conn = self.store.conn()?;

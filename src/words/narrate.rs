@@ -357,6 +357,15 @@ pub fn team_list(lang: Lang, teams: &dyn Teams, list: &[Team]) -> String {
     }
 }
 
+/// "a, b or c" / "a, b или c": one of several choices.
+pub fn one_of(lang: Lang, choices: &[String]) -> String {
+    match choices {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => tr!(lang, "list-or", init = init.join(", "), last = last.clone()),
+    }
+}
+
 /// The result of a game ended by the rules.
 pub fn outcome(lang: Lang, teams: &dyn Teams, o: &Outcome) -> String {
     let reason = tr!(lang, reason_id(o.reason));

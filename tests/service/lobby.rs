@@ -426,7 +426,7 @@ fn the_timeout_level_is_a_setting() {
         .unwrap_err();
     assert_eq!(
         refused.to_string(),
-        "bad setting: timeout_level: unknown bot level `genius` (levels: random, easy, normal, hard)"
+        "bad setting: `genius` is not a valid value for `timeout_level` (expected random, easy, normal or hard)"
     );
     assert_eq!(s.game(id).unwrap().config.timeout_level, BotLevel::Normal);
 }

@@ -4,6 +4,8 @@
 
 team-numbered = Team { $team }
 list-and = { $init } and { $last }
+list-or = { $init } or { $last }
+quoted = “{ $text }”
 
 ## Units
 
@@ -185,10 +187,10 @@ notice-resigned = ℹ️ { $team } resigned; a bot plays on.
 notice-resigned-late = ℹ️ { $team }: time ran out, which resigns the seat; a bot plays on.
 notice-timed-out = ℹ️ { $team }: time ran out; a bot made the move.
 notice-passed = ℹ️ { $team }: time ran out; the turn passes without a move.
-notice-taken-over = ℹ️ { $team } missed { $missed ->
-    [one] 1 deadline
-   *[other] { $missed } deadlines
-} in a row: a bot plays the seat for them from now on. It is theirs again with **Take my seat back** below.
+notice-taken-over = ℹ️ { $team } { $missed ->
+    [1] missed a deadline
+   *[other] missed { $missed } deadlines in a row
+}: a bot plays the seat for them from now on. It is theirs again with **Take my seat back** below.
 notice-reclaimed = ℹ️ { $team }: the player is back and takes the seat from the bot.
 notice-away = 🏖️ { $team } is on vacation until { $until }: their deadlines wait for them.
 notice-held = 🏖️ { $team } is on vacation: their turn now ends { $deadline }.

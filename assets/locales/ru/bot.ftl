@@ -19,15 +19,30 @@ duration-hours = { $count ->
     [few] { $count } часа
    *[many] { $count } часов
 }
-duration-minutes = { $count ->
-    [one] { $count } минута
-    [few] { $count } минуты
-   *[many] { $count } минут
+# После предлога («за 1 минуту до конца хода») приходит $case = accusative.
+duration-minutes = { $case ->
+    [accusative] { $count ->
+        [one] { $count } минуту
+        [few] { $count } минуты
+       *[many] { $count } минут
+    }
+   *[nominative] { $count ->
+        [one] { $count } минута
+        [few] { $count } минуты
+       *[many] { $count } минут
+    }
 }
-duration-seconds = { $count ->
-    [one] { $count } секунда
-    [few] { $count } секунды
-   *[many] { $count } секунд
+duration-seconds = { $case ->
+    [accusative] { $count ->
+        [one] { $count } секунду
+        [few] { $count } секунды
+       *[many] { $count } секунд
+    }
+   *[nominative] { $count ->
+        [one] { $count } секунда
+        [few] { $count } секунды
+       *[many] { $count } секунд
+    }
 }
 more-lines = …и ещё { $count ->
     [one] { $count } строка
@@ -85,7 +100,6 @@ settings-pick = Выберите настройку
 settings-title = Настройки игры #{ $game }: { $summary }
 settings-choose-value = Выберите новое значение «{ $setting }».
 settings-changed = Игра #{ $game }: настройка «{ $setting }» изменена. Теперь: { $summary }
-settings-need-both = укажите и настройку, и её новое значение (или ничего — чтобы увидеть все)
 
 ## Лобби
 
@@ -164,7 +178,7 @@ remind-before-off = никогда
 remind-before-list = за { $list } до конца хода
 remind-via-dm = личным сообщением
 remind-via-thread = упоминанием в ветке игры
-remind-via-auto = личным сообщением, если ЛС открыты, иначе в ветке
+remind-via-auto = личным сообщением, если ЛС открыты, иначе упоминанием в ветке
 remind-quiet-span = { $from }–{ $to }
 remind-quiet-none = нет
 remind-digest-at = в { $time }, вместо напоминаний о каждой игре
@@ -175,7 +189,7 @@ digest-title = ☀️ Ваша ежедневная сводка Шакала: {
     [many] ваш ход в { $count } играх.
    *[other] ваш ход в { $count } игры.
 }
-digest-line = #{ $game } { $place } заканчивается { $when }
+digest-line = #{ $game } { $place }: ваш ход заканчивается { $when }
 vacation-on = 🏖️ Вы в отпуске до { $until } ({ $when }). Сроки ваших ходов подождут; отпуск расходуется, только когда срок иначе прошёл бы, а неиспользованное вернётся, когда вы сходите. Осталось в этом году: { $left } из { $allowance }.
 vacation-replaced = 🏖️ Этот отпуск заменяет прежний, который заканчивался { $until }: новый начинается сейчас, а неиспользованный остаток прежнего вернулся в ваш запас.
 vacation-ended-by-move = 🏖️ С возвращением: ход завершил ваш отпуск. Вернулось в запас: { $given }; осталось в этом году: { $left } из { $allowance }.
@@ -219,7 +233,7 @@ picker-run = { $first } … { $last }
 picker-fatal = ☠ **Этот ход смертелен**: { $action }. Всё равно сходить?
 picker-played = ✅ Сделан ход: { $action }. Поле опубликовано в ветке игры.
 dms-closed = 📪 { $who }, ваши личные сообщения для меня закрыты, поэтому о вашем ходе я напоминаю здесь, а кнопка **Мои ходы** под полем открывает ваши ходы. Чтобы получать их в личные сообщения, разрешите личные сообщения от участников этого сервера (меню сервера → Настройки конфиденциальности) и выберите `/шакал напоминания куда:личное сообщение`; или выберите `/шакал напоминания куда:ветка игры`, чтобы всё оставалось здесь.
-picker-game-over = 🏁 Игра Шакал #{ $game } окончена: { $ending }
+picker-game-over = 🏁 Шакал #{ $game }: { $ending }
 picker-turn-over = ✅ Ваш ход в игре Шакал #{ $game } (ход { $number }) завершён. Сыграно: { $played }.
 
 ## Ответы
@@ -295,7 +309,29 @@ err-stale-view = Это поле устарело: игра уже на ходу
 err-stale-button = Эта кнопка со старого поля: игра уже на ходу { $current }. Нажмите **Мои ходы**, чтобы увидеть текущее.
 err-already-played = Этот ход уже сделан.
 err-illegal = Так ходить нельзя: { $why }.
-err-bad-setting = Такую настройку нельзя: { $why }.
+err-setting-unknown = Настройки «{ $id }» нет: выберите настройку из списка.
+err-setting-value = «{ $value }» не подходит для настройки «{ $setting }»: { $takes }.
+takes-turn-time = нужна длительность от 1 минуты до 14 дней, например 12ч или 2д
+takes-reminder = нужна длительность короче хода, например 3ч, или «выкл»
+takes-range = нужно число от { $min } до { $max }
+takes-one-of = можно выбрать { $values }
+err-setting-pack = «{ $value }» — не набор клеток, которым можно играть: { $why }.
+pack-unknown-tile = клетки «{ $tile }» не бывает
+pack-bad-entry = «{ $entry }» записано не как клетка*число, например chest5*20
+pack-too-many-special = клетка `{ $tile }` может быть в наборе только одна
+pack-too-large = в наборе может быть не больше { $max ->
+    [one] { $max } клетки
+   *[other] { $max } клеток
+}, а здесь { $count }
+err-setting-tiles = С такими настройками играть нельзя: { $why }.
+err-setting-no-map = Из этого набора клеток не сложить остров такого размера: возьмите клеток побольше или поле поменьше.
+err-setting-reminder-late = Напоминание за { $reminder } до конца хода пришло бы раньше, чем ход начнётся: на ход даётся { $turn }. Выберите напоминание ближе к концу хода или ход подлиннее.
+err-setting-half-given = Укажите и настройку, и её новое значение (или ничего — чтобы увидеть все).
+err-bad-extension = Добавить можно от 1 часа до 14 дней, например 1д или 6ч.
+err-limit-too-long = Не больше { $max ->
+    [one] { $max } дня
+   *[other] { $max } дней
+}, а не { $days }.
 err-seats-empty = { $count ->
     [one] Место { $seats } ещё свободно
    *[other] Места { $seats } ещё свободны
@@ -340,7 +376,7 @@ err-no-pause-proposed = В игре #{ $game } нет паузы, ждущей �
 err-already-voted = Вы уже голосовали за эту паузу в игре #{ $game }.
 err-no-deadline = В игре #{ $game } сейчас ничей срок не идёт (ходит бот).
 err-undo-nothing = Вам нечего брать назад: с начала игры или с прошлого возврата вы не ходили.
-err-undo-mid-move = Ход сыгран наполовину (ждёт выбор): сначала закончите его, потом просите.
+err-undo-mid-move = Ход сыгран наполовину (ждёт выбора): сначала закончите его, потом просите.
 err-undo-bot-played = Этот ход не взять назад: после него ходил бот или истёк срок, а ход бота ничей, брать его назад некому.
 err-undo-revealed = Этот ход не взять назад: { $whose ->
     [yours] он

@@ -168,9 +168,7 @@ pub async fn settings(
             );
             say(ctx, text).await
         }
-        (None, Some(_)) | (Some(_), None) => Err(BotError::Service(
-            crate::game::ServiceError::BadSetting(tr!(lang, "settings-need-both")),
-        )),
+        (None, Some(_)) | (Some(_), None) => Err(BotError::SettingHalfGiven),
         (None, None) => {
             let shown = ctx.data().call(move |s| s.lobby_settings(who, id)).await?;
             let mut reply = CreateReply::default()

@@ -6,7 +6,7 @@ use serenity::all::{AutocompleteChoice, CreateAutocompleteResponse};
 
 use super::{actor, author, check_length, complete_game, lang, say, this_server, which_game};
 use crate::discord::types::{Context, Result};
-use crate::discord::views::{relative_time, span};
+use crate::discord::views::{Case, duration_in, relative_time, span};
 use crate::game::config::{is_off, parse_duration};
 use crate::game::reminders::{
     self, QuietHours, SettingError, format_clock, parse_clock, parse_offsets,
@@ -81,7 +81,7 @@ fn summary(lang: Lang, prefs: &UserPrefs) -> String {
         Some(list) => {
             let spans: Vec<String> = list
                 .iter()
-                .map(|m| crate::discord::views::duration(lang, *m as u32 * 60))
+                .map(|m| duration_in(lang, *m as u32 * 60, Case::Accusative))
                 .collect();
             tr!(lang, "remind-before-list", list = spans.join(", "))
         }
@@ -366,5 +366,25 @@ mod tests {
             change_from(None, None, None, None, Some("noon")),
             Err(ServiceError::Setting(SettingError::BadClock(_)))
         ));
+    }
+
+    /// Russian says "за 1 минуту", not "за 1 минута": the reminders' spans follow "за".
+    #[test]
+    fn reminder_spans_agree_with_their_preposition() {
+        let mut prefs = UserPrefs::default_for(crate::id::UserId::new(7));
+        prefs.reminders = Some(vec![1440, 120, 21, 5, 1]);
+        let ru = summary(Lang::Ru, &prefs);
+        assert!(
+            ru.contains("за 1 день, 2 часа, 21 минуту, 5 минут, 1 минуту до конца хода"),
+            "{ru}"
+        );
+        let en = summary(Lang::En, &prefs);
+        assert!(
+            en.contains("1 day, 2 hours, 21 minutes, 5 minutes, 1 minute before the deadline"),
+            "{en}"
+        );
+        // Alone, a span keeps the nominative.
+        assert_eq!(crate::discord::views::duration(Lang::Ru, 60), "1 минута");
+        assert_eq!(duration_in(Lang::Ru, 1, Case::Accusative), "1 секунду");
     }
 }

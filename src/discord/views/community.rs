@@ -20,8 +20,8 @@ pub fn stats_text(lang: Lang, stats: &StatsView) -> String {
     let mut rating = tr!(
         lang,
         "stats-rating",
-        rating = one_decimal(stats.rating),
-        uncertainty = one_decimal(stats.uncertainty),
+        rating = one_decimal(lang, stats.rating),
+        uncertainty = one_decimal(lang, stats.uncertainty),
         place = stats.place,
         people = stats.people
     );
@@ -29,7 +29,7 @@ pub fn stats_text(lang: Lang, stats: &StatsView) -> String {
         rating.push_str(&tr!(
             lang,
             "stats-rating-everywhere",
-            rating = one_decimal(everywhere)
+            rating = one_decimal(lang, everywhere)
         ));
     }
     lines.push(rating);
@@ -72,7 +72,7 @@ pub fn stats_text(lang: Lang, stats: &StatsView) -> String {
             lang,
             "stats-gold",
             gold = stats.gold,
-            average = one_decimal(stats.gold as f64 / f64::from(stats.counted_games)),
+            average = one_decimal(lang, stats.gold as f64 / f64::from(stats.counted_games)),
             pirates = stats.pirates_lost
         );
         if stats.counted_games < stats.games {
@@ -192,9 +192,9 @@ pub fn board_text(lang: Lang, view: &BoardView) -> String {
 
 fn line(lang: Lang, entry: &BoardEntry, rating: bool) -> String {
     let points = if rating {
-        one_decimal(entry.points)
+        one_decimal(lang, entry.points)
     } else {
-        signed_decimal(entry.points)
+        signed_decimal(lang, entry.points)
     };
     let medal = match entry.place {
         1 => "🥇",

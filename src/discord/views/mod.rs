@@ -69,11 +69,40 @@ impl Teams for GameTeams<'_> {
 
 /// A duration in words: "1 day", "12 hours", "90 minutes".
 pub fn duration(lang: Lang, seconds: u32) -> String {
+    duration_in(lang, seconds, Case::Nominative)
+}
+
+/// The grammatical case a duration stands in. English has one form; Russian declines a
+/// feminine unit after a preposition: "1 минута" alone, but "за 1 минуту до конца хода"
+/// ("1 minute before the deadline").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Case {
+    Nominative,
+    Accusative,
+}
+
+impl Case {
+    /// The selector the Fluent files read as `$case`.
+    fn id(self) -> &'static str {
+        match self {
+            Case::Nominative => "nominative",
+            Case::Accusative => "accusative",
+        }
+    }
+}
+
+/// A duration in words, in `case`.
+pub fn duration_in(lang: Lang, seconds: u32, case: Case) -> String {
+    let case = case.id();
     match seconds {
-        s if s >= 86_400 && s % 86_400 == 0 => tr!(lang, "duration-days", count = s / 86_400),
-        s if s >= 3_600 && s % 3_600 == 0 => tr!(lang, "duration-hours", count = s / 3_600),
-        s if s >= 60 && s % 60 == 0 => tr!(lang, "duration-minutes", count = s / 60),
-        s => tr!(lang, "duration-seconds", count = s),
+        s if s >= 86_400 && s % 86_400 == 0 => {
+            tr!(lang, "duration-days", count = s / 86_400, case = case)
+        }
+        s if s >= 3_600 && s % 3_600 == 0 => {
+            tr!(lang, "duration-hours", count = s / 3_600, case = case)
+        }
+        s if s >= 60 && s % 60 == 0 => tr!(lang, "duration-minutes", count = s / 60, case = case),
+        s => tr!(lang, "duration-seconds", count = s, case = case),
     }
 }
 
@@ -152,19 +181,22 @@ pub fn pause_vote_row(lang: Lang, game: GameId) -> CreateActionRow {
 }
 
 /// A number to one decimal, below zero with a true minus sign (U+2212, as typography and both
-/// languages write it, never a hyphen), as ratings and their changes are written everywhere.
-pub fn one_decimal(value: f64) -> String {
-    let text = format!("{:.1}", value.abs());
+/// languages write it, never a hyphen), as ratings and their changes are written everywhere;
+/// the decimal mark is the reader's (Russian writes 25,3 where English writes 25.3).
+pub fn one_decimal(lang: Lang, value: f64) -> String {
+    let mut text = format!("{:.1}", value.abs());
     if value < 0.0 && text != "0.0" {
-        format!("−{text}")
-    } else {
-        text
+        text = format!("−{text}");
+    }
+    match lang {
+        Lang::En => text,
+        Lang::Ru => text.replace('.', ","),
     }
 }
 
 /// [`one_decimal`] with its sign always written: a change (+3.4, −1.8, +0.0).
-pub fn signed_decimal(value: f64) -> String {
-    let text = one_decimal(value);
+pub fn signed_decimal(lang: Lang, value: f64) -> String {
+    let text = one_decimal(lang, value);
     if text.starts_with('−') {
         text
     } else {
@@ -178,12 +210,15 @@ mod tests {
 
     #[test]
     fn numbers_below_zero_have_a_true_minus_and_changes_a_sign() {
-        assert_eq!(one_decimal(-1.84), "−1.8");
-        assert_eq!(one_decimal(-0.04), "0.0", "no minus zero");
-        assert_eq!(one_decimal(3.45), "3.5");
-        assert_eq!(signed_decimal(3.4), "+3.4");
-        assert_eq!(signed_decimal(-1.8), "−1.8");
-        assert_eq!(signed_decimal(-0.01), "+0.0");
+        assert_eq!(one_decimal(Lang::En, -1.84), "−1.8");
+        assert_eq!(one_decimal(Lang::En, -0.04), "0.0", "no minus zero");
+        assert_eq!(one_decimal(Lang::En, 3.45), "3.5");
+        assert_eq!(signed_decimal(Lang::En, 3.4), "+3.4");
+        assert_eq!(signed_decimal(Lang::En, -1.8), "−1.8");
+        assert_eq!(signed_decimal(Lang::En, -0.01), "+0.0");
+        assert_eq!(one_decimal(Lang::Ru, 25.34), "25,3");
+        assert_eq!(signed_decimal(Lang::Ru, -1.84), "−1,8");
+        assert_eq!(signed_decimal(Lang::Ru, 0.0), "+0,0");
     }
 
     #[test]

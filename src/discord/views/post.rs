@@ -187,10 +187,10 @@ fn rating_change(rating: &SeatRating, lang: Lang) -> String {
     tr!(
         lang,
         "post-rating",
-        before = one_decimal(rating.before),
-        after = one_decimal(rating.after),
-        change = signed_decimal(rating.after - rating.before),
-        uncertainty = one_decimal(rating.uncertainty)
+        before = one_decimal(lang, rating.before),
+        after = one_decimal(lang, rating.after),
+        change = signed_decimal(lang, rating.after - rating.before),
+        uncertainty = one_decimal(lang, rating.uncertainty)
     )
 }
 

@@ -141,7 +141,17 @@ pub fn sides(config: &GameConfig, lang: Lang) -> Option<String> {
 /// The values offered for a setting: a few useful ones, each accepted by the service for
 /// this configuration (a reminder never at or after the deadline, only playable packs…).
 pub fn choices(config: &GameConfig, id: &str) -> Vec<String> {
-    let presets: &[&str] = match id {
+    presets(id)
+        .iter()
+        .filter(|v| config.clone().set(id, v).is_ok())
+        .map(|v| v.to_string())
+        .collect()
+}
+
+/// A few useful values of each setting, whatever the configuration: every value of the
+/// settings that take one of a list, a handful of the others'.
+pub fn presets(id: &str) -> &'static [&'static str] {
+    match id {
         "board_size" => &["5", "7", "9", "11", "13"],
         "players" => &["2", "3", "4", "2x2"],
         "tile_pack" => &["classic", "full"],
@@ -154,12 +164,7 @@ pub fn choices(config: &GameConfig, id: &str) -> Vec<String> {
         "max_missed" => &["1", "2", "3", "5", "10"],
         "timeout_level" => &["random", "easy", "normal", "hard"],
         _ => &["on", "off"],
-    };
-    presets
-        .iter()
-        .filter(|v| config.clone().set(id, v).is_ok())
-        .map(|v| v.to_string())
-        .collect()
+    }
 }
 
 /// The setting a value of the panel's first menu names, if it names one. A menu's value comes

@@ -470,7 +470,7 @@ async fn the_resign_policy_ends_a_duel_at_its_deadline() {
     assert!(
         closed
             .content
-            .starts_with(&format!("🏁 Jackal #{} is over: ", duel.game)),
+            .starts_with(&format!("🏁 Jackal #{}: ", duel.game)),
         "{}",
         closed.content
     );

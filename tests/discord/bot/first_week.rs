@@ -97,7 +97,13 @@ async fn every_offered_turn_time_is_accepted_with_a_reminder_that_fits() {
         .await;
     let refused = h.reply(&ix).await;
     assert!(refused.is_ephemeral());
-    assert!(refused.content.contains("12h"), "{}", refused.content);
+    assert!(
+        refused
+            .content
+            .starts_with("A reminder 12 hours before the deadline would come before the turn"),
+        "{}",
+        refused.content
+    );
     assert_eq!(h.load(game).config.reminder_seconds, 3 * 3600);
 }
 

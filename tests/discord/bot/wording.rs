@@ -378,3 +378,66 @@ async fn size_choices_say_what_each_island_is() {
         );
     }
 }
+
+/// A setting refused is told in the reader's language, with the setting by its name in the
+/// settings menu and what it takes; the lobby keeps its settings. (The reasons were English
+/// text in a Russian sentence: «Такую настройку нельзя: turn_time must be between 1m and 14d».)
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_refused_setting_is_told_in_the_readers_language() {
+    let h = Harness::start().await;
+    let fake = &h.fake;
+    let olga = fake.add_member("olga");
+    fake.set_locale(olga, "ru");
+    let general = fake.general();
+    let ix = h.jackal(olga, general, "new", &[]).await;
+    let game = game_of(&h.reply(&ix).await);
+    let before = h.load(game).config;
+
+    let set =
+        |id: &'static str, value: &'static str| [("setting", id.into()), ("value", value.into())];
+    let refused = [
+        (
+            set("turn_time", "30д"),
+            "«30д» не подходит для настройки «Время на ход»: нужна длительность от 1 минуты до 14 дней, например 12ч или 2д.",
+        ),
+        (
+            set("board_size", "8"),
+            "«8» не подходит для настройки «Поле»: можно выбрать «5×5», «7×7», «9×9», «11×11» или «13×13».",
+        ),
+        (
+            set("max_missed", "0"),
+            "«0» не подходит для настройки «Пропусков до замены ботом»: нужно число от 1 до 20.",
+        ),
+        (
+            set("tile_pack", "chest5*20,dragon*3"),
+            "«chest5*20,dragon*3» — не набор клеток, которым можно играть: клетки «dragon» не бывает.",
+        ),
+        (
+            set("reminder", "2д"),
+            "Напоминание за 2 дня до конца хода пришло бы раньше, чем ход начнётся: на ход даётся 1 день.",
+        ),
+        (
+            set("bord_size", "9"),
+            "Настройки «bord_size» нет: выберите настройку из списка.",
+        ),
+    ];
+    for (options, expected) in &refused {
+        let answer = ask(&h, olga, general, "settings", options).await;
+        assert!(answer.content.starts_with(expected), "{}", answer.content);
+    }
+    let half = ask(
+        &h,
+        olga,
+        general,
+        "settings",
+        &[("setting", "turn_time".into())],
+    )
+    .await;
+    assert!(
+        half.content
+            .starts_with("Укажите и настройку, и её новое значение"),
+        "{}",
+        half.content
+    );
+    assert_eq!(h.load(game).config, before, "nothing changed");
+}
