@@ -190,6 +190,9 @@ fn option_name(lang: Lang, option: &str) -> String {
         "topic" => "rules",
         "setting" | "value" => "settings",
         "seat" => "kick",
+        "before" | "quiet" | "zone" | "digest" => "remind",
+        // `/jackal vacation`, `pause` and `extend` all name their `length` alike.
+        "length" => "vacation",
         _ => return option.to_string(),
     };
     let id = format!("cmd-{command}.{option}");
@@ -475,7 +478,11 @@ mod tests {
     fn options_are_named_as_each_client_shows_them() {
         assert_eq!(option_name(Lang::En, "ply"), "ply");
         assert_eq!(option_name(Lang::Ru, "ply"), "после");
-        for option in ["action", "ply", "topic", "setting", "value", "seat"] {
+        let options = [
+            "action", "ply", "topic", "setting", "value", "seat", "before", "quiet", "zone",
+            "digest", "length",
+        ];
+        for option in options {
             let shown = option_name(Lang::Ru, option);
             assert!(
                 shown

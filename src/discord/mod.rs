@@ -586,6 +586,24 @@ async fn on_error(error: poise::FrameworkError<'_, Data, BotError>) {
         }
         F::GuildOnly { ctx, .. } => (ctx, BotError::NotInServer),
         F::CommandCheckFailed { ctx, .. } => (ctx, BotError::Closing),
+        // A defect: logged, and the user gets the apology in their language rather than
+        // poise's English embed.
+        F::CommandPanic { payload, ctx, .. } => {
+            tracing::error!(
+                command = %ctx.command().qualified_name,
+                payload = payload.as_deref().unwrap_or("?"),
+                "a command panicked"
+            );
+            (ctx, BotError::Internal("a command panicked".into()))
+        }
+        // `/jackal` alone: Discord's client does not send it, a forged request may.
+        F::SubcommandRequired { ctx } => (
+            ctx,
+            BotError::OutOfRange {
+                option: "?",
+                max: 0,
+            },
+        ),
         other => {
             if let Err(e) = poise::builtins::on_error(other).await {
                 tracing::error!(error = %e, "the error handler failed");

@@ -20,16 +20,22 @@ const PLOT: Rect = Rect {
     h: HEIGHT as f32 - 48.0 - 44.0,
 };
 
-/// The chart of `ratings` (the first before any game, then one after each game) as a PNG.
-pub fn rating_chart(
-    ratings: &[f64],
-    title: &str,
-    games_label: &str,
-) -> Result<Vec<u8>, EncodeError> {
-    encode::png(&draw(ratings, title, games_label).img)
+/// The chart's words, in the reader's language.
+#[derive(Clone, Debug)]
+pub struct ChartWords {
+    pub title: String,
+    /// The label of the axis of games.
+    pub games: String,
+    /// The last rating, written as the reader writes numbers ("25.3", "25,3").
+    pub last: String,
 }
 
-fn draw(ratings: &[f64], title: &str, games_label: &str) -> Canvas {
+/// The chart of `ratings` (the first before any game, then one after each game) as a PNG.
+pub fn rating_chart(ratings: &[f64], words: &ChartWords) -> Result<Vec<u8>, EncodeError> {
+    encode::png(&draw(ratings, words).img)
+}
+
+fn draw(ratings: &[f64], words: &ChartWords) -> Canvas {
     let mut c = Canvas::new(WIDTH, HEIGHT, BACKGROUND);
     c.fill_rect(
         Rect {
@@ -41,7 +47,7 @@ fn draw(ratings: &[f64], title: &str, games_label: &str) -> Canvas {
         HEADER,
         1.0,
     );
-    text::left(&mut c, title, 18.0, 16.0, 18.0, COORDINATE);
+    text::left(&mut c, &words.title, 18.0, 16.0, 18.0, COORDINATE);
     c.fill_rect(PLOT, mix(BACKGROUND, SEA_GRID, 0.35), 1.0);
     let (low, high) = value_range(ratings);
     let y_of = |v: f64| PLOT.y + PLOT.h - ((v - low) / (high - low)) as f32 * PLOT.h;
@@ -62,7 +68,8 @@ fn draw(ratings: &[f64], title: &str, games_label: &str) -> Canvas {
             h: 1.0,
         };
         c.fill_rect(line, SEA_GRID, if k == 0 { 1.0 } else { 0.6 });
-        let label = (k * step as i64).to_string();
+        // A true minus sign (U+2212), as the ratings are written in words.
+        let label = (k * step as i64).to_string().replace('-', "\u{2212}");
         let w = text::width(&label, 13.0);
         text::left(&mut c, &label, 13.0, PLOT.x - 10.0 - w, y, COORDINATE);
     }
@@ -82,7 +89,7 @@ fn draw(ratings: &[f64], title: &str, games_label: &str) -> Canvas {
     );
     text::centred(
         &mut c,
-        games_label,
+        &words.games,
         13.0,
         PLOT.x + PLOT.w / 2.0,
         base + 14.0,
@@ -103,17 +110,17 @@ fn draw(ratings: &[f64], title: &str, games_label: &str) -> Canvas {
             c.disc(*x, *y, 3.5, GOLD, 1.0);
         }
     }
-    if let (Some((x, y)), Some(v)) = (points.last(), ratings.last()) {
+    if let Some((x, y)) = points.last() {
         c.disc(*x, *y, 5.0, GOLD, 1.0);
-        let label = format!("{v:.1}");
-        let w = text::width(&label, 15.0);
+        let label = &words.last;
+        let w = text::width(label, 15.0);
         let lx = (x - w / 2.0).clamp(PLOT.x, PLOT.x + PLOT.w - w);
         let ly = if *y - PLOT.y > 24.0 {
             y - 16.0
         } else {
             y + 16.0
         };
-        text::left(&mut c, &label, 15.0, lx, ly, GOLD);
+        text::left(&mut c, label, 15.0, lx, ly, GOLD);
     }
     c
 }
@@ -158,12 +165,17 @@ mod tests {
     #[test]
     fn a_chart_is_a_png_of_its_size_with_the_line_drawn() {
         let ratings = [0.0, 3.4, 1.2, 6.0, 9.5];
-        let canvas = draw(&ratings, "Rating", "games");
+        let words = ChartWords {
+            title: "Rating".into(),
+            games: "games".into(),
+            last: "9.5".into(),
+        };
+        let canvas = draw(&ratings, &words);
         let gold = canvas.img.pixels().filter(|p| **p == GOLD).count();
         assert!(gold > 200, "the line is drawn: {gold} gold pixels");
-        let png = rating_chart(&ratings, "Rating", "games").unwrap();
+        let png = rating_chart(&ratings, &words).unwrap();
         assert_eq!(&png[1..4], b"PNG");
-        let one = rating_chart(&[0.0], "Rating", "games").unwrap();
+        let one = rating_chart(&[0.0], &words).unwrap();
         assert_eq!(&one[1..4], b"PNG", "a single point still draws");
     }
 }

@@ -12,7 +12,7 @@ use super::{author, complete_game, lang, say, this_server, which_game};
 use crate::discord::errors::BotError;
 use crate::discord::replay::{self, Replay};
 use crate::discord::types::{Context, Result};
-use crate::discord::views::community;
+use crate::discord::views::{community, one_decimal};
 use crate::game::{BoardQuery, GameFormat, PeriodKind};
 use crate::render::chart;
 use crate::tr;
@@ -31,12 +31,15 @@ pub async fn stats(
         return say(ctx, tr!(lang, "stats-none", user = format!("<@{who}>"))).await;
     };
     let history = stats.history.clone();
-    let title = tr!(lang, "stats-chart-title");
-    let games = tr!(lang, "stats-chart-games");
+    let words = chart::ChartWords {
+        title: tr!(lang, "stats-chart-title"),
+        games: tr!(lang, "stats-chart-games"),
+        last: one_decimal(lang, history.last().copied().unwrap_or_default()),
+    };
     let png = ctx
         .data()
         .background
-        .run(move || chart::rating_chart(&history, &title, &games))
+        .run(move || chart::rating_chart(&history, &words))
         .await
         .map_err(|e| BotError::Internal(format!("drawing a chart: {e}")))?
         .map_err(|e| BotError::Internal(format!("encoding a chart: {e}")))?;

@@ -202,6 +202,28 @@ async fn a_leaderboard_pages_and_filters_in_place_and_stats_draw_the_rating() {
         "{}",
         mine.content
     );
+    // Russian writes a decimal comma, in the words and on the chart alike.
+    let decimal_comma = mine
+        .content
+        .as_bytes()
+        .windows(3)
+        .any(|w| w[0].is_ascii_digit() && w[1] == b',' && w[2].is_ascii_digit());
+    assert!(decimal_comma, "{}", mine.content);
+    assert!(
+        !mine
+            .content
+            .as_bytes()
+            .windows(3)
+            .any(|w| { w[0].is_ascii_digit() && w[1] == b'.' && w[2].is_ascii_digit() }),
+        "{}",
+        mine.content
+    );
+    let chart = mine
+        .png_attachments()
+        .first()
+        .map(|a| a.url.clone())
+        .expect("a chart");
+    dump_png("stats-chart-ru", &h.fake.download(&chart).await);
 }
 
 /// `/jackal history` opens the board after the latest step with the steps in words; the
