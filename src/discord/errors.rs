@@ -106,6 +106,10 @@ pub enum BotError {
     /// A game number no game can have (zero or below), typed in an option.
     #[error("no game #{0}")]
     NoGameNumbered(i64),
+    /// An option Discord could not hand over as its type, or a command without its
+    /// subcommand: only a forged or outdated request sends either.
+    #[error("a bad option")]
+    BadOption,
     /// `/jackal settings` with a setting and no value, or a value and no setting.
     #[error("a setting without its value, or a value without its setting")]
     SettingHalfGiven,
@@ -174,6 +178,7 @@ impl BotError {
                 )
             }
             BotError::SettingHalfGiven => tr!(lang, "err-setting-half-given"),
+            BotError::BadOption => tr!(lang, "err-bad-option"),
             BotError::NoSuchTopic(topic) => tr!(lang, "err-no-topic", topic = topic.clone()),
             BotError::Closing => tr!(lang, "err-closing"),
             BotError::Discord(_) | BotError::Internal(_) => tr!(lang, "err-internal"),
@@ -306,10 +311,9 @@ fn undo_bar_text(bar: UndoBar, lang: Lang) -> String {
 /// Why a game setting was refused, in words: the setting by its name in the settings menu,
 /// and what it takes.
 fn config_text(e: &ConfigError, lang: Lang) -> String {
-    let shown = |text: &str| crate::visible::visible(text).into_owned();
     match e {
         ConfigError::UnknownSetting(id) => tr!(lang, "err-setting-unknown", id = shown(id)),
-        ConfigError::Value { id, value } => tr!(
+        ConfigError::Value { id, value, .. } => tr!(
             lang,
             "err-setting-value",
             value = shown(value),
@@ -334,6 +338,7 @@ fn config_text(e: &ConfigError, lang: Lang) -> String {
             &ConfigError::Value {
                 id: "board_size".into(),
                 value: side.to_string(),
+                expected: "",
             },
             lang,
         ),
@@ -353,9 +358,13 @@ fn takes(id: &str, lang: Lang) -> String {
         "max_missed" => tr!(lang, "takes-range", min = 1, max = 20),
         "stall_rounds" => tr!(lang, "takes-range", min = 0, max = 1000),
         _ => {
+            // Each by its name in the menu and as it is typed: the option takes the latter.
             let values: Vec<String> = settings::presets(id)
                 .iter()
-                .map(|v| tr!(lang, "quoted", text = settings::value(lang, id, v)))
+                .map(|v| {
+                    let label = tr!(lang, "quoted", text = settings::value(lang, id, v));
+                    tr!(lang, "choice-typed", label = label, raw = *v)
+                })
                 .collect();
             tr!(lang, "takes-one-of", values = one_of(lang, &values))
         }
@@ -364,7 +373,6 @@ fn takes(id: &str, lang: Lang) -> String {
 
 /// Why a list of tiles is no tile set, in words.
 fn pack_text(e: &PackError, lang: Lang) -> String {
-    let shown = |text: &str| crate::visible::visible(text).into_owned();
     match e {
         PackError::UnknownTile(tile) => tr!(lang, "pack-unknown-tile", tile = shown(tile)),
         PackError::BadEntry(entry) => tr!(lang, "pack-bad-entry", entry = shown(entry)),
@@ -377,6 +385,12 @@ fn pack_text(e: &PackError, lang: Lang) -> String {
             max = MAX_PACK_TILES
         ),
     }
+}
+
+/// What a player typed, as it is echoed back: characters that would not show are made
+/// visible.
+fn shown(text: &str) -> String {
+    crate::visible::visible(text).into_owned()
 }
 
 /// Why a reminder setting was refused, in words.
@@ -503,12 +517,12 @@ mod tests {
             let refused = ConfigError::Value {
                 id: id.to_string(),
                 value: "x".into(),
+                expected: "",
             };
             for lang in [Lang::En, Lang::Ru] {
                 let text = config_text(&refused, lang);
                 assert!(text.contains(&settings::name(lang, id)), "{id}: {text}");
                 assert!(text.ends_with('.'), "{id}: {text}");
-                assert_ne!(refused.to_string(), text);
             }
             let ru = config_text(&refused, Lang::Ru);
             assert!(!english(&ru), "{id}: {ru}");
@@ -525,23 +539,25 @@ mod tests {
             config_text(
                 &ConfigError::Value {
                     id: "turn_time".into(),
-                    value: "30d".into()
+                    value: "30d".into(),
+                    expected: ""
                 },
                 Lang::En
             ),
-            "“30d” will not do for Turn time: it takes a length of time from 1 minute to 14 \
+            "“30d” will not do for “Turn time”: it takes a length of time from 1 minute to 14 \
              days, such as 12h or 2d."
         );
         assert_eq!(
             config_text(
                 &ConfigError::Value {
                     id: "timeout".into(),
-                    value: "wait".into()
+                    value: "wait".into(),
+                    expected: ""
                 },
                 Lang::En
             ),
-            "“wait” will not do for When time runs out: the choices are “a bot plays the \
-             turn”, “the seat resigns” or “the turn passes”."
+            "“wait” will not do for “When time runs out”: the choices are “a bot plays the \
+             turn” (`bot`), “the seat resigns” (`resign`) or “the turn passes” (`skip`)."
         );
         let packs = [
             PackError::UnknownTile("dragon".into()),
@@ -563,8 +579,9 @@ mod tests {
             turn: 20 * 60,
         };
         assert!(
-            config_text(&late, Lang::Ru)
-                .starts_with("Напоминание за 21 минуту до конца хода пришло бы раньше"),
+            config_text(&late, Lang::Ru).starts_with(
+                "Напоминание за 21 минуту до конца хода пришло бы не позже начала хода"
+            ),
             "{}",
             config_text(&late, Lang::Ru)
         );

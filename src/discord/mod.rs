@@ -576,13 +576,7 @@ async fn on_error(error: poise::FrameworkError<'_, Data, BotError>) {
             ctx, input, error, ..
         } => {
             tracing::debug!(?input, %error, "an option could not be read");
-            (
-                ctx,
-                BotError::OutOfRange {
-                    option: "?",
-                    max: 0,
-                },
-            )
+            (ctx, BotError::BadOption)
         }
         F::GuildOnly { ctx, .. } => (ctx, BotError::NotInServer),
         F::CommandCheckFailed { ctx, .. } => (ctx, BotError::Closing),
@@ -597,13 +591,7 @@ async fn on_error(error: poise::FrameworkError<'_, Data, BotError>) {
             (ctx, BotError::Internal("a command panicked".into()))
         }
         // `/jackal` alone: Discord's client does not send it, a forged request may.
-        F::SubcommandRequired { ctx } => (
-            ctx,
-            BotError::OutOfRange {
-                option: "?",
-                max: 0,
-            },
-        ),
+        F::SubcommandRequired { ctx } => (ctx, BotError::BadOption),
         other => {
             if let Err(e) = poise::builtins::on_error(other).await {
                 tracing::error!(error = %e, "the error handler failed");
@@ -619,10 +607,7 @@ async fn on_error(error: poise::FrameworkError<'_, Data, BotError>) {
             ctx.locale(),
         )
         .await;
-    let text = match &problem {
-        BotError::OutOfRange { option: "?", .. } => crate::tr!(lang, "err-bad-option"),
-        other => other.user_text(lang),
-    };
+    let text = problem.user_text(lang);
     let reply = poise::CreateReply::default().content(text).ephemeral(true);
     if let Err(e) = ctx.send(reply).await {
         tracing::warn!(error = %e, "could not tell a user why their command was refused");

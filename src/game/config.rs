@@ -20,13 +20,17 @@ pub enum ConfigError {
         list = GameConfig::ids().collect::<Vec<_>>().join(", ")
     )]
     UnknownSetting(String),
-    /// A value the setting `id` does not take (every setting but the tile pack).
+    /// A value the setting `id` does not take (every setting but the tile pack); `expected`
+    /// says what it takes, in English.
     #[error(
         "`{shown}` is not a valid value for `{id}` (expected {expected})",
-        shown = crate::visible::visible(.value),
-        expected = expected(.id)
+        shown = crate::visible::visible(.value)
     )]
-    Value { id: String, value: String },
+    Value {
+        id: String,
+        value: String,
+        expected: &'static str,
+    },
     /// A tile pack that cannot be read, or holds too much.
     #[error(
         "`{shown}` is not a valid tile_pack: {why} (expected full, classic or a list such as chest5*20,empty*97)",
@@ -46,28 +50,19 @@ pub enum ConfigError {
     Setup(SetupError),
 }
 
-/// What each setting takes, in the English of [`ConfigError`]'s `Display`.
-fn expected(id: &str) -> &'static str {
-    match id {
-        "turn_time" => "a length from 1m to 14d, e.g. 12h",
-        "reminder" => "a length such as 3h, or off",
-        "timeout" => "bot, resign or skip",
-        "max_missed" => "a number from 1 to 20",
-        "timeout_level" => "random, easy, normal or hard",
-        "board_size" => "5, 7, 9, 11 or 13",
-        "players" => "2, 3, 4 or 2x2",
-        "plane_seats" => "two, one or chosen",
-        "retreat_distance" => "king, taxicab or euclid",
-        "stall_rounds" => "a number from 0 to 1000",
-        _ => "on or off",
-    }
-}
-
 impl From<SettingError> for ConfigError {
     fn from(e: SettingError) -> ConfigError {
         match e {
             SettingError::UnknownSetting(id) => ConfigError::UnknownSetting(id),
-            SettingError::BadValue { id, value, .. } => ConfigError::Value { id, value },
+            SettingError::BadValue {
+                id,
+                value,
+                expected,
+            } => ConfigError::Value {
+                id,
+                value,
+                expected,
+            },
             SettingError::BadPack { value, why } => ConfigError::Pack { value, why },
         }
     }
@@ -223,15 +218,16 @@ impl GameConfig {
     fn apply(&mut self, id: &str, value: &str) -> Result<(), ConfigError> {
         let next = self;
         let value = value.trim();
-        let bad = || ConfigError::Value {
+        let bad = |expected: &'static str| ConfigError::Value {
             id: id.to_string(),
             value: value.to_string(),
+            expected,
         };
         match id {
             "turn_time" => {
                 let s = parse_duration(value)
                     .filter(|s| (MIN_TURN_SECONDS..=MAX_TURN_SECONDS).contains(s))
-                    .ok_or_else(bad)?;
+                    .ok_or_else(|| bad("a length from 1m to 14d, e.g. 12h"))?;
                 next.turn_seconds = s;
                 if !next.reminder_chosen {
                     next.reminder_seconds = default_reminder_seconds(s);
@@ -242,7 +238,7 @@ impl GameConfig {
                 next.reminder_seconds = if is_off(value) {
                     0
                 } else {
-                    parse_duration(value).ok_or_else(bad)?
+                    parse_duration(value).ok_or_else(|| bad("a length such as 3h, or off"))?
                 };
             }
             "timeout" => {
@@ -250,7 +246,7 @@ impl GameConfig {
                     "bot" => TimeoutPolicy::Bot,
                     "resign" => TimeoutPolicy::Resign,
                     "skip" => TimeoutPolicy::Skip,
-                    _ => return Err(bad()),
+                    _ => return Err(bad("bot, resign or skip")),
                 }
             }
             "max_missed" => {
@@ -258,10 +254,12 @@ impl GameConfig {
                     .parse()
                     .ok()
                     .filter(|n| (1..=20).contains(n))
-                    .ok_or_else(bad)?;
+                    .ok_or_else(|| bad("a number from 1 to 20"))?;
             }
             "timeout_level" => {
-                next.timeout_level = value.parse().map_err(|_: UnknownLevel| bad())?;
+                next.timeout_level = value
+                    .parse()
+                    .map_err(|_: UnknownLevel| bad("random, easy, normal or hard"))?;
             }
             _ => next.rules.set(id, &value.to_ascii_lowercase())?,
         }
@@ -299,9 +297,8 @@ impl GameConfig {
     /// rounds are refused here as in the lobby).
     pub fn validate(&self) -> Result<(), ConfigError> {
         for id in GameConfig::ids() {
-            let value = self
-                .get(id)
-                .ok_or_else(|| ConfigError::UnknownSetting(id.to_string()))?;
+            // `get` answers every id of `ids` (`every_setting_reads_back` holds it to that).
+            let value = self.get(id).expect("every setting has a value");
             self.clone().apply(id, &value)?;
         }
         if self.reminder_seconds >= self.turn_seconds {
@@ -407,7 +404,8 @@ mod tests {
             turn,
             ConfigError::Value {
                 id: "turn_time".into(),
-                value: "30d".into()
+                value: "30d".into(),
+                expected: "a length from 1m to 14d, e.g. 12h"
             }
         );
         let late = c.set("reminder", "2d").unwrap_err();

@@ -345,25 +345,22 @@ fn reason_id(reason: EndReason) -> &'static str {
 /// "team 1 and team 3" / "команда 1 и команда 3".
 pub fn team_list(lang: Lang, teams: &dyn Teams, list: &[Team]) -> String {
     let names: Vec<String> = list.iter().map(|t| teams.name(*t)).collect();
-    match names.as_slice() {
+    joined(lang, "list-and", &names)
+}
+
+/// `items` as a list whose last two are joined by the word of `message` (`list-and`,
+/// `list-or`).
+fn joined(lang: Lang, message: &str, items: &[String]) -> String {
+    match items {
         [] => String::new(),
         [one] => one.clone(),
-        [init @ .., last] => tr!(
-            lang,
-            "list-and",
-            init = init.join(", "),
-            last = last.clone()
-        ),
+        [init @ .., last] => tr!(lang, message, init = init.join(", "), last = last.clone()),
     }
 }
 
 /// "a, b or c" / "a, b или c": one of several choices.
 pub fn one_of(lang: Lang, choices: &[String]) -> String {
-    match choices {
-        [] => String::new(),
-        [one] => one.clone(),
-        [init @ .., last] => tr!(lang, "list-or", init = init.join(", "), last = last.clone()),
-    }
+    joined(lang, "list-or", choices)
 }
 
 /// The result of a game ended by the rules.

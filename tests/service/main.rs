@@ -22,10 +22,10 @@ use jackal::id::{ChannelId, GameId, GuildId, UserId};
 use jackal::store::{self, Database, Durability, GameStatus, Store, StoreError};
 
 mod concurrency;
-// The benches' games; this suite starts its duels as they do.
 mod lobby;
 mod outbox;
 mod ratings;
+/// The benches' games: this suite starts its duels as they do.
 #[path = "../support/service_games.rs"]
 #[allow(dead_code)]
 mod service_games;
@@ -144,9 +144,9 @@ fn duel(f: &Fixture) -> GameId {
     duel_with(f, small_config(), 42)
 }
 
-/// A started duel with this configuration and map seed: Alice team 1, Bob team 2 (the one
-/// seat left), started as the benches start theirs. Nothing is loaded here: a test may then
-/// damage the stored game behind the service's back.
+/// A started duel with this configuration and map seed: Alice team 1, Bob team 2 (the
+/// seat left when he joins without choosing one), started as the benches start theirs.
+/// Nothing is loaded here: a test may then damage the stored game behind the service's back.
 fn duel_with(f: &Fixture, config: GameConfig, seed: u64) -> GameId {
     service_games::start_duel(&f.service, &config, here(), [ALICE, BOB], seed)
 }

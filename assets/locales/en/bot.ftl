@@ -161,7 +161,7 @@ digest-title = ☀️ Your daily Jackal digest: { $count ->
     [one] it is your turn in one game.
    *[other] it is your turn in { $count } games.
 }
-digest-line = #{ $game } { $place }: your turn ends { $when }
+digest-line = #{ $game }{ $place }: your turn ends { $when }
 vacation-on = 🏖️ You are on vacation until { $until } ({ $when }). Your deadlines wait for you; your allowance is spent only when one would have passed, and what you do not use comes back when you move. Left this year: { $left } of { $allowance }.
 vacation-replaced = 🏖️ This replaces your vacation that was to end { $until }: it starts again from now, and the unused rest of the old one is back in your allowance.
 vacation-ended-by-move = 🏖️ Welcome back: moving ended your vacation. { $given } of your allowance came back; left this year: { $left } of { $allowance }.
@@ -275,21 +275,22 @@ err-stale-button = That button is from an older board: the game is at move { $cu
 err-already-played = That move was already played.
 err-illegal = That move is not allowed: { $why }.
 err-setting-unknown = There is no setting “{ $id }”: pick one from the list.
-err-setting-value = “{ $value }” will not do for { $setting }: { $takes }.
+err-setting-value = “{ $value }” will not do for “{ $setting }”: { $takes }.
 takes-turn-time = it takes a length of time from 1 minute to 14 days, such as 12h or 2d
 takes-reminder = it takes a length of time shorter than the turn, such as 3h, or off
 takes-range = it takes a number from { $min } to { $max }
 takes-one-of = the choices are { $values }
+choice-typed = { $label } (`{ $raw }`)
 err-setting-pack = “{ $value }” is not a tile set that can be played: { $why }.
 pack-unknown-tile = no tile is called “{ $tile }”
 pack-bad-entry = “{ $entry }” is not written as tile*count, such as chest5*20
 pack-too-many-special = a set holds one `{ $tile }` at most
-pack-too-large = { $count } tiles are more than the { $max } a set may hold
+pack-too-large = a set may hold { $max } tiles at most, not { $count }
 err-setting-tiles = This game’s settings cannot be played: { $why }.
 err-setting-no-map = No map can be dealt from this tile set on a board this size: choose more tiles or a smaller board.
-err-setting-reminder-late = A reminder { $reminder } before the deadline would come before the turn begins: a turn is { $turn }. Choose a shorter reminder or a longer turn.
+err-setting-reminder-late = A reminder { $reminder } before the deadline would come no later than the turn begins: a turn is { $turn }. Choose a shorter reminder or a longer turn.
 err-setting-half-given = Give both the setting and its new value (or neither, to see them all).
-err-bad-extension = More time is 1 hour to 14 days, such as 1d or 6h.
+err-bad-extension = You can add 1 hour to 14 days, such as 1d or 6h.
 err-limit-too-long = At most { $max } days, not { $days }.
 err-seats-empty = { $count ->
     [one] Seat { $seats } is still empty

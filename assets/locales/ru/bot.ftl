@@ -151,7 +151,7 @@ post-take-back = **Шакал #{ $game } · ↩️ ход взят назад с
 post-gold = Золото: { $scores }
 post-next = Ходит: { $team }{ $deadline }
 post-deadline = {" "}· срок { $when }
-post-rating = {" "}· рейтинг { $before } → { $after } ({ $change }, ±{ $uncertainty })
+post-rating = {" "}· рейтинг { $before } → { $after } ({ $change }; ±{ $uncertainty })
 post-final-line = { $won ->
     [yes] 🏆 { $team }: { $points ->
         [one] { $points } очко
@@ -189,7 +189,7 @@ digest-title = ☀️ Ваша ежедневная сводка Шакала: {
     [many] ваш ход в { $count } играх.
    *[other] ваш ход в { $count } игры.
 }
-digest-line = #{ $game } { $place }: ваш ход заканчивается { $when }
+digest-line = #{ $game }{ $place }: ваш ход заканчивается { $when }
 vacation-on = 🏖️ Вы в отпуске до { $until } ({ $when }). Сроки ваших ходов подождут; отпуск расходуется, только когда срок иначе прошёл бы, а неиспользованное вернётся, когда вы сходите. Осталось в этом году: { $left } из { $allowance }.
 vacation-replaced = 🏖️ Этот отпуск заменяет прежний, который заканчивался { $until }: новый начинается сейчас, а неиспользованный остаток прежнего вернулся в ваш запас.
 vacation-ended-by-move = 🏖️ С возвращением: ход завершил ваш отпуск. Вернулось в запас: { $given }; осталось в этом году: { $left } из { $allowance }.
@@ -315,17 +315,15 @@ takes-turn-time = нужна длительность от 1 минуты до 1
 takes-reminder = нужна длительность короче хода, например 3ч, или «выкл»
 takes-range = нужно число от { $min } до { $max }
 takes-one-of = можно выбрать { $values }
+choice-typed = { $label } (`{ $raw }`)
 err-setting-pack = «{ $value }» — не набор клеток, которым можно играть: { $why }.
 pack-unknown-tile = клетки «{ $tile }» не бывает
 pack-bad-entry = «{ $entry }» записано не как клетка*число, например chest5*20
 pack-too-many-special = клетка `{ $tile }` может быть в наборе только одна
-pack-too-large = в наборе может быть не больше { $max ->
-    [one] { $max } клетки
-   *[other] { $max } клеток
-}, а здесь { $count }
+pack-too-large = клеток в наборе может быть не больше { $max }, а здесь { $count }
 err-setting-tiles = С такими настройками играть нельзя: { $why }.
 err-setting-no-map = Из этого набора клеток не сложить остров такого размера: возьмите клеток побольше или поле поменьше.
-err-setting-reminder-late = Напоминание за { $reminder } до конца хода пришло бы раньше, чем ход начнётся: на ход даётся { $turn }. Выберите напоминание ближе к концу хода или ход подлиннее.
+err-setting-reminder-late = Напоминание за { $reminder } до конца хода пришло бы не позже начала хода: на ход даётся { $turn }. Выберите напоминание ближе к концу хода или ход подлиннее.
 err-setting-half-given = Укажите и настройку, и её новое значение (или ничего — чтобы увидеть все).
 err-bad-extension = Добавить можно от 1 часа до 14 дней, например 1д или 6ч.
 err-limit-too-long = Не больше { $max ->

@@ -7,7 +7,7 @@ use serenity::all::{
     CreateSelectMenuOption,
 };
 
-use super::{one_decimal, signed_decimal, span};
+use super::{Case, duration_in, one_decimal, signed_decimal, span};
 use crate::ai::BotLevel;
 use crate::discord::ids::{BoardControl, BoardPick, CustomId};
 use crate::game::{BoardEntry, BoardView, GameFormat, Opponent, PeriodKind, StatsView};
@@ -90,8 +90,16 @@ pub fn stats_text(lang: Lang, stats: &StatsView) -> String {
 /// A time to move, to the minute: "45 seconds", "12 minutes", "1 day 3 hours".
 fn move_time(lang: Lang, ms: i64) -> String {
     match ms {
-        ms if ms < 60_000 => tr!(lang, "duration-seconds", count = ms / 1_000),
-        ms if ms < 3_600_000 => tr!(lang, "duration-minutes", count = ms / 60_000),
+        ms if ms < 3_600_000 => {
+            // Whole seconds under a minute, whole minutes under an hour.
+            let seconds = (ms / 1_000) as u32;
+            let whole = if seconds < 60 {
+                seconds
+            } else {
+                seconds / 60 * 60
+            };
+            duration_in(lang, whole, Case::Nominative)
+        }
         ms => span(lang, ms),
     }
 }

@@ -270,7 +270,8 @@ pub fn digest_dm(games: &[(GameView, i64)], lang: Lang) -> Post {
                 lang,
                 "digest-line",
                 game = game_view.id,
-                place = place.map(|p| format!("<#{p}>")).unwrap_or_default(),
+                // With its space: a game without a channel has no place to name.
+                place = place.map(|p| format!(" <#{p}>")).unwrap_or_default(),
                 when = relative_time(*deadline)
             )
         })

@@ -202,7 +202,7 @@ async fn a_leaderboard_pages_and_filters_in_place_and_stats_draw_the_rating() {
         "{}",
         mine.content
     );
-    // Russian writes a decimal comma, in the words and on the chart alike.
+    // Russian writes a decimal comma (the chart too: its picture is dumped to look at).
     let decimal_comma = mine
         .content
         .as_bytes()

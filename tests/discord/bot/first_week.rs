@@ -98,9 +98,9 @@ async fn every_offered_turn_time_is_accepted_with_a_reminder_that_fits() {
     let refused = h.reply(&ix).await;
     assert!(refused.is_ephemeral());
     assert!(
-        refused
-            .content
-            .starts_with("A reminder 12 hours before the deadline would come before the turn"),
+        refused.content.starts_with(
+            "A reminder 12 hours before the deadline would come no later than the turn"
+        ),
         "{}",
         refused.content
     );
