@@ -152,6 +152,15 @@ fn random_seat(free: &[Team]) -> Team {
     free[(r % free.len() as u64) as usize]
 }
 
+/// What removing a player did to their seat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kicked {
+    /// A lobby's seat: free for anyone to take.
+    Freed,
+    /// A running game's seat: a bot plays it on.
+    BotPlays,
+}
+
 impl GameService {
     /// Opens a lobby in a channel; the creator owns it and takes a seat (random unless given).
     pub fn create_lobby(
@@ -371,7 +380,7 @@ impl GameService {
 
     /// Removes a player (owner or admin): from a lobby the seat is freed; in a running game a
     /// bot takes it over.
-    pub fn kick(&self, actor: Actor, id: GameId, team: u8) -> Result<()> {
+    pub fn kick(&self, actor: Actor, id: GameId, team: u8) -> Result<Kicked> {
         let now = self.now();
         self.lobby_change(id, |tx, g| {
             require_owner(&g.row, actor)?;
@@ -384,17 +393,18 @@ impl GameService {
                 .ok_or(ServiceError::SeatEmpty(team))?
                 .clone();
             match g.row.status {
-                GameStatus::Lobby => store::delete_seat(tx, id, team)?,
-                GameStatus::Active if seat.user_id.is_none() => {
-                    return Err(ServiceError::AlreadyBot(team));
+                GameStatus::Lobby => {
+                    store::delete_seat(tx, id, team)?;
+                    Ok(Kicked::Freed)
                 }
+                GameStatus::Active if seat.user_id.is_none() => Err(ServiceError::AlreadyBot(team)),
                 GameStatus::Active => {
                     self.seat_to_bot(tx, g, &seat, false, now)?;
                     notice(tx, &g.row, Notice::Kicked { team }, now)?;
+                    Ok(Kicked::BotPlays)
                 }
-                _ => return Err(ServiceError::Finished(id)),
+                _ => Err(ServiceError::Finished(id)),
             }
-            Ok(())
         })
     }
 

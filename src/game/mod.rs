@@ -52,7 +52,7 @@ pub use damage::Damage;
 pub use delivery::{AskedQuestion, PlayedMove, PostMaterial, SentPrompt};
 pub use end::GameEnd;
 pub use leaderboard::{BoardEntry, BoardQuery, BoardView, PAGE_SIZE};
-pub use lobby::Occupant;
+pub use lobby::{Kicked, Occupant};
 pub use lobby_press::{LobbyChange, LobbySettings};
 pub use outbox::{Notice, OutboxMessage, Queued, Target};
 pub use pause::PauseVote;

@@ -78,7 +78,7 @@ fn seats_seeds_and_kicks() {
         s.kick(Actor::user(BOB), id, 1),
         Err(ServiceError::NotOwner)
     ));
-    s.kick(Actor::user(ALICE), id, 2).unwrap();
+    assert_eq!(s.kick(Actor::user(ALICE), id, 2).unwrap(), Kicked::BotPlays);
     assert!(matches!(
         s.kick(Actor::user(ALICE), id, 2),
         Err(ServiceError::AlreadyBot(t)) if t == Team::of(2)

@@ -15,8 +15,8 @@ use std::sync::Arc;
 use jackal::ai::BotLevel;
 use jackal::engine::{Game, Team};
 use jackal::game::{
-    Actor, Clock, Damage, Fired, GameConfig, GameService, Location, ManualClock, Next, Notice,
-    OutboxMessage, ServiceError, Target,
+    Actor, Clock, Damage, Fired, GameConfig, GameService, Kicked, Location, ManualClock, Next,
+    Notice, OutboxMessage, ServiceError, Target,
 };
 use jackal::id::{ChannelId, GameId, GuildId, UserId};
 use jackal::store::{self, Database, Durability, GameStatus, Store, StoreError};

@@ -43,7 +43,7 @@ setting-cannonball_kills = Cannonballs kill
 setting-fortress_vs_cannonball = Fortresses stop cannonballs
 setting-cannonball_spares_fog = Cannonballs spare closed tiles
 setting-no_wasted_rum = No wasted rum
-setting-no_trapped_rum = Units stuck in a cave serve no rum
+setting-no_trapped_rum = Pieces stuck in a cave serve no rum
 setting-boardgame_caves = Caves as in the board game
 setting-destroying_ships = Ships can be destroyed
 setting-friendly_fire = Friendly fire
@@ -51,7 +51,7 @@ setting-stall_rounds = Rounds without progress before the end
 setting-turn_time = Turn time
 setting-reminder = Reminder before the deadline
 setting-timeout = When time runs out
-setting-max_missed = Missed turns before a bot takes over
+setting-max_missed = Missed deadlines in a row before a bot takes over
 setting-timeout_level = Level of the bot that stands in
 
 value-on = on
@@ -140,7 +140,9 @@ post-final-line = { $won ->
 }
 post-reminder = ⏰ { $who }, it is your turn in Jackal #{ $game }: the deadline is { $when }.
 post-paused = ⏸️ The game is paused; the clock runs again { $until }.
-dm-reminder = ⏰ Your turn in Jackal #{ $game } { $place } ends { $when }.
+# $place: the game's thread (its name says the game), else game-title.
+dm-reminder = ⏰ Your turn ends { $when }: { $place }
+game-title = Jackal #{ $game }
 ## Reminder settings (/jackal remind) and the daily digest
 remind-summary = **Your reminders**
     • When: { $before }
@@ -206,9 +208,9 @@ picker-turn-over = ✅ Your turn in Jackal #{ $game } (move { $number }) is over
 ## Replies
 
 board-caption = Jackal #{ $game } after { $number ->
-    [0] no moves (the start)
-    [one] 1 move
-   *[other] { $number } moves
+    [0] no steps (the start)
+    [one] 1 step
+   *[other] { $number } steps
 }
 games-title = **Your games**
 games-none = You are not in any game. Start one with `/jackal new`.
@@ -218,23 +220,24 @@ status-lobby = waiting in the lobby
 status-active = playing
 game-choice = #{ $game } ({ $status })
 history-title = **Jackal #{ $game }** · { $count ->
-    [one] 1 move
-   *[other] { $count } moves
+    [one] 1 step
+   *[other] { $count } steps
 }
 history-empty = Nothing has been played in game #{ $game } yet.
-history-at = Board after move { $number }
+history-at = Board after step { $number }
 history-at-start = Board at the start
 history-take-back = ↩️ Taken back by consent: the board is as after step { $ply }
 history-taken-back = (taken back)
-history-menu = Jump to a move
+history-menu = Jump to a step
 replay-caption = **Jackal #{ $game }** · { $count ->
-    [one] 1 move
-   *[other] { $count } moves
+    [one] 1 step
+   *[other] { $count } steps
 }, from the deal
 resign-confirm = Resign from Jackal #{ $game }? In a duel your opponent wins; in a bigger game a bot plays your seat on.
 resigned = You resigned from game #{ $game }.
 reclaimed = You are back in game #{ $game }: seat { $team } is yours again.
 kicked = Seat { $seat } of game #{ $game } was freed.
+kicked-bot-plays = The player of seat { $seat } in game #{ $game } was removed: a bot plays the seat on.
 cancelled = Game #{ $game } was cancelled.
 language-set = I will speak to you in { $language }.
 language-server-set = This server's language is now { $language }.
@@ -266,7 +269,7 @@ err-no-such-seat = This game has no seat { $seat }.
 err-seat-empty = Seat { $seat } is empty.
 err-already-bot = Seat { $seat } is already played by a bot.
 err-not-your-game = You are not playing in game #{ $game }.
-err-nothing-to-reclaim = No bot holds a seat of yours in game #{ $game }: there is nothing to take back.
+err-nothing-to-reclaim = No bot holds a seat of yours in game #{ $game }: there is no seat to reclaim.
 err-not-owner = Only the game's owner or a member with Manage Server can do that.
 err-not-server-manager = Only a member with Manage Server can change the server's settings.
 err-not-your-turn = It is not your turn: team { $team } is to move.
@@ -286,7 +289,7 @@ pack-unknown-tile = no tile is called “{ $tile }”
 pack-bad-entry = “{ $entry }” is not written as tile*count, such as chest5*20
 pack-too-many-special = a set holds one `{ $tile }` at most
 pack-too-large = a set may hold { $max } tiles at most, not { $count }
-err-setting-tiles = This game’s settings cannot be played: { $why }.
+err-setting-tiles = This game's settings cannot be played: { $why }.
 err-setting-no-map = No map can be dealt from this tile set on a board this size: choose more tiles or a smaller board.
 err-setting-reminder-late = A reminder { $reminder } before the deadline would come no later than the turn begins: a turn is { $turn }. Choose a shorter reminder or a longer turn.
 err-setting-half-given = Give both the setting and its new value (or neither, to see them all).
@@ -355,13 +358,13 @@ illegal-bad-choice = that is not one of the options of the pending choice
 illegal-no-such-unit = your team has no living piece with that id
 illegal-unit-disabled = that piece is drunk, trapped or stuck and cannot move
 illegal-unreachable = that cell cannot be reached from where the piece stands
-illegal-enemy-vessel = a piece cannot step onto an enemy ship
+illegal-enemy-vessel = a piece cannot step onto an enemy vessel
 illegal-bad-cargo = that cargo is not there, or is more than the piece can carry
 illegal-enemy-fortress = an enemy holds that fortress
 illegal-enemy-missionary = an enemy missionary stands there
 illegal-cannot-attack = that piece cannot attack
 illegal-cargo-forbidden = cargo cannot go onto a closed tile, into a fortress, the jungle or onto enemies
-illegal-vessel-cannot-move = that ship cannot move there
+illegal-vessel-cannot-move = that vessel cannot move there
 illegal-no-resurrection = no resurrection is possible
 illegal-rum-forbidden = rum cannot be served there now
 illegal-detail-no-text = nothing was written
@@ -403,7 +406,7 @@ stats-none = { $user } has not finished a rated game on this server yet.
 stats-title = 📊 **Stats of { $user }** on this server
 stats-rating = Rating **{ $rating }** (±{ $uncertainty }) · place **{ $place }** of { $people }
 stats-rating-everywhere = {" "}· on every server { $rating }
-stats-record = Games **{ $games }** · wins **{ $wins }** ({ $percent } %)
+stats-record = Games **{ $games }** · wins **{ $wins }** ({ $percent }%)
 stats-move-time = Time to move: mean { $mean } · median { $median } (over { $count ->
     [one] { $count } move
    *[other] { $count } moves
@@ -446,7 +449,7 @@ top-page = Page { $page } of { $pages } · { $people ->
    *[other] { $people } players
 }
 top-you = You: { $line }
-top-not-you = You are not on this board yet: finish a rated game to be.
+top-not-you = You are not on this board yet: finish a rated game to get on it.
 top-empty = Nobody is on this board yet: it fills as rated games finish.
 top-button-here = This server
 top-button-everywhere = Every server

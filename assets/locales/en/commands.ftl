@@ -8,7 +8,7 @@ cmd-jackal = jackal
 cmd-new = new
     .description = Start a new game in this channel
     .players = players
-    .players-description = How many players (2x2: two teams of two)
+    .players-description = How many players (2 against 2: two teams of two)
     .size = size
     .size-description = The island's size
     .pack = pack
@@ -19,7 +19,7 @@ cmd-new = new
     .timeout-description = What happens when a turn's time runs out
 
 cmd-move = move
-    .description = Play a move, typed as in `2 e5 coin` or `ship f1`
+    .description = Play a move, typed like 2 e5 coin or ship f1
     .action = action
     .action-description = Your move (start typing to see your moves in words)
     .game = game
@@ -33,7 +33,7 @@ cmd-moves = moves
 cmd-board = board
     .description = The board of a game, now or after any move
     .ply = ply
-    .ply-description = After this many moves (0: the start; default: now)
+    .ply-description = After this many steps of the history (0: the start; default: now)
     .game = game
     .game-description = Which game (default: yours in this channel)
 
@@ -45,7 +45,7 @@ cmd-history = history
     .game = game
     .game-description = Which game (default: yours in this channel)
     .ply = ply
-    .ply-description = Open at the board after this many moves (default: now)
+    .ply-description = Open at the board after this many steps (default: now)
 
 cmd-stats = stats
     .description = A player's stats on this server: record, rating and its history, time to move
@@ -132,7 +132,7 @@ cmd-extend = extend
 cmd-kick = kick
     .description = Remove a player (owner or server manager)
     .seat = seat
-    .seat-description = The seat (team number) to free
+    .seat-description = The seat (team number) to remove the player from
     .game = game
     .game-description = Which game (default: the one in this channel)
 

@@ -190,7 +190,7 @@ notice-passed = ℹ️ { $team }: time ran out; the turn passes without a move.
 notice-taken-over = ℹ️ { $team } { $missed ->
     [1] missed a deadline
    *[other] missed { $missed } deadlines in a row
-}: a bot plays the seat for them from now on. It is theirs again with **Take my seat back** below.
+}: a bot plays the seat for them from now on. They can take it back with **Take my seat back** below.
 notice-reclaimed = ℹ️ { $team }: the player is back and takes the seat from the bot.
 notice-away = 🏖️ { $team } is on vacation until { $until }: their deadlines wait for them.
 notice-held = 🏖️ { $team } is on vacation: their turn now ends { $deadline }.

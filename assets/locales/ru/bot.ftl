@@ -166,7 +166,9 @@ post-final-line = { $won ->
 }
 post-reminder = ⏰ { $who }, ваш ход в игре Шакал #{ $game }: срок { $when }.
 post-paused = ⏸️ Игра на паузе; время снова пойдёт { $until }.
-dm-reminder = ⏰ Ваш ход в игре Шакал #{ $game } { $place } заканчивается { $when }.
+# $place: ветка игры (в её названии есть номер игры), иначе game-title.
+dm-reminder = ⏰ Ваш ход заканчивается { $when }: { $place }
+game-title = Шакал #{ $game }
 ## Настройки напоминаний (/jackal remind) и ежедневная сводка
 remind-summary = **Ваши напоминания**
     • Когда: { $before }
@@ -240,8 +242,8 @@ picker-turn-over = ✅ Ваш ход в игре Шакал #{ $game } (ход {
 
 board-caption = Шакал #{ $game } после { $number ->
     [0] начала игры
-    [one] { $number } хода
-   *[other] { $number } ходов
+    [one] { $number } шага
+   *[other] { $number } шагов
 }
 games-title = **Ваши игры**
 games-none = Вы не участвуете ни в одной игре. Начните новую: `/шакал новая`.
@@ -251,25 +253,26 @@ status-lobby = ждёт в лобби
 status-active = идёт
 game-choice = #{ $game } ({ $status })
 history-title = **Шакал #{ $game }** · { $count ->
-    [one] { $count } ход
-    [few] { $count } хода
-   *[many] { $count } ходов
+    [one] { $count } шаг
+    [few] { $count } шага
+   *[many] { $count } шагов
 }
 history-empty = В игре #{ $game } ещё не было ходов.
-history-at = Поле после хода { $number }
+history-at = Поле после шага { $number }
 history-at-start = Поле в начале игры
 history-take-back = ↩️ Взято назад с согласия всех: поле как после шага { $ply }
 history-taken-back = (взят назад)
-history-menu = Перейти к ходу
+history-menu = Перейти к шагу
 replay-caption = **Шакал #{ $game }** · { $count ->
-    [one] { $count } ход
-    [few] { $count } хода
-   *[many] { $count } ходов
+    [one] { $count } шаг
+    [few] { $count } шага
+   *[many] { $count } шагов
 } с самого начала
 resign-confirm = Сдаться в игре Шакал #{ $game }? В дуэли победит соперник; в игре на троих или четверых за вас продолжит бот.
 resigned = Вы сдались в игре #{ $game }.
 reclaimed = Вы снова в игре #{ $game }: место { $team } опять ваше.
 kicked = Место { $seat } в игре #{ $game } освобождено.
+kicked-bot-plays = Игрок места { $seat } в игре #{ $game } убран: дальше за это место играет бот.
 cancelled = Игра #{ $game } отменена.
 language-set = Буду говорить с вами: { $language }.
 language-server-set = Язык этого сервера теперь: { $language }.

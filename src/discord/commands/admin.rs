@@ -11,14 +11,14 @@ use crate::discord::errors::BotError;
 use crate::discord::lobby_sync;
 use crate::discord::types::{Context, Result};
 use crate::discord::views::settings;
-use crate::game::{GameConfig, LobbyChange};
+use crate::game::{GameConfig, Kicked, LobbyChange};
 use crate::tr;
 
 /// Remove a player: from a lobby their seat is freed; in a running game a bot plays on
 #[poise::command(slash_command, guild_only)]
 pub async fn kick(
     ctx: Context<'_>,
-    #[description = "The seat (team number) to free"]
+    #[description = "The seat (team number) to remove the player from"]
     #[min = 1]
     #[max = 4]
     seat: i64,
@@ -34,9 +34,13 @@ pub async fn kick(
     })?;
     let who = actor(ctx);
     ctx.defer_ephemeral().await?;
-    ctx.data().change(move |s| s.kick(who, id, team)).await?;
+    let kicked = ctx.data().change(move |s| s.kick(who, id, team)).await?;
     lobby_sync::refresh(ctx.data(), id).await;
-    say(ctx, tr!(lang, "kicked", seat = team, game = id)).await
+    let text = match kicked {
+        Kicked::Freed => tr!(lang, "kicked", seat = team, game = id),
+        Kicked::BotPlays => tr!(lang, "kicked-bot-plays", seat = team, game = id),
+    };
+    say(ctx, text).await
 }
 
 /// Cancel a game (lobby or running)

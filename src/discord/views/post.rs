@@ -291,9 +291,12 @@ pub fn reminder_dm(game_view: &GameView, deadline: i64, lang: Lang) -> Post {
         content: tr!(
             lang,
             "dm-reminder",
-            game = game_view.id,
             when = relative_time(deadline),
-            place = place.map(|p| format!("<#{p}>")).unwrap_or_default()
+            // The thread's name says which game ("Jackal #12: alice, bob").
+            place = place.map_or_else(
+                || tr!(lang, "game-title", game = game_view.id),
+                |p| format!("<#{p}>")
+            )
         ),
         ping: Vec::new(),
         components: vec![my_moves_row(lang, game_view.id)],

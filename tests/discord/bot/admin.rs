@@ -20,7 +20,7 @@ async fn the_owner_kicks_a_player_and_a_server_manager_cancels_the_game() {
         .team
         .number();
 
-    // Alice owns the game: she frees Bob's seat, and a bot takes it.
+    // Alice owns the game: she removes Bob, and a bot takes his seat.
     let answer = ask(
         &h,
         duel.alice,
@@ -31,7 +31,10 @@ async fn the_owner_kicks_a_player_and_a_server_manager_cancels_the_game() {
     .await;
     assert_eq!(
         answer.content,
-        format!("Seat {bob_team} of game #{} was freed.", duel.game)
+        format!(
+            "The player of seat {bob_team} in game #{} was removed: a bot plays the seat on.",
+            duel.game
+        )
     );
     fake.wait_message(duel.thread, |m| {
         m.content

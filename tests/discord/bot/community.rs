@@ -163,7 +163,7 @@ async fn a_leaderboard_pages_and_filters_in_place_and_stats_draw_the_rating() {
         stats.content
     );
     assert!(
-        stats.content.contains("Games **1** · wins **1** (100 %)"),
+        stats.content.contains("Games **1** · wins **1** (100%)"),
         "{}",
         stats.content
     );
@@ -243,7 +243,7 @@ async fn the_history_browser_steps_through_a_game() {
     assert!(open.is_ephemeral());
     assert!(
         open.content.starts_with(&format!(
-            "**Jackal #{}** · {last} moves\nBoard after move {last}\n",
+            "**Jackal #{}** · {last} steps\nBoard after step {last}\n",
             duel.game
         )),
         "{}",
@@ -270,7 +270,7 @@ async fn the_history_browser_steps_through_a_game() {
     assert!(
         before
             .content
-            .contains(&format!("Board after move {}\n", last - 1)),
+            .contains(&format!("Board after step {}\n", last - 1)),
         "{}",
         before.content
     );
@@ -317,7 +317,7 @@ async fn the_history_browser_steps_through_a_game() {
     assert!(
         replay
             .content
-            .starts_with(&format!("**Jackal #{}** · {last} moves", duel.game)),
+            .starts_with(&format!("**Jackal #{}** · {last} steps", duel.game)),
         "{}",
         replay.content
     );

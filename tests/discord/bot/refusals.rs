@@ -667,8 +667,8 @@ async fn a_game_that_ended_is_over_in_its_thread_not_missing() {
     assert_eq!(finished.status, GameStatus::Finished);
     // The map is dealt at random: the move played may have taken a choice too (an arrow).
     let plies = match finished.ply {
-        1 => "1 move".to_string(),
-        n => format!("{n} moves"),
+        1 => "1 step".to_string(),
+        n => format!("{n} steps"),
     };
     let before = snapshot(&h, duel.game);
 

@@ -369,16 +369,16 @@ async fn a_game_in_russian_with_russian_plurals() {
         assert!(
             history.content.starts_with(&format!(
                 "**Шакал #{game}** · {}",
-                ru(count, ["ход", "хода", "ходов"])
+                ru(count, ["шаг", "шага", "шагов"])
             )),
             "{}",
             history.content
         );
         let board = ask(&h, user, thread, "board", &[]).await;
         let after = if count % 10 == 1 && count % 100 != 11 {
-            format!("{count} хода")
+            format!("{count} шага")
         } else {
-            format!("{count} ходов")
+            format!("{count} шагов")
         };
         assert_eq!(board.content, format!("Шакал #{game} после {after}"));
     }
