@@ -118,11 +118,14 @@ impl GameService {
         }
         if let Some(via) = change.via {
             prefs.reminder_via = via;
-            // Choosing how to be reminded is the moment to try DMs afresh (the user may have
-            // opened them meanwhile): forget that they were closed.
-            prefs.dms = true;
-            prefs.dms_refused_at = None;
-            prefs.dms_told = false;
+            // Choosing DMs (or DMs where open) is the moment to try them afresh (the user may
+            // have opened them meanwhile): forget that they were closed. Choosing the thread
+            // keeps what is known: a fresh try would only be refused and told again.
+            if via != Some(ReminderVia::Thread) {
+                prefs.dms = true;
+                prefs.dms_refused_at = None;
+                prefs.dms_told = false;
+            }
         }
         if let Some(quiet) = change.quiet {
             prefs.quiet_start = quiet.map(|q| q.start);

@@ -3,7 +3,7 @@
 
 use super::*;
 use jackal::game::reminders;
-use jackal::game::{PauseVote, ReminderChange};
+use jackal::game::{PauseVote, ReminderChange, ReminderVia};
 
 fn config(settings: &[(&str, &str)]) -> GameConfig {
     let mut c = small_config();
@@ -296,6 +296,35 @@ fn reminders_come_once_each_at_the_chosen_times_and_never_after_the_move() {
     play_turn(&f, id, second);
     s.change_reminders(first, times("off")).unwrap();
     assert!(reminder_times(&f, id).is_empty());
+}
+
+/// A player whose DMs were found closed and who chooses the thread for reminders keeps
+/// that knowledge (no new DM, no second "your DMs are closed"); choosing DMs tries afresh.
+#[test]
+fn choosing_the_thread_keeps_closed_dms_known_and_choosing_dms_tries_again() {
+    let f = fixture_at("2026-11-18T12:00:00Z");
+    let s = &f.service;
+    assert!(s.dms_refused(ALICE).unwrap(), "told the first time");
+    let via = |via| ReminderChange {
+        via: Some(via),
+        ..ReminderChange::default()
+    };
+    let prefs = s
+        .change_reminders(ALICE, via(Some(ReminderVia::Thread)))
+        .unwrap();
+    assert!(!prefs.dms && prefs.dms_told, "{prefs:?}");
+    assert!(prefs.dms_refused_at.is_some());
+    assert!(!s.dms_refused(ALICE).unwrap(), "not told twice");
+    let prefs = s
+        .change_reminders(ALICE, via(Some(ReminderVia::Dm)))
+        .unwrap();
+    assert!(prefs.dms && !prefs.dms_told && prefs.dms_refused_at.is_none());
+    assert!(
+        s.dms_refused(ALICE).unwrap(),
+        "told again after choosing DMs"
+    );
+    let prefs = s.change_reminders(ALICE, via(None)).unwrap();
+    assert!(prefs.dms, "auto tries DMs afresh too");
 }
 
 /// Quiet hours in the player's zone, across its offset and a daylight-saving change: Berlin
