@@ -203,21 +203,15 @@ async fn a_leaderboard_pages_and_filters_in_place_and_stats_draw_the_rating() {
         mine.content
     );
     // Russian writes a decimal comma (the chart too: its picture is dumped to look at).
-    let decimal_comma = mine
-        .content
-        .as_bytes()
-        .windows(3)
-        .any(|w| w[0].is_ascii_digit() && w[1] == b',' && w[2].is_ascii_digit());
-    assert!(decimal_comma, "{}", mine.content);
-    assert!(
-        !mine
-            .content
+    // A digit, the mark, a digit: a number written with that decimal mark.
+    let written_with = |mark: u8| {
+        mine.content
             .as_bytes()
             .windows(3)
-            .any(|w| { w[0].is_ascii_digit() && w[1] == b'.' && w[2].is_ascii_digit() }),
-        "{}",
-        mine.content
-    );
+            .any(|w| w[0].is_ascii_digit() && w[1] == mark && w[2].is_ascii_digit())
+    };
+    assert!(written_with(b','), "{}", mine.content);
+    assert!(!written_with(b'.'), "{}", mine.content);
     let chart = mine
         .png_attachments()
         .first()
